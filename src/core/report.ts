@@ -1,0 +1,76 @@
+// The typed result of describing one before/after pair. Shared by the CLI, the tests,
+// the extension host and (as plain JSON) the webview. Plain data only: it crosses
+// worker-thread and webview boundaries by structured clone / JSON.
+
+/** [x0, y0, x1, y1), pixels of the image it refers to, x1/y1 exclusive. */
+export type Box = [number, number, number, number];
+
+export type ChangeKind =
+  | 'none' | 'move' | 'reorder' | 'resize' | 'color' | 'text' | 'add' | 'remove'
+  | 'icon' | 'font' | 'spacing' | 'opacity' | 'theme' | 'size';
+
+/** A small RGBA picture carried in the report (frames, crops). PNG bytes, base64. */
+export interface ReportImage {
+  width: number;
+  height: number;
+  pngBase64: string;
+}
+
+export interface ProcedureFrames {
+  /** before, 7 interpolated frames, after (9 in all), at the frame size the runtime used. */
+  frames: ReportImage[];
+  /** confidence weight w of each of the 7 intermediate frames (index 0 = frame 1). */
+  scores: number[];
+  /** indices into `frames` (1..7) of the k sampled keyframes, in time order. */
+  keyframes: number[];
+  /** k imagined frames decoded from the procedure queries' predicted codes. */
+  imagined: ReportImage[];
+}
+
+export interface ChangeRegion {
+  id: number;
+  /** box in the before image and in the after image (the same when nothing moved). */
+  boxBefore: Box;
+  boxAfter: Box;
+  kind: ChangeKind;
+  caption: string;
+  /** 0..1: the model's probability of `kind` (for 'none' from the pixel analysis too). */
+  confidence: number;
+  /** number of differing pixels (pixelmatch, anti-aliasing excluded) in the region. */
+  diffPixels: number;
+  /** true when the only differences are anti-aliasing / sub-pixel noise. */
+  noiseOnly: boolean;
+  /** the square crop that was fed to the model, in image pixels. */
+  cropBox: Box;
+  procedure?: ProcedureFrames;
+}
+
+export interface StageTimings {
+  decodeMs: number;
+  diffMs: number;
+  regionsMs: number;
+  interpolateMs: number;
+  encodeMs: number;
+  decodeCaptionMs: number;
+  imagineMs: number;
+  totalMs: number;
+}
+
+export interface ChangeReport {
+  before: { path?: string; width: number; height: number };
+  after: { path?: string; width: number; height: number };
+  /** one sentence over all regions, or "no visible change". */
+  summary: string;
+  /** true when at least one region is a meaningful (non-noise) change, or the size changed. */
+  changed: boolean;
+  /** set when the two images differ in size: e.g. "the screenshot grew 66 px taller". */
+  sizeChange?: string;
+  regions: ChangeRegion[];
+  /** the whole-screen pass, when the change is global (theme, font everywhere). */
+  global?: ChangeRegion;
+  provider: 'cuda' | 'cpu';
+  /** why this provider runs, e.g. "cuda requested but failed to load: ...; fell back to cpu". */
+  providerReason: string;
+  timings: StageTimings;
+  modelVersion: string;
+}
