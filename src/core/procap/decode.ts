@@ -1,0 +1,244 @@
+// Caption decoding (ProCap stage 2 decoder): one decoder step per token with a self-attention
+// key/value cache (the step model takes the past keys/values and returns them one longer), greedy
+// or beam search. All samples (and all beams) run in one batch. Mirrors training/decode.py.
+import { ort, type Vocabulary } from '../session.js';
+
+/** One decoder step over a batch: logits [B, V] and the cache grown by one position. */
+export interface StepResult {
+  logits: Float32Array;
+  vocabSize: number;
+  presentKey: ort.Tensor;
+  presentValue: ort.Tensor;
+}
+export type StepFunction = (
+  tokens: BigInt64Array, step: number, memory: ort.Tensor, pastKey: ort.Tensor, pastValue: ort.Tensor,
+) => Promise<StepResult>;
+
+/** The decoder_step ONNX model as a StepFunction. */
+export function onnxStep(session: ort.InferenceSession): StepFunction {
+  return async (tokens, step, memory, pastKey, pastValue) => {
+    const batch = tokens.length;
+    const out = await session.run({
+      token: new ort.Tensor('int64', tokens, [batch, 1]),
+      step: new ort.Tensor('int64', BigInt64Array.of(BigInt(step)), [1]),
+      memory,
+      past_key: pastKey,
+      past_value: pastValue,
+    });
+    const logits = out.logits.data as Float32Array;
+    return { logits, vocabSize: logits.length / batch, presentKey: out.present_key, presentValue: out.present_value };
+  };
+}
+
+export interface DecodeSettings {
+  bos: number;
+  eos: number;
+  /** most tokens generated (the eos included). */
+  maxTokens: number;
+  layers: number;
+  dModel: number;
+  /** runs between steps (cancellation). */
+  checkpoint?: () => void;
+}
+
+function emptyCache(layers: number, batch: number, dModel: number): ort.Tensor {
+  return new ort.Tensor('float32', new Float32Array(0), [layers, batch, 0, dModel]);
+}
+
+function logSoftmaxRow(logits: Float32Array, offset: number, length: number, out: Float64Array): void {
+  let max = -Infinity;
+  for (let i = 0; i < length; i++) max = Math.max(max, logits[offset + i]);
+  let sum = 0;
+  for (let i = 0; i < length; i++) sum += Math.exp(logits[offset + i] - max);
+  const logSum = Math.log(sum) + max;
+  for (let i = 0; i < length; i++) out[i] = logits[offset + i] - logSum;
+}
+
+export interface DecodedCaption {
+  /** generated token ids without <bos> and without the final <eos>. */
+  tokens: number[];
+  /** sum of the log-probabilities of the generated tokens (the eos included when emitted). */
+  logProb: number;
+}
+
+/** Greedy decoding of `batch` captions at once; each stops at its <eos>. */
+export async function greedyDecode(
+  step: StepFunction, memory: ort.Tensor, batch: number, settings: DecodeSettings,
+): Promise<DecodedCaption[]> {
+  const results: DecodedCaption[] = Array.from({ length: batch }, () => ({ tokens: [], logProb: 0 }));
+  const done = new Array<boolean>(batch).fill(false);
+  let tokens = new BigInt64Array(batch).fill(BigInt(settings.bos));
+  let pastKey = emptyCache(settings.layers, batch, settings.dModel);
+  let pastValue = emptyCache(settings.layers, batch, settings.dModel);
+  let logRow: Float64Array | undefined;
+  for (let t = 0; t < settings.maxTokens && done.includes(false); t++) {
+    settings.checkpoint?.();
+    const out = await step(tokens, t, memory, pastKey, pastValue);
+    const V = out.vocabSize;
+    logRow ??= new Float64Array(V);
+    const next = new BigInt64Array(batch);
+    for (let b = 0; b < batch; b++) {
+      if (done[b]) {
+        next[b] = BigInt(settings.eos);
+        continue;
+      }
+      logSoftmaxRow(out.logits, b * V, V, logRow);
+      let best = 0;
+      for (let v = 1; v < V; v++) if (logRow[v] > logRow[best]) best = v;
+      results[b].logProb += logRow[best];
+      if (best === settings.eos) done[b] = true;
+      else results[b].tokens.push(best);
+      next[b] = BigInt(best);
+    }
+    tokens = next;
+    pastKey = out.presentKey;
+    pastValue = out.presentValue;
+  }
+  return results;
+}
+
+/** Copies rows of a cache tensor [L, B, T, D] along B: row i of the result = row rows[i]. */
+export function gatherCacheRows(cache: ort.Tensor, rows: number[]): ort.Tensor {
+  const [L, B, T, D] = cache.dims as number[];
+  const src = cache.data as Float32Array;
+  const dst = new Float32Array(L * rows.length * T * D);
+  const rowSize = T * D;
+  for (let l = 0; l < L; l++) {
+    for (let i = 0; i < rows.length; i++) {
+      const from = (l * B + rows[i]) * rowSize;
+      dst.set(src.subarray(from, from + rowSize), (l * rows.length + i) * rowSize);
+    }
+  }
+  return new ort.Tensor('float32', dst, [L, rows.length, T, D]);
+}
+
+/** Repeats each batch row of memory [B, N, D] `times` times (beam rows of one sample are adjacent). */
+export function repeatRows(memory: ort.Tensor, times: number): ort.Tensor {
+  if (times === 1) return memory;
+  const [B, N, D] = memory.dims as number[];
+  const src = memory.data as Float32Array;
+  const dst = new Float32Array(B * times * N * D);
+  const row = N * D;
+  for (let b = 0; b < B; b++) {
+    for (let r = 0; r < times; r++) dst.set(src.subarray(b * row, (b + 1) * row), (b * times + r) * row);
+  }
+  return new ort.Tensor('float32', dst, [B * times, N, D]);
+}
+
+interface Hypothesis {
+  tokens: number[];
+  logProb: number;
+}
+
+/** Length-normalised score used to rank hypotheses of different lengths (GNMT-style penalty). */
+export function rankScore(h: Hypothesis, finished: boolean, lengthPenalty: number): number {
+  const length = h.tokens.length + (finished ? 1 : 0);
+  return h.logProb / Math.pow(Math.max(length, 1), lengthPenalty);
+}
+
+/**
+ * Beam search of width `width` for `batch` samples at once (batch*width rows in every step).
+ * Width 1 gives exactly the greedy result.
+ */
+export async function beamSearch(
+  step: StepFunction, memory: ort.Tensor, batch: number, width: number, settings: DecodeSettings,
+  lengthPenalty = 0.6,
+): Promise<DecodedCaption[]> {
+  if (!Number.isInteger(width) || width < 1) throw new Error(`beam width must be a positive integer (got ${width})`);
+  const W = width;
+  const rows = batch * W;
+  const beamMemory = repeatRows(memory, W);
+  // alive[b][i]: hypothesis on row b*W+i; at the start one real beam, the others impossible
+  let alive: Hypothesis[][] = Array.from({ length: batch }, () =>
+    Array.from({ length: W }, (_, i) => ({ tokens: [], logProb: i === 0 ? 0 : -Infinity })));
+  const finished: Hypothesis[][] = Array.from({ length: batch }, () => []);
+  const closed = new Array<boolean>(batch).fill(false);
+  let tokens = new BigInt64Array(rows).fill(BigInt(settings.bos));
+  let pastKey = emptyCache(settings.layers, rows, settings.dModel);
+  let pastValue = emptyCache(settings.layers, rows, settings.dModel);
+  let logRow: Float64Array | undefined;
+
+  for (let t = 0; t < settings.maxTokens && closed.includes(false); t++) {
+    settings.checkpoint?.();
+    const out = await step(tokens, t, beamMemory, pastKey, pastValue);
+    const V = out.vocabSize;
+    logRow ??= new Float64Array(V);
+    const sourceRows: number[] = new Array(rows);
+    const nextTokens = new BigInt64Array(rows);
+    const nextAlive: Hypothesis[][] = [];
+    const lastStep = t === settings.maxTokens - 1;
+    for (let b = 0; b < batch; b++) {
+      if (closed[b]) {
+        // keep the rows busy with anything; their results are ignored
+        for (let i = 0; i < W; i++) {
+          sourceRows[b * W + i] = b * W + i;
+          nextTokens[b * W + i] = BigInt(settings.eos);
+        }
+        nextAlive.push(alive[b]);
+        continue;
+      }
+      // best 2W continuations over all beams of this sample
+      const candidates: { row: number; token: number; logProb: number }[] = [];
+      for (let i = 0; i < W; i++) {
+        const h = alive[b][i];
+        if (h.logProb === -Infinity) continue;
+        logSoftmaxRow(out.logits, (b * W + i) * V, V, logRow);
+        for (let v = 0; v < V; v++) {
+          const lp = h.logProb + logRow[v];
+          if (candidates.length < 2 * W || lp > candidates[candidates.length - 1].logProb) {
+            candidates.push({ row: i, token: v, logProb: lp });
+            candidates.sort((x, y) => y.logProb - x.logProb);
+            if (candidates.length > 2 * W) candidates.pop();
+          }
+        }
+      }
+      const keep: Hypothesis[] = [];
+      const keepRows: number[] = [];
+      for (const c of candidates) {
+        const tokensSoFar = alive[b][c.row].tokens;
+        if (c.token === settings.eos) {
+          if (finished[b].length < W) finished[b].push({ tokens: tokensSoFar, logProb: c.logProb });
+        } else if (keep.length < W) {
+          keep.push({ tokens: [...tokensSoFar, c.token], logProb: c.logProb });
+          keepRows.push(c.row);
+        }
+      }
+      if (finished[b].length >= W || lastStep || keep.length === 0) closed[b] = true;
+      while (keep.length < W) {
+        keep.push({ tokens: [], logProb: -Infinity });
+        keepRows.push(0);
+      }
+      for (let i = 0; i < W; i++) {
+        sourceRows[b * W + i] = b * W + keepRows[i];
+        nextTokens[b * W + i] = BigInt(keep[i].tokens.length ? keep[i].tokens[keep[i].tokens.length - 1] : settings.eos);
+      }
+      nextAlive.push(keep);
+    }
+    alive = nextAlive;
+    tokens = nextTokens;
+    const identity = sourceRows.every((r, i) => r === i);
+    pastKey = identity ? out.presentKey : gatherCacheRows(out.presentKey, sourceRows);
+    pastValue = identity ? out.presentValue : gatherCacheRows(out.presentValue, sourceRows);
+  }
+
+  return Array.from({ length: batch }, (_, b) => {
+    const pool: { h: Hypothesis; done: boolean }[] = [
+      ...finished[b].map((h) => ({ h, done: true })),
+      ...(finished[b].length ? [] : alive[b].filter((h) => h.logProb > -Infinity).map((h) => ({ h, done: false }))),
+    ];
+    pool.sort((x, y) => rankScore(y.h, y.done, lengthPenalty) - rankScore(x.h, x.done, lengthPenalty));
+    return pool.length ? { tokens: pool[0].h.tokens, logProb: pool[0].h.logProb } : { tokens: [], logProb: -Infinity };
+  });
+}
+
+/** Token ids -> caption text (special tokens dropped). */
+export function tokensToText(tokens: number[], vocab: Vocabulary): string {
+  const words: string[] = [];
+  for (const id of tokens) {
+    if (id === vocab.eos) break;
+    if (id === vocab.pad || id === vocab.bos || id === vocab.unk) continue;
+    const w = vocab.words[id];
+    if (w !== undefined) words.push(w);
+  }
+  return words.join(' ');
+}

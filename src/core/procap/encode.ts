@@ -1,0 +1,72 @@
+// Encoders (ProCap): the frozen tokenizer encoder turns 96x96 frames into per-patch features and
+// codebook indices; the procedure encoder turns before/after features into the decoder memory,
+// the change-kind logits and the predicted codes at the k*n_I procedure-query positions.
+// Mirrors training/encode.py.
+import { ort } from '../session.js';
+
+export interface TokenizerOutput {
+  /** [count, n_I, feat_dim] */
+  features: Float32Array;
+  /** [count, n_I] */
+  codes: BigInt64Array;
+}
+
+/** images: [count, 3, size, size] floats in [0, 1]. */
+export async function tokenize(
+  session: ort.InferenceSession, images: Float32Array, count: number, size: number,
+): Promise<TokenizerOutput> {
+  const out = await session.run({ image: new ort.Tensor('float32', images, [count, 3, size, size]) });
+  return { features: out.features.data as Float32Array, codes: out.codes.data as BigInt64Array };
+}
+
+export interface ProcedureOutput {
+  /** the decoder memory tensor [B, 144, d], fed to every decoder step as is. */
+  memory: ort.Tensor;
+  /** [B, n_kinds] */
+  kindLogits: Float32Array;
+  /** [B, k*n_I, codebook] */
+  queryCodeLogits: Float32Array;
+}
+
+export async function encodeProcedure(
+  session: ort.InferenceSession, beforeFeatures: Float32Array, afterFeatures: Float32Array,
+  batch: number, patches: number, dim: number,
+): Promise<ProcedureOutput> {
+  const dims = [batch, patches, dim];
+  const out = await session.run({
+    before_features: new ort.Tensor('float32', beforeFeatures, dims),
+    after_features: new ort.Tensor('float32', afterFeatures, dims),
+  });
+  return {
+    memory: out.memory,
+    kindLogits: out.kind_logits.data as Float32Array,
+    queryCodeLogits: out.query_code_logits.data as Float32Array,
+  };
+}
+
+export function softmax(values: ArrayLike<number>, offset = 0, length = values.length): number[] {
+  let max = -Infinity;
+  for (let i = 0; i < length; i++) max = Math.max(max, values[offset + i]);
+  const exps: number[] = [];
+  let sum = 0;
+  for (let i = 0; i < length; i++) {
+    const e = Math.exp(values[offset + i] - max);
+    exps.push(e);
+    sum += e;
+  }
+  return exps.map((e) => e / sum);
+}
+
+/** The most probable change kind of each sample and its probability. */
+export function kindsFromLogits(logits: Float32Array, batch: number, kinds: string[]): { kind: string; probability: number }[] {
+  const n = kinds.length;
+  if (logits.length !== batch * n) throw new Error(`kind_logits has ${logits.length} values, expected ${batch}x${n}`);
+  const result: { kind: string; probability: number }[] = [];
+  for (let b = 0; b < batch; b++) {
+    const probs = softmax(logits, b * n, n);
+    let best = 0;
+    for (let i = 1; i < n; i++) if (probs[i] > probs[best]) best = i;
+    result.push({ kind: kinds[best], probability: probs[best] });
+  }
+  return result;
+}

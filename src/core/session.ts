@@ -1,0 +1,305 @@
+// Session manager for the ProCap ONNX models: each model is loaded lazily, once, and reused for
+// every describe. Chooses the execution provider ("auto" tries CUDA and falls back to CPU, saying
+// why), validates every model file against models/contract.json so a missing, truncated or
+// wrong-version file gives a clear message naming the file and how to restore it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ort from 'onnxruntime-node';
+
+export type ProviderChoice = 'auto' | 'cpu' | 'cuda';
+export type ModelName =
+  | 'interpolator' | 'tokenizer_encoder' | 'tokenizer_decoder' | 'procedure_encoder' | 'decoder_step';
+export const MODEL_NAMES: ModelName[] =
+  ['interpolator', 'tokenizer_encoder', 'tokenizer_decoder', 'procedure_encoder', 'decoder_step'];
+
+/** The subset of models/contract.json the runtime reads. */
+export interface Contract {
+  contract_version: number;
+  image: { size: number; channels: number };
+  patch: number;
+  grid: number;
+  n_I: number;
+  feat_dim: number;
+  codebook_size: number;
+  k: number;
+  d_model: number;
+  decoder_layers: number;
+  max_caption_tokens: number;
+  n_intermediate: number;
+  kinds: string[];
+  vocab_file: string;
+  special_tokens: Record<string, number>;
+  models: Record<ModelName, {
+    file: string;
+    inputs: Record<string, (number | string)[]>;
+    outputs: Record<string, (number | string)[]>;
+  }>;
+  golden_dir: string;
+}
+
+export interface Vocabulary {
+  /** id -> word */
+  words: string[];
+  pad: number;
+  bos: number;
+  eos: number;
+  unk: number;
+}
+
+export interface SessionManagerOptions {
+  /** folder holding contract.json, vocab.json and the *.onnx files. */
+  modelsDir: string;
+  provider?: ProviderChoice;
+  /** intra-op threads per session; default: ORT's choice (all cores). */
+  threads?: number;
+}
+
+const RESTORE_HINT =
+  'Restore it with `git checkout -- models/` (the shipped models are committed), or re-export it with ' +
+  '`/usr/bin/python3 -m training.export` (see models/MODEL_CARD.md).';
+
+/** A model file that is missing, unreadable, corrupt or does not match the contract. */
+export class ModelLoadError extends Error {
+  constructor(readonly file: string, problem: string) {
+    super(`${file}: ${problem}. ${RESTORE_HINT}`);
+    this.name = 'ModelLoadError';
+  }
+}
+
+export function loadContract(modelsDir: string): Contract {
+  const file = path.join(modelsDir, 'contract.json');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new ModelLoadError(file, 'the model contract is missing');
+  }
+  try {
+    const contract = JSON.parse(text) as Contract;
+    if (typeof contract.contract_version !== 'number' || !contract.models) throw new Error('fields missing');
+    return contract;
+  } catch (err) {
+    throw new ModelLoadError(file, `the model contract is not valid JSON of the expected form (${(err as Error).message})`);
+  }
+}
+
+/**
+ * Reads vocab.json. Accepted forms: a list of words (index = id), {"itos": [...]} / {"words": [...]}
+ * / {"tokens": [...]}, or a word -> id map ({"stoi": {...}} or a plain object).
+ */
+export function loadVocabulary(modelsDir: string, contract: Contract): Vocabulary {
+  const file = path.join(modelsDir, contract.vocab_file);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new ModelLoadError(file, missing ? 'the vocabulary file is missing' : `the vocabulary is not valid JSON (${(err as Error).message})`);
+  }
+  let words: string[] | undefined;
+  const asList = (v: unknown): string[] | undefined =>
+    Array.isArray(v) && v.every((w) => typeof w === 'string') ? (v as string[]) : undefined;
+  const fromMap = (m: Record<string, unknown>): string[] | undefined => {
+    const entries = Object.entries(m);
+    if (!entries.every(([, id]) => Number.isInteger(id))) return undefined;
+    const list: string[] = [];
+    for (const [w, id] of entries) list[id as number] = w;
+    return list;
+  };
+  if (asList(raw)) words = asList(raw);
+  else if (raw && typeof raw === 'object') {
+    const o = raw as Record<string, unknown>;
+    words = asList(o.itos) ?? asList(o.words) ?? asList(o.tokens) ?? asList(o.vocab)
+      ?? (o.stoi && typeof o.stoi === 'object' ? fromMap(o.stoi as Record<string, unknown>) : undefined)
+      ?? fromMap(o);
+  }
+  if (!words || words.length === 0) throw new ModelLoadError(file, 'the vocabulary has no word list');
+  const special = contract.special_tokens;
+  for (const [tok, id] of Object.entries(special)) {
+    if (words[id] !== tok) throw new ModelLoadError(file, `special token ${tok} should have id ${id} (found "${words[id]}")`);
+  }
+  return { words, pad: special['<pad>'], bos: special['<bos>'], eos: special['<eos>'], unk: special['<unk>'] };
+}
+
+/** Checks a loaded session's names, dtypes and fixed dimensions against the contract. */
+function checkAgainstContract(file: string, session: ort.InferenceSession, spec: Contract['models'][ModelName]): void {
+  const check = (kind: 'input' | 'output', wanted: Record<string, (number | string)[]>,
+    names: readonly string[], meta: readonly ort.InferenceSession.ValueMetadata[]) => {
+    for (const [name, shape] of Object.entries(wanted)) {
+      if (!names.includes(name)) {
+        throw new ModelLoadError(file, `${kind} "${name}" required by contract is absent (the file has ${names.join(', ')}); it was exported for another contract version`);
+      }
+      const m = meta.find((x) => x.name === name);
+      if (!m || !m.isTensor || m.shape.length === 0) continue;
+      if (m.shape.length !== shape.length) {
+        throw new ModelLoadError(file, `${kind} "${name}" has rank ${m.shape.length}, contract says [${shape.join(', ')}]; it was exported for another contract version`);
+      }
+      shape.forEach((dim, i) => {
+        const got = m.shape[i];
+        if (typeof dim === 'number' && typeof got === 'number' && got !== dim) {
+          throw new ModelLoadError(file, `${kind} "${name}" dimension ${i} is ${got}, contract says ${dim}; it was exported for another contract version`);
+        }
+      });
+    }
+  };
+  check('input', spec.inputs, session.inputNames, session.inputMetadata ?? []);
+  check('output', spec.outputs, session.outputNames, session.outputMetadata ?? []);
+}
+
+export class SessionManager {
+  readonly modelsDir: string;
+  readonly contract: Contract;
+  readonly vocab: Vocabulary;
+  readonly requestedProvider: ProviderChoice;
+  private readonly threads?: number;
+  private readonly sessions = new Map<ModelName, Promise<ort.InferenceSession>>();
+  /** decided on the first load, then reused for every model. */
+  private decided?: { provider: 'cuda' | 'cpu'; reason: string };
+  private disposed = false;
+  /** ms spent creating sessions, for the benchmark. */
+  loadMs = 0;
+
+  constructor(options: SessionManagerOptions) {
+    this.modelsDir = path.resolve(options.modelsDir);
+    if (!fs.existsSync(this.modelsDir) || !fs.statSync(this.modelsDir).isDirectory()) {
+      throw new ModelLoadError(this.modelsDir, 'the models folder does not exist');
+    }
+    this.requestedProvider = options.provider ?? 'auto';
+    if (!['auto', 'cpu', 'cuda'].includes(this.requestedProvider)) {
+      throw new Error(`unknown provider "${String(options.provider)}": use auto, cpu or cuda`);
+    }
+    if (options.threads !== undefined && (!Number.isInteger(options.threads) || options.threads < 1)) {
+      throw new Error(`threads must be a positive integer (got ${options.threads})`);
+    }
+    this.threads = options.threads;
+    this.contract = loadContract(this.modelsDir);
+    this.vocab = loadVocabulary(this.modelsDir, this.contract);
+  }
+
+  get provider(): 'cuda' | 'cpu' {
+    return this.decided?.provider ?? 'cpu';
+  }
+
+  get providerReason(): string {
+    return this.decided?.reason ?? 'no model loaded yet';
+  }
+
+  get modelVersion(): string {
+    return `contract v${this.contract.contract_version}`;
+  }
+
+  filePath(name: ModelName): string {
+    return path.join(this.modelsDir, this.contract.models[name].file);
+  }
+
+  /** The session of one model, created on first use and cached. */
+  get(name: ModelName): Promise<ort.InferenceSession> {
+    if (this.disposed) return Promise.reject(new Error('the session manager was disposed'));
+    let pending = this.sessions.get(name);
+    if (!pending) {
+      pending = this.create(name);
+      // a failed load is not cached, so restoring the file and retrying works
+      pending.catch(() => this.sessions.delete(name));
+      this.sessions.set(name, pending);
+    }
+    return pending;
+  }
+
+  /** Loads every model now (the benchmark's model load time; warm start for the extension). */
+  async loadAll(): Promise<void> {
+    await Promise.all(MODEL_NAMES.map((n) => this.get(n)));
+  }
+
+  private baseOptions(): ort.InferenceSession.SessionOptions {
+    return {
+      graphOptimizationLevel: 'all',
+      executionMode: 'sequential',
+      interOpNumThreads: 1,
+      ...(this.threads ? { intraOpNumThreads: this.threads } : {}),
+    };
+  }
+
+  private async create(name: ModelName): Promise<ort.InferenceSession> {
+    const file = this.filePath(name);
+    let bytes: Buffer;
+    try {
+      bytes = await fs.promises.readFile(file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new ModelLoadError(file, code === 'ENOENT' ? 'the model file is missing' : `the model file cannot be read (${code})`);
+    }
+    if (bytes.length < 64) throw new ModelLoadError(file, `the model file is only ${bytes.length} bytes (truncated?)`);
+    if (bytes.subarray(0, 200).toString('latin1').startsWith('version https://git-lfs')) {
+      throw new ModelLoadError(file, 'the model file is a Git LFS pointer, not the model (run `git lfs pull`)');
+    }
+    const started = performance.now();
+    let session: ort.InferenceSession;
+    try {
+      session = await this.createWithProvider(bytes);
+    } catch (err) {
+      if (err instanceof ModelLoadError) throw err;
+      throw new ModelLoadError(file, `onnxruntime could not load the model (truncated or corrupt file?): ${firstLine((err as Error).message)}`);
+    } finally {
+      this.loadMs += performance.now() - started;
+    }
+    try {
+      checkAgainstContract(file, session, this.contract.models[name]);
+    } catch (err) {
+      await session.release().catch(() => undefined);
+      throw err;
+    }
+    if (this.disposed) {
+      await session.release().catch(() => undefined);
+      throw new Error('the session manager was disposed');
+    }
+    return session;
+  }
+
+  private async createWithProvider(bytes: Buffer): Promise<ort.InferenceSession> {
+    if (this.decided) {
+      return ort.InferenceSession.create(bytes, { ...this.baseOptions(), executionProviders: [this.decided.provider] });
+    }
+    if (this.requestedProvider === 'cpu') {
+      const session = await ort.InferenceSession.create(bytes, { ...this.baseOptions(), executionProviders: ['cpu'] });
+      this.decided ??= { provider: 'cpu', reason: 'cpu requested' };
+      return session;
+    }
+    // CUDA first; onnxruntime throws (it does not fall back) when the CUDA provider library is absent.
+    try {
+      const session = await ort.InferenceSession.create(bytes, {
+        ...this.baseOptions(), executionProviders: ['cuda'], logSeverityLevel: 4,
+      });
+      this.decided ??= { provider: 'cuda', reason: `${this.requestedProvider === 'auto' ? 'auto: ' : ''}cuda loaded` };
+      return session;
+    } catch (err) {
+      const session = await ort.InferenceSession.create(bytes, { ...this.baseOptions(), executionProviders: ['cpu'] });
+      this.decided ??= {
+        provider: 'cpu',
+        reason: `${this.requestedProvider === 'auto' ? 'auto: ' : ''}cuda requested but failed to load (${firstLine((err as Error).message)}); fell back to cpu`,
+      };
+      return session;
+    }
+  }
+
+  /** Releases every session; later calls to get() fail. Safe to call twice. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const pending = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(pending.map(async (p) => {
+      try {
+        await (await p).release();
+      } catch {
+        // a session that failed to load has nothing to release
+      }
+    }));
+  }
+}
+
+function firstLine(message: string): string {
+  // onnxruntime appends multi-line native logs; the first line says what failed
+  return message.split('\n')[0].replace(/\u001b\[[0-9;]*m/g, '').slice(0, 300);
+}
+
+export { ort };
