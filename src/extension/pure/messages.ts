@@ -1,0 +1,193 @@
+// The messages exchanged between the extension host and the review panel's webview.
+// Imported by both sides (the host bundle and webview/src). No `vscode` import here:
+// plain TypeScript so the validators are unit-tested with node:test.
+//
+// A webview is a web page: anything it posts is untrusted input to the host, and the host
+// validates every message with `parseWebviewMessage` before acting on it. The webview validates
+// what the host sends with `parseHostMessage` too, so a malformed report fails loudly.
+
+import type { ChangeReport } from '../../core/report.js';
+
+export const VIEW_MODES = ['side-by-side', 'swipe', 'onion', 'blink', 'diff'] as const;
+export type ViewMode = (typeof VIEW_MODES)[number];
+
+export const EXPORT_FORMATS = ['html', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** One side of a comparison as the webview gets it: an image it may display, plus a label. */
+export interface PanelImage {
+  /** data:image/png;base64,... (the CSP allows data: images only besides the extension's own media). */
+  dataUri: string;
+  label: string;
+  width: number;
+  height: number;
+}
+
+/** Host -> webview. */
+export type HostMessage =
+  | { type: 'loading'; title: string; beforeLabel: string; afterLabel: string }
+  | {
+      type: 'report';
+      title: string;
+      report: ChangeReport;
+      before: PanelImage;
+      after: PanelImage;
+      /** true when this pair has a baseline file the user may accept the change into. */
+      canAccept: boolean;
+      /** true when the HTML exporter is available (else export offers JSON only). */
+      canExportHtml: boolean;
+    }
+  | { type: 'error'; title: string; message: string }
+  | { type: 'accepted'; message: string };
+
+/** Webview -> host. */
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'copyText'; text: string }
+  | { type: 'export'; format: ExportFormat }
+  | { type: 'accept' }
+  | { type: 'openImage'; side: 'before' | 'after' }
+  | { type: 'retry' };
+
+/** Longest text the webview may ask the host to copy (a caption or a summary; a report's captions together stay far below). */
+export const MAX_COPY_TEXT_CHARS = 20_000;
+
+export class MessageValidationError extends Error {}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function expectOnlyKeys(message: Record<string, unknown>, allowed: string[]): void {
+  for (const key of Object.keys(message)) {
+    if (!allowed.includes(key)) {
+      throw new MessageValidationError(`unexpected field "${key}" in a "${String(message.type)}" message`);
+    }
+  }
+}
+
+/**
+ * Validates a message posted by the webview. Returns the typed message or throws
+ * MessageValidationError saying what is wrong. Unknown types and extra fields are refused so that
+ * a compromised webview cannot smuggle arguments into a handler.
+ */
+export function parseWebviewMessage(raw: unknown): WebviewMessage {
+  if (!isPlainObject(raw)) throw new MessageValidationError('a webview message must be an object');
+  const type = raw.type;
+  switch (type) {
+    case 'ready':
+    case 'accept':
+    case 'retry':
+      expectOnlyKeys(raw, ['type']);
+      return { type };
+    case 'copyText': {
+      expectOnlyKeys(raw, ['type', 'text']);
+      if (typeof raw.text !== 'string') throw new MessageValidationError('copyText.text must be a string');
+      if (raw.text.length === 0) throw new MessageValidationError('copyText.text is empty');
+      if (raw.text.length > MAX_COPY_TEXT_CHARS) {
+        throw new MessageValidationError(`copyText.text is longer than ${MAX_COPY_TEXT_CHARS} characters`);
+      }
+      return { type, text: raw.text };
+    }
+    case 'export': {
+      expectOnlyKeys(raw, ['type', 'format']);
+      if (!EXPORT_FORMATS.includes(raw.format as ExportFormat)) {
+        throw new MessageValidationError(`export.format must be one of ${EXPORT_FORMATS.join(', ')}`);
+      }
+      return { type, format: raw.format as ExportFormat };
+    }
+    case 'openImage': {
+      expectOnlyKeys(raw, ['type', 'side']);
+      if (raw.side !== 'before' && raw.side !== 'after') {
+        throw new MessageValidationError('openImage.side must be "before" or "after"');
+      }
+      return { type, side: raw.side };
+    }
+    default:
+      throw new MessageValidationError(`unknown webview message type ${JSON.stringify(type)}`);
+  }
+}
+
+function isBox(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 4 && value.every((n) => typeof n === 'number' && Number.isFinite(n));
+}
+
+function checkReportImage(value: unknown, where: string): void {
+  if (!isPlainObject(value) || typeof value.pngBase64 !== 'string' || typeof value.width !== 'number' || typeof value.height !== 'number') {
+    throw new MessageValidationError(`${where} must be {width, height, pngBase64}`);
+  }
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value.pngBase64)) throw new MessageValidationError(`${where}.pngBase64 is not base64`);
+}
+
+function checkRegion(value: unknown, where: string): void {
+  if (!isPlainObject(value)) throw new MessageValidationError(`${where} must be an object`);
+  if (typeof value.id !== 'number') throw new MessageValidationError(`${where}.id must be a number`);
+  if (!isBox(value.boxBefore) || !isBox(value.boxAfter)) throw new MessageValidationError(`${where} boxes must be [x0,y0,x1,y1]`);
+  if (typeof value.caption !== 'string') throw new MessageValidationError(`${where}.caption must be a string`);
+  if (typeof value.kind !== 'string') throw new MessageValidationError(`${where}.kind must be a string`);
+  if (typeof value.confidence !== 'number') throw new MessageValidationError(`${where}.confidence must be a number`);
+  if (typeof value.noiseOnly !== 'boolean') throw new MessageValidationError(`${where}.noiseOnly must be a boolean`);
+  if (value.procedure !== undefined) {
+    const procedure = value.procedure;
+    if (!isPlainObject(procedure)) throw new MessageValidationError(`${where}.procedure must be an object`);
+    if (!Array.isArray(procedure.frames)) throw new MessageValidationError(`${where}.procedure.frames must be an array`);
+    procedure.frames.forEach((frame, index) => checkReportImage(frame, `${where}.procedure.frames[${index}]`));
+    if (!Array.isArray(procedure.imagined)) throw new MessageValidationError(`${where}.procedure.imagined must be an array`);
+    procedure.imagined.forEach((frame, index) => checkReportImage(frame, `${where}.procedure.imagined[${index}]`));
+    if (!Array.isArray(procedure.scores) || !procedure.scores.every((s) => typeof s === 'number')) {
+      throw new MessageValidationError(`${where}.procedure.scores must be numbers`);
+    }
+    if (!Array.isArray(procedure.keyframes) || !procedure.keyframes.every((k) => Number.isInteger(k))) {
+      throw new MessageValidationError(`${where}.procedure.keyframes must be integers`);
+    }
+  }
+}
+
+function checkPanelImage(value: unknown, where: string): void {
+  if (!isPlainObject(value)) throw new MessageValidationError(`${where} must be an object`);
+  if (typeof value.dataUri !== 'string' || !value.dataUri.startsWith('data:image/png;base64,')) {
+    throw new MessageValidationError(`${where}.dataUri must be a data:image/png;base64 URI`);
+  }
+  if (typeof value.label !== 'string') throw new MessageValidationError(`${where}.label must be a string`);
+  if (typeof value.width !== 'number' || typeof value.height !== 'number') {
+    throw new MessageValidationError(`${where}.width/height must be numbers`);
+  }
+}
+
+/** Validates a message from the host (run in the webview). Throws MessageValidationError. */
+export function parseHostMessage(raw: unknown): HostMessage {
+  if (!isPlainObject(raw)) throw new MessageValidationError('a host message must be an object');
+  switch (raw.type) {
+    case 'loading':
+      if (typeof raw.title !== 'string' || typeof raw.beforeLabel !== 'string' || typeof raw.afterLabel !== 'string') {
+        throw new MessageValidationError('loading needs title, beforeLabel and afterLabel strings');
+      }
+      return raw as HostMessage;
+    case 'error':
+      if (typeof raw.title !== 'string' || typeof raw.message !== 'string') {
+        throw new MessageValidationError('error needs title and message strings');
+      }
+      return raw as HostMessage;
+    case 'accepted':
+      if (typeof raw.message !== 'string') throw new MessageValidationError('accepted needs a message string');
+      return raw as HostMessage;
+    case 'report': {
+      if (typeof raw.title !== 'string') throw new MessageValidationError('report.title must be a string');
+      if (typeof raw.canAccept !== 'boolean' || typeof raw.canExportHtml !== 'boolean') {
+        throw new MessageValidationError('report.canAccept/canExportHtml must be booleans');
+      }
+      checkPanelImage(raw.before, 'report.before');
+      checkPanelImage(raw.after, 'report.after');
+      const report = raw.report;
+      if (!isPlainObject(report)) throw new MessageValidationError('report.report must be an object');
+      if (typeof report.summary !== 'string') throw new MessageValidationError('report.summary must be a string');
+      if (typeof report.changed !== 'boolean') throw new MessageValidationError('report.changed must be a boolean');
+      if (!Array.isArray(report.regions)) throw new MessageValidationError('report.regions must be an array');
+      report.regions.forEach((region, index) => checkRegion(region, `report.regions[${index}]`));
+      if (report.global !== undefined) checkRegion(report.global, 'report.global');
+      return raw as HostMessage;
+    }
+    default:
+      throw new MessageValidationError(`unknown host message type ${JSON.stringify(raw.type)}`);
+  }
+}

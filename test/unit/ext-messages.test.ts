@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseWebviewMessage, parseHostMessage, MessageValidationError, MAX_COPY_TEXT_CHARS } from '../../src/extension/pure/messages.js';
+
+test('webview messages: each known message is accepted as typed', () => {
+  assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
+  assert.deepEqual(parseWebviewMessage({ type: 'accept' }), { type: 'accept' });
+  assert.deepEqual(parseWebviewMessage({ type: 'copyText', text: 'the button turned red' }), { type: 'copyText', text: 'the button turned red' });
+  assert.deepEqual(parseWebviewMessage({ type: 'export', format: 'json' }), { type: 'export', format: 'json' });
+  assert.deepEqual(parseWebviewMessage({ type: 'openImage', side: 'after' }), { type: 'openImage', side: 'after' });
+});
+
+test('webview messages: malformed, unknown and over-long messages are refused with a reason', () => {
+  const refused: Array<[unknown, RegExp]> = [
+    [null, /must be an object/],
+    ['ready', /must be an object/],
+    [[{ type: 'ready' }], /must be an object/],
+    [{ type: 'runCommand', command: 'workbench.action.terminal.new' }, /unknown webview message type/],
+    [{ type: 'ready', path: '/etc/passwd' }, /unexpected field "path"/],
+    [{ type: 'accept', target: '/home/user/.bashrc' }, /unexpected field "target"/],
+    [{ type: 'export', format: 'exe' }, /export.format/],
+    [{ type: 'export', format: 'json', path: '/tmp/x' }, /unexpected field "path"/],
+    [{ type: 'openImage', side: '../../secret' }, /openImage.side/],
+    [{ type: 'copyText', text: 42 }, /must be a string/],
+    [{ type: 'copyText', text: '' }, /empty/],
+    [{ type: 'copyText', text: 'x'.repeat(MAX_COPY_TEXT_CHARS + 1) }, /longer than/],
+  ];
+  for (const [raw, reason] of refused) {
+    assert.throws(() => parseWebviewMessage(raw), (error: unknown) => error instanceof MessageValidationError && reason.test(error.message), JSON.stringify(raw)?.slice(0, 80));
+  }
+});
+
+const tinyPng = 'iVBORw0KGgo=';
+function reportMessage(overrides: Record<string, unknown> = {}) {
+  return {
+    type: 'report', title: 'a vs b', canAccept: false, canExportHtml: false,
+    before: { dataUri: `data:image/png;base64,${tinyPng}`, label: 'a.png', width: 10, height: 10 },
+    after: { dataUri: `data:image/png;base64,${tinyPng}`, label: 'b.png', width: 10, height: 10 },
+    report: {
+      summary: 'the button turned red', changed: true,
+      regions: [{ id: 0, boxBefore: [0, 0, 5, 5], boxAfter: [0, 0, 5, 5], kind: 'color', caption: 'the button turned red', confidence: 0.9, noiseOnly: false,
+        procedure: { frames: [{ width: 96, height: 96, pngBase64: tinyPng }], scores: [0.5], keyframes: [1], imagined: [] } }],
+    },
+    ...overrides,
+  };
+}
+
+test('host messages: a well-formed report passes, broken ones are refused', () => {
+  assert.equal(parseHostMessage(reportMessage()).type, 'report');
+  assert.throws(() => parseHostMessage(reportMessage({ before: { dataUri: 'https://example.com/a.png', label: 'a', width: 1, height: 1 } })), /data:image\/png;base64/);
+  const badBox = reportMessage();
+  (badBox.report as any).regions[0].boxAfter = [0, 0, 5];
+  assert.throws(() => parseHostMessage(badBox), /boxes/);
+  const badFrame = reportMessage();
+  (badFrame.report as any).regions[0].procedure.frames[0].pngBase64 = '"><script>';
+  assert.throws(() => parseHostMessage(badFrame), /not base64/);
+  assert.throws(() => parseHostMessage({ type: 'eval', code: '1' }), /unknown host message type/);
+});
