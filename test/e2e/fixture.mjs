@@ -1,0 +1,130 @@
+// Builds the end-to-end fixture workspace in a given (empty) folder, at test time:
+//   - screenshots rendered by headless Chromium from small HTML pages (real PNG screenshots),
+//   - a git repository whose history changes a screenshot: `main` holds the baseline, the
+//     `feature` branch commits a changed home.png, and settings.png is modified in the working tree,
+//   - two images to compare side by side (compare/before.png, compare/after.png) and a corrupt one,
+//   - a Playwright-style snapshot failure under test-results/ (actual, expected, diff),
+//   - a source file and a Markdown file that name the changed screenshot.
+// Usage: node test/e2e/fixture.mjs WORKSPACE_DIR   (prints a JSON description of what it made)
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+import pixelmatch from 'pixelmatch';
+
+const workspace = resolve(process.argv[2] ?? '');
+if (!process.argv[2]) {
+  console.error('fixture.mjs: give the workspace folder to create, e.g. node test/e2e/fixture.mjs /tmp/ws');
+  process.exit(2);
+}
+if (existsSync(workspace) && readdirSync(workspace).length > 0) {
+  console.error(`fixture.mjs: ${workspace} is not empty; the fixture is only built into an empty folder`);
+  process.exit(2);
+}
+mkdirSync(workspace, { recursive: true });
+
+const CHROMIUM = process.env.PROCAP_E2E_CHROMIUM ?? '/usr/bin/chromium';
+
+/** A small app screen; the options change one thing at a time, like a real UI regression. */
+function appPage({ title = 'Account', buttonColor = '#1f6feb', buttonLabel = 'Sign in', extraRow = false,
+  banner = false } = {}) {
+  return `<!doctype html><html><head><style>
+    body { margin: 0; font-family: 'DejaVu Sans', sans-serif; background: #f6f8fa; color: #1f2328; }
+    header { background: #24292f; color: #fff; padding: 14px 20px; font-size: 18px; }
+    main { padding: 20px; }
+    .card { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 18px; width: 300px; }
+    label { display: block; font-size: 13px; margin: 10px 0 4px; }
+    .input { height: 26px; border: 1px solid #d0d7de; border-radius: 6px; }
+    button { margin-top: 16px; background: ${buttonColor}; color: #fff; border: 0; border-radius: 6px;
+      padding: 8px 18px; font-size: 14px; }
+    .banner { background: #fff8c5; border: 1px solid #d4a72c; padding: 8px 12px; margin-bottom: 12px;
+      width: 312px; font-size: 13px; border-radius: 6px; }
+  </style></head><body>
+    <header>${title}</header>
+    <main>
+      ${banner ? '<div class="banner">Your password expires in 3 days</div>' : ''}
+      <div class="card">
+        <label>Email</label><div class="input"></div>
+        <label>Password</label><div class="input"></div>
+        ${extraRow ? '<label>One-time code</label><div class="input"></div>' : ''}
+        <button>${buttonLabel}</button>
+      </div>
+    </main>
+  </body></html>`;
+}
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+});
+const page = await browser.newPage({ viewport: { width: 400, height: 320 }, deviceScaleFactor: 1 });
+async function render(path, html) {
+  mkdirSync(join(path, '..'), { recursive: true });
+  await page.setContent(html);
+  await page.screenshot({ path });
+}
+const at = (...parts) => join(workspace, ...parts);
+
+function git(...args) {
+  execFileSync('git', ['-c', 'user.name=E2E Fixture', '-c', 'user.email=e2e@example.invalid',
+    '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd: workspace, stdio: 'pipe' });
+}
+
+// Baseline on main.
+git('init', '-q');
+await render(at('screenshots', 'home.png'), appPage());
+await render(at('screenshots', 'settings.png'), appPage({ title: 'Settings', buttonLabel: 'Save' }));
+mkdirSync(at('src'), { recursive: true });
+writeFileSync(at('src', 'home.spec.ts'), [
+  "// Visual check of the home screen.",
+  "import { test, expect } from '@playwright/test';",
+  "",
+  "test('home screen', async ({ page }) => {",
+  "  await page.goto('/');",
+  "  await expect(page).toHaveScreenshot('screenshots/home.png');",
+  "});",
+  "",
+].join('\n'));
+writeFileSync(at('README.md'), '# Fixture app\n\nThe settings screen:\n\n![settings](screenshots/settings.png)\n');
+writeFileSync(at('.gitignore'), 'test-results/\ncompare/\n');
+git('add', '-A');
+git('commit', '-q', '-m', 'Baseline screenshots');
+
+// A feature branch whose history changes home.png (the button turns green).
+git('checkout', '-q', '-b', 'feature');
+await render(at('screenshots', 'home.png'), appPage({ buttonColor: '#1a7f37' }));
+git('commit', '-q', '-am', 'Home: green sign-in button');
+// An uncommitted change in the working tree: settings.png gets a banner (Source Control shows it modified).
+await render(at('screenshots', 'settings.png'), appPage({ title: 'Settings', buttonLabel: 'Save', banner: true }));
+
+// Two loose images to compare from the explorer, and a file that only pretends to be a PNG.
+await render(at('compare', 'before.png'), appPage({ title: 'Sign up' }));
+await render(at('compare', 'after.png'), appPage({ title: 'Sign up', extraRow: true }));
+writeFileSync(at('compare', 'corrupt.png'), Buffer.from('this is not a PNG file, it only has the name of one\n'));
+
+// A Playwright snapshot failure: <name>-expected.png, <name>-actual.png and the red <name>-diff.png.
+const snapshotDir = at('test-results', 'login-Login-page-chromium');
+await render(join(snapshotDir, 'login-page-expected.png'), appPage({ title: 'Login' }));
+await render(join(snapshotDir, 'login-page-actual.png'), appPage({ title: 'Login', buttonLabel: 'Log in' }));
+{
+  const expected = PNG.sync.read(readFileSync(join(snapshotDir, 'login-page-expected.png')));
+  const actual = PNG.sync.read(readFileSync(join(snapshotDir, 'login-page-actual.png')));
+  const diff = new PNG({ width: expected.width, height: expected.height });
+  pixelmatch(expected.data, actual.data, diff.data, expected.width, expected.height, { threshold: 0.1 });
+  writeFileSync(join(snapshotDir, 'login-page-diff.png'), PNG.sync.write(diff));
+}
+
+await browser.close();
+process.stdout.write(JSON.stringify({
+  workspace,
+  branch: 'feature',
+  baseBranch: 'main',
+  committedChange: 'screenshots/home.png',
+  workingTreeChange: 'screenshots/settings.png',
+  compare: ['compare/before.png', 'compare/after.png'],
+  corrupt: 'compare/corrupt.png',
+  snapshotFailure: 'test-results/login-Login-page-chromium/login-page',
+  namingSource: { file: 'src/home.spec.ts', line: 6, names: 'screenshots/home.png' },
+}, null, 2) + '\n');
