@@ -54,6 +54,10 @@ export interface SessionManagerOptions {
   threads?: number;
 }
 
+// onnxruntime logs the failed CUDA attempt to stderr before throwing; the failure is reported in
+// providerReason instead, so only fatal native messages are printed.
+if (ort.env.logLevel === undefined || ort.env.logLevel === 'warning') ort.env.logLevel = 'fatal';
+
 const RESTORE_HINT =
   'Restore it with `git checkout -- models/` (the shipped models are committed), or re-export it with ' +
   '`/usr/bin/python3 -m training.export` (see models/MODEL_CARD.md).';

@@ -1,0 +1,284 @@
+// describe(before, after): the whole ProCap review of one screenshot pair, as a ChangeReport.
+// Pixel side (decode, diff, regions, crops) from image/diff/regions/crop.ts; model side from
+// procap/*.ts over the sessions of session.ts. Captions come first (tokenizer encoder ->
+// procedure encoder -> decoder), so the first caption is ready before the slower procedure
+// frames (interpolation, keyframes, imagined frames). All regions of a pair go through each
+// model in one batch. Cancellation is checked between stages and between decoder steps.
+import { readPngFile, decodePng, DEFAULT_IMAGE_LIMITS, type RgbaImage, type ImageLimits } from './image.js';
+import { diffImages } from './diff.js';
+import { findRegions, type PixelRegion } from './regions.js';
+import { cropBoxFor, extractCrop, wholeScreenCrop, wholeScreenBox, cropsToTensor, CROP_SIZE } from './crop.js';
+import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, StageTimings } from './report.js';
+import type { SessionManager } from './session.js';
+import { tokenize, encodeProcedure, kindsFromLogits } from './procap/encode.js';
+import { onnxStep, greedyDecode, beamSearch, tokensToText } from './procap/decode.js';
+import { interpolateProcedure } from './procap/interpolate.js';
+import { selectKeyframes } from './procap/sample.js';
+import { argmaxCodes, decodeCodes, chwToReportImage } from './procap/imagine.js';
+
+/** A screenshot: a PNG file path, PNG bytes, or an already decoded image. */
+export type ImageSource = string | Uint8Array | RgbaImage;
+
+export interface DescribeOptions {
+  /** 1 = greedy decoding (default); > 1 = beam search of that width. */
+  beamWidth?: number;
+  /** keyframes shown in the procedure (default: the contract's k). */
+  keyframes?: number;
+  /** pixelmatch colour threshold 0..1 (default 0.1). */
+  diffThreshold?: number;
+  /** largest accepted image, width*height (default: image.ts's limit). */
+  maxImagePixels?: number;
+  /** compute the procedure frames (interpolation, keyframes, imagined frames); default true. */
+  procedure?: boolean;
+  /** names used in messages and in the report when the images are given as bytes. */
+  beforeName?: string;
+  afterName?: string;
+  signal?: AbortSignal;
+  /** called once, as soon as the captions exist (before the procedure frames). */
+  onCaptions?: (regions: ChangeRegion[], elapsedMs: number) => void;
+}
+
+export const NO_CHANGE_CAPTION = 'no visible change';
+
+function isRgbaImage(x: ImageSource): x is RgbaImage {
+  return typeof x === 'object' && !(x instanceof Uint8Array) && 'data' in x && 'width' in x;
+}
+
+function loadImage(source: ImageSource, name: string | undefined, fallbackName: string, limits: ImageLimits): { image: RgbaImage; path?: string } {
+  if (typeof source === 'string') return { image: readPngFile(source, limits), path: source };
+  if (source instanceof Uint8Array) return { image: decodePng(source, name ?? fallbackName, limits), path: name };
+  if (isRgbaImage(source)) return { image: source, path: name };
+  throw new TypeError(`${name ?? fallbackName}: expected a PNG path, PNG bytes or a decoded image`);
+}
+
+/**
+ * Pair-level summary from region captions, the rule of models/CONTRACT.md: the captions of the
+ * meaningful regions (duplicates once) joined with " and "; "no visible change" when there are none.
+ * A whole-screen caption, when present, is the summary; a size change is added at the end.
+ */
+export function composeSummary(regionCaptions: string[], globalCaption?: string, sizeChange?: string): string {
+  const parts: string[] = [];
+  if (globalCaption) parts.push(globalCaption);
+  else {
+    for (const c of regionCaptions) if (c && !parts.includes(c)) parts.push(c);
+  }
+  if (sizeChange) parts.push(sizeChange);
+  return parts.length ? parts.join(' and ') : NO_CHANGE_CAPTION;
+}
+
+interface ModelSample {
+  cropBox: Box;
+  before: Uint8Array;
+  after: Uint8Array;
+}
+
+interface ModelResult {
+  kind: string;
+  probability: number;
+  caption: string;
+  procedure?: ProcedureFrames;
+}
+
+/** Runs the ProCap models on a batch of crop pairs. */
+async function runModels(
+  sessions: SessionManager, samples: ModelSample[], options: DescribeOptions, timings: StageTimings,
+  checkpoint: () => void, onCaptions: (results: ModelResult[]) => void,
+): Promise<ModelResult[]> {
+  const c = sessions.contract;
+  const R = samples.length;
+  const size = CROP_SIZE;
+  const plane = 3 * size * size;
+  const beforeTensor = cropsToTensor(samples.map((s) => s.before));
+  const afterTensor = cropsToTensor(samples.map((s) => s.after));
+
+  // encoders: both ends of every sample through the tokenizer in one batch
+  let t = performance.now();
+  const tokenizer = await sessions.get('tokenizer_encoder');
+  checkpoint();
+  const both = new Float32Array(2 * R * plane);
+  both.set(beforeTensor, 0);
+  both.set(afterTensor, R * plane);
+  const ends = await tokenize(tokenizer, both, 2 * R, size);
+  const featSize = c.n_I * c.feat_dim;
+  const beforeFeatures = ends.features.subarray(0, R * featSize);
+  const afterFeatures = ends.features.subarray(R * featSize, 2 * R * featSize);
+  checkpoint();
+  const procedureEncoder = await sessions.get('procedure_encoder');
+  const encoded = await encodeProcedure(procedureEncoder, beforeFeatures, afterFeatures, R, c.n_I, c.feat_dim);
+  const kinds = kindsFromLogits(encoded.kindLogits, R, c.kinds);
+  timings.encodeMs += performance.now() - t;
+  checkpoint();
+
+  // captions
+  t = performance.now();
+  const stepSession = await sessions.get('decoder_step');
+  const settings = {
+    bos: sessions.vocab.bos, eos: sessions.vocab.eos, maxTokens: c.max_caption_tokens,
+    layers: c.decoder_layers, dModel: c.d_model, checkpoint,
+  };
+  const width = options.beamWidth ?? 1;
+  const decoded = width > 1
+    ? await beamSearch(onnxStep(stepSession), encoded.memory, R, width, settings)
+    : await greedyDecode(onnxStep(stepSession), encoded.memory, R, settings);
+  const results: ModelResult[] = decoded.map((d, i) => ({
+    kind: kinds[i].kind, probability: kinds[i].probability, caption: tokensToText(d.tokens, sessions.vocab),
+  }));
+  timings.decodeCaptionMs += performance.now() - t;
+  onCaptions(results);
+  checkpoint();
+  if (options.procedure === false) return results;
+
+  // procedure: 7 interpolated frames, their features, confidence scores and keyframes
+  t = performance.now();
+  const interpolator = await sessions.get('interpolator');
+  const frames = await interpolateProcedure(interpolator, beforeTensor, afterTensor, R, size, checkpoint);
+  timings.interpolateMs += performance.now() - t;
+  checkpoint();
+  t = performance.now();
+  const middle = new Float32Array(7 * R * plane);
+  for (let f = 1; f <= 7; f++) middle.set(frames[f], (f - 1) * R * plane);
+  const middleTokens = await tokenize(tokenizer, middle, 7 * R, size);
+  timings.encodeMs += performance.now() - t;
+  checkpoint();
+
+  // imagined frames: argmax codes at the k*n_I query positions -> tokenizer decoder
+  t = performance.now();
+  const k = c.k;
+  const codes = argmaxCodes(encoded.queryCodeLogits, R, k * c.n_I, c.codebook_size);
+  const tokenizerDecoder = await sessions.get('tokenizer_decoder');
+  const imagined = await decodeCodes(tokenizerDecoder, codes, R * k, c.n_I);
+  const shownKeyframes = Math.min(7, Math.max(0, options.keyframes ?? k));
+  for (let i = 0; i < R; i++) {
+    const frameFeatures = [
+      { data: ends.features, offset: i * featSize },
+      ...Array.from({ length: 7 }, (_, f) => ({ data: middleTokens.features, offset: (f * R + i) * featSize })),
+      { data: ends.features, offset: (R + i) * featSize },
+    ];
+    const selection = selectKeyframes(frameFeatures, c.n_I, c.feat_dim, shownKeyframes);
+    results[i].procedure = {
+      frames: frames.map((stack) => chwToReportImage(stack, i * plane, size, size)),
+      scores: selection.scores,
+      keyframes: selection.keyframes,
+      imagined: Array.from({ length: k }, (_, j) => chwToReportImage(imagined, (i * k + j) * plane, size, size)),
+    };
+  }
+  timings.imagineMs += performance.now() - t;
+  return results;
+}
+
+function zeroTimings(): StageTimings {
+  return { decodeMs: 0, diffMs: 0, regionsMs: 0, interpolateMs: 0, encodeMs: 0, decodeCaptionMs: 0, imagineMs: 0, totalMs: 0 };
+}
+
+function asKind(kind: string): ChangeKind {
+  return kind as ChangeKind;
+}
+
+/** Describes one screenshot pair. Throws ImageInputError for bad images, ModelLoadError for bad models. */
+export async function describe(
+  sessions: SessionManager, before: ImageSource, after: ImageSource, options: DescribeOptions = {},
+): Promise<ChangeReport> {
+  const started = performance.now();
+  const timings = zeroTimings();
+  const checkpoint = () => options.signal?.throwIfAborted();
+  checkpoint();
+  if (options.beamWidth !== undefined && (!Number.isInteger(options.beamWidth) || options.beamWidth < 1 || options.beamWidth > 16)) {
+    throw new RangeError(`beamWidth must be an integer from 1 to 16 (got ${options.beamWidth})`);
+  }
+  const limits: ImageLimits = options.maxImagePixels
+    ? { ...DEFAULT_IMAGE_LIMITS, maxPixels: options.maxImagePixels }
+    : DEFAULT_IMAGE_LIMITS;
+
+  let t = performance.now();
+  const a = loadImage(before, options.beforeName, 'before image', limits);
+  const b = loadImage(after, options.afterName, 'after image', limits);
+  timings.decodeMs = performance.now() - t;
+  checkpoint();
+
+  t = performance.now();
+  const diff = diffImages(a.image, b.image, { threshold: options.diffThreshold });
+  timings.diffMs = performance.now() - t;
+  checkpoint();
+
+  t = performance.now();
+  const analysis = findRegions(diff);
+  timings.regionsMs = performance.now() - t;
+  checkpoint();
+
+  // model samples: every meaningful region, plus the whole screen when the change is global
+  const meaningful = analysis.regions.filter((r) => !r.noiseOnly);
+  const samples: ModelSample[] = meaningful.map((r) => {
+    const cropBox = cropBoxFor(r.box, diff.width, diff.height);
+    return { cropBox, before: extractCrop(a.image, cropBox), after: extractCrop(b.image, cropBox) };
+  });
+  if (analysis.wholeScreen) {
+    samples.push({
+      cropBox: wholeScreenBox(diff.width, diff.height),
+      before: wholeScreenCrop(a.image, diff.width, diff.height),
+      after: wholeScreenCrop(b.image, diff.width, diff.height),
+    });
+  }
+
+  const toRegion = (r: PixelRegion, id: number, result?: ModelResult, cropBox?: Box): ChangeRegion => {
+    if (!result) {
+      const total = r.diffPixels + r.aaPixels + r.faintPixels;
+      return {
+        id, boxBefore: r.box, boxAfter: r.box, kind: 'none', caption: NO_CHANGE_CAPTION,
+        confidence: total ? (r.aaPixels + r.faintPixels) / total : 1,
+        diffPixels: r.diffPixels, noiseOnly: true, cropBox: cropBoxFor(r.box, diff.width, diff.height),
+      };
+    }
+    return {
+      id, boxBefore: r.box, boxAfter: r.box, kind: asKind(result.kind),
+      caption: result.caption || NO_CHANGE_CAPTION,
+      confidence: result.probability, diffPixels: r.diffPixels, noiseOnly: false,
+      cropBox: cropBox ?? r.box, ...(result.procedure ? { procedure: result.procedure } : {}),
+    };
+  };
+  const buildRegions = (results: ModelResult[]): { regions: ChangeRegion[]; global?: ChangeRegion } => {
+    const regions: ChangeRegion[] = [];
+    meaningful.forEach((r, i) => regions.push(toRegion(r, i + 1, results[i], samples[i].cropBox)));
+    analysis.regions.filter((r) => r.noiseOnly).forEach((r) => regions.push(toRegion(r, regions.length + 1)));
+    if (!analysis.wholeScreen) return { regions };
+    const result = results[results.length - 1];
+    const box = wholeScreenBox(diff.width, diff.height);
+    const global: ChangeRegion = {
+      id: 0, boxBefore: box, boxAfter: box, kind: asKind(result.kind), caption: result.caption || NO_CHANGE_CAPTION,
+      confidence: result.probability, diffPixels: meaningful.reduce((s, r) => s + r.diffPixels, 0), noiseOnly: false,
+      cropBox: box, ...(result.procedure ? { procedure: result.procedure } : {}),
+    };
+    return { regions, global };
+  };
+
+  let results: ModelResult[] = [];
+  if (samples.length) {
+    results = await runModels(sessions, samples, options, timings, checkpoint, (captioned) => {
+      if (options.onCaptions) {
+        const early = buildRegions(captioned);
+        options.onCaptions(early.global ? [...early.regions, early.global] : early.regions, performance.now() - started);
+      }
+    });
+  } else {
+    options.onCaptions?.(buildRegions([]).regions, performance.now() - started);
+  }
+  const { regions, global } = buildRegions(results);
+
+  const isMeaningful = (r: ChangeRegion) => !r.noiseOnly && r.kind !== 'none';
+  const meaningfulCaptions = regions.filter(isMeaningful).map((r) => r.caption);
+  const globalCaption = global && global.kind !== 'none' ? global.caption : undefined;
+  const summary = composeSummary(meaningfulCaptions, globalCaption, analysis.sizeChange);
+  timings.totalMs = performance.now() - started;
+  return {
+    before: { path: a.path, width: a.image.width, height: a.image.height },
+    after: { path: b.path, width: b.image.width, height: b.image.height },
+    summary,
+    changed: meaningfulCaptions.length > 0 || globalCaption !== undefined || analysis.sizeChange !== undefined,
+    ...(analysis.sizeChange ? { sizeChange: analysis.sizeChange } : {}),
+    regions,
+    ...(global ? { global } : {}),
+    provider: sessions.provider,
+    providerReason: sessions.providerReason,
+    timings,
+    modelVersion: sessions.modelVersion,
+  };
+}
