@@ -1,0 +1,409 @@
+// PNG input and output for the pixel pipeline.
+// Every image the pipeline sees is 8-bit RGBA with alpha already composited over white, so
+// the diff, the crops and the model all agree on what a half-transparent pixel looks like.
+// The header is checked by hand BEFORE pngjs allocates anything, so a hostile or broken file
+// is refused with a clear message naming it instead of exhausting memory.
+
+import { readFileSync, statSync } from 'node:fs';
+import { deflateSync, inflateSync } from 'node:zlib';
+import { PNG } from 'pngjs';
+
+/** A decoded image: width*height*4 bytes of RGBA, alpha always 255. */
+export interface RgbaImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** A clear, expected failure caused by the input file (not a bug in our code). */
+export class ImageInputError extends Error {
+  readonly file: string;
+  constructor(file: string, reason: string) {
+    super(`${file}: ${reason}`);
+    this.name = 'ImageInputError';
+    this.file = file;
+  }
+}
+
+export interface ImageLimits {
+  /** largest accepted width or height in pixels. */
+  maxSide: number;
+  /** largest accepted width*height. */
+  maxPixels: number;
+  /** largest accepted file size in bytes. */
+  maxFileBytes: number;
+}
+
+/** 16384 px a side and 40 megapixels (e.g. a 1920 x 20000 full-page capture) by default. */
+export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
+  maxSide: 16384,
+  maxPixels: 40_000_000,
+  maxFileBytes: 256 * 1024 * 1024,
+};
+
+export interface PngHeader {
+  width: number;
+  height: number;
+  bitDepth: number;
+  colorType: number;
+  interlaced: boolean;
+}
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+// Valid bit depths for each PNG colour type (PNG spec, table 11.1).
+const BIT_DEPTHS_BY_COLOR_TYPE: Record<number, number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
+const CHANNELS_BY_COLOR_TYPE: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+let crcTable: Uint32Array | undefined;
+function crc32(bytes: Uint8Array, start: number, end: number): number {
+  if (!crcTable) {
+    crcTable = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c >>> 0;
+    }
+  }
+  let crc = 0xffffffff;
+  for (let i = start; i < end; i++) crc = crcTable[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function readUint32(bytes: Uint8Array, offset: number): number {
+  return ((bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3]) >>> 0;
+}
+
+/**
+ * Reads and validates the signature and IHDR chunk only, and checks the size against the
+ * limits. Throws ImageInputError naming `file` for anything wrong. No pixel memory is allocated.
+ */
+export function readPngHeader(bytes: Uint8Array, file: string, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): PngHeader {
+  if (bytes.length === 0) throw new ImageInputError(file, 'the file is empty (0 bytes), not a PNG image');
+  for (let i = 0; i < PNG_SIGNATURE.length; i++) {
+    if (bytes.length <= i || bytes[i] !== PNG_SIGNATURE[i]) {
+      throw new ImageInputError(file, 'not a PNG image (the PNG signature is missing)');
+    }
+  }
+  // signature (8) + length (4) + "IHDR" (4) + 13 data bytes + CRC (4)
+  if (bytes.length < 33) throw new ImageInputError(file, 'truncated PNG: the file ends inside the IHDR header');
+  const ihdrLength = readUint32(bytes, 8);
+  const chunkType = String.fromCharCode(bytes[12], bytes[13], bytes[14], bytes[15]);
+  if (chunkType !== 'IHDR' || ihdrLength !== 13) {
+    throw new ImageInputError(file, 'corrupt PNG: the first chunk is not a 13-byte IHDR header');
+  }
+  if (crc32(bytes, 12, 29) !== readUint32(bytes, 29)) {
+    throw new ImageInputError(file, 'corrupt PNG: bad CRC in the IHDR header');
+  }
+  const width = readUint32(bytes, 16);
+  const height = readUint32(bytes, 20);
+  const bitDepth = bytes[24];
+  const colorType = bytes[25];
+  const compression = bytes[26];
+  const filterMethod = bytes[27];
+  const interlace = bytes[28];
+  if (width === 0 || height === 0) {
+    throw new ImageInputError(file, `PNG has zero size (${width} x ${height})`);
+  }
+  if (width > limits.maxSide || height > limits.maxSide || width * height > limits.maxPixels) {
+    throw new ImageInputError(
+      file,
+      `image too large: ${width} x ${height} exceeds the limit of ${limits.maxSide} px a side and ` +
+        `${limits.maxPixels} pixels in all (raise the largest-image setting to accept it)`,
+    );
+  }
+  const depths = BIT_DEPTHS_BY_COLOR_TYPE[colorType];
+  if (!depths) throw new ImageInputError(file, `corrupt PNG: unknown colour type ${colorType}`);
+  if (!depths.includes(bitDepth)) {
+    throw new ImageInputError(file, `corrupt PNG: bit depth ${bitDepth} is not allowed for colour type ${colorType}`);
+  }
+  if (compression !== 0 || filterMethod !== 0 || (interlace !== 0 && interlace !== 1)) {
+    throw new ImageInputError(file, 'corrupt PNG: unknown compression, filter or interlace method in IHDR');
+  }
+  return { width, height, bitDepth, colorType, interlaced: interlace === 1 };
+}
+
+/** Bytes of raw (filtered) scanline data a PNG with this header inflates to. */
+function inflatedSizeOf(header: PngHeader): number {
+  const bitsPerPixel = CHANNELS_BY_COLOR_TYPE[header.colorType] * header.bitDepth;
+  const rowBytes = (w: number) => (w === 0 ? 0 : Math.ceil((w * bitsPerPixel) / 8) + 1);
+  if (!header.interlaced) return rowBytes(header.width) * header.height;
+  // Adam7: seven passes, each a sub-image with its own rows.
+  const passes = [
+    [0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2],
+  ];
+  let total = 0;
+  for (const [x0, y0, dx, dy] of passes) {
+    const w = Math.ceil((header.width - x0) / dx);
+    const h = Math.ceil((header.height - y0) / dy);
+    if (w > 0 && h > 0) total += rowBytes(w) * h;
+  }
+  return total;
+}
+
+/**
+ * pngjs inflates interlaced images without an output limit (a tiny file could expand to
+ * gigabytes). Walk the chunks and inflate the IDAT data with a hard limit first.
+ */
+function checkInterlacedInflateSize(bytes: Uint8Array, header: PngHeader, file: string): void {
+  const parts: Uint8Array[] = [];
+  let offset = 8;
+  while (offset + 8 <= bytes.length) {
+    const length = readUint32(bytes, offset);
+    const type = String.fromCharCode(bytes[offset + 4], bytes[offset + 5], bytes[offset + 6], bytes[offset + 7]);
+    const dataStart = offset + 8;
+    if (dataStart + length + 4 > bytes.length) break;
+    if (type === 'IDAT') parts.push(bytes.subarray(dataStart, dataStart + length));
+    if (type === 'IEND') break;
+    offset = dataStart + length + 4;
+  }
+  const expected = inflatedSizeOf(header);
+  try {
+    inflateSync(Buffer.concat(parts), { maxOutputLength: expected + 1 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
+      throw new ImageInputError(file, 'corrupt PNG: the compressed image data expands beyond the size in the header');
+    }
+    // Other zlib errors are reported by the real decode below with its own message.
+  }
+}
+
+/**
+ * Decodes PNG bytes of any colour type, bit depth and interlace into 8-bit RGBA with alpha
+ * composited over white. `file` names the source in error messages.
+ */
+export function decodePng(bytes: Uint8Array, file: string, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): RgbaImage {
+  const header = readPngHeader(bytes, file, limits);
+  if (header.interlaced) checkInterlacedInflateSize(bytes, header, file);
+  let png: { width: number; height: number; data: Buffer };
+  try {
+    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    png = PNG.sync.read(buffer, { checkCRC: true });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ImageInputError(file, `not a valid PNG image (${describePngjsError(reason)})`);
+  }
+  if (png.width !== header.width || png.height !== header.height || png.data.length !== header.width * header.height * 4) {
+    throw new ImageInputError(file, 'corrupt PNG: decoded pixel data does not match the header size');
+  }
+  const data = new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.length);
+  compositeOverWhite(data);
+  return { width: header.width, height: header.height, data };
+}
+
+function describePngjsError(message: string): string {
+  if (/unexpected end|read requests waiting|ended prematurely|unexpected end of file/i.test(message)) {
+    return `the file is truncated: ${message}`;
+  }
+  if (/crc/i.test(message)) return `bad CRC, the file is corrupt: ${message}`;
+  return message;
+}
+
+/** In place: RGBA with any alpha -> the same pixels seen over a white page, alpha 255. */
+export function compositeOverWhite(data: Uint8Array): void {
+  for (let i = 3; i < data.length; i += 4) {
+    const alpha = data[i];
+    if (alpha === 255) continue;
+    const background = 255 * (255 - alpha);
+    // (c*a + 255*(255-a)) / 255, rounded
+    data[i - 3] = ((data[i - 3] * alpha + background) * 257 + 32896) >>> 16;
+    data[i - 2] = ((data[i - 2] * alpha + background) * 257 + 32896) >>> 16;
+    data[i - 1] = ((data[i - 1] * alpha + background) * 257 + 32896) >>> 16;
+    data[i] = 255;
+  }
+}
+
+/** Reads and decodes a PNG file; every failure (missing, too big, corrupt) names the file. */
+export function readPngFile(path: string, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): RgbaImage {
+  let size: number;
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile()) throw new ImageInputError(path, 'not a regular file');
+    size = stats.size;
+  } catch (error) {
+    if (error instanceof ImageInputError) throw error;
+    throw new ImageInputError(path, `cannot read the file (${(error as Error).message})`);
+  }
+  if (size > limits.maxFileBytes) {
+    throw new ImageInputError(path, `file too large: ${size} bytes exceeds the limit of ${limits.maxFileBytes} bytes`);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new ImageInputError(path, `cannot read the file (${(error as Error).message})`);
+  }
+  return decodePng(bytes, path, limits);
+}
+
+/** Encodes RGBA (alpha kept as given) to PNG bytes, colour type 6, 8 bits. */
+export function encodePng(image: RgbaImage): Buffer {
+  const png = new PNG({ width: image.width, height: image.height });
+  png.data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length);
+  return PNG.sync.write(png);
+}
+
+/** Encodes packed RGB (3 bytes a pixel) to an opaque PNG. */
+export function encodeRgbPng(rgb: Uint8Array, width: number, height: number): Buffer {
+  const rgba = new Uint8Array(width * height * 4);
+  for (let p = 0, q = 0; p < rgb.length; p += 3, q += 4) {
+    rgba[q] = rgb[p];
+    rgba[q + 1] = rgb[p + 1];
+    rgba[q + 2] = rgb[p + 2];
+    rgba[q + 3] = 255;
+  }
+  return encodePng({ width, height, data: rgba });
+}
+
+/** The top-left `width` x `height` part of an image (a copy), used for the common area. */
+export function cropTopLeft(image: RgbaImage, width: number, height: number): RgbaImage {
+  if (width === image.width && height === image.height) return image;
+  const data = new Uint8Array(width * height * 4);
+  const rowBytes = width * 4;
+  for (let y = 0; y < height; y++) {
+    const from = y * image.width * 4;
+    data.set(image.data.subarray(from, from + rowBytes), y * rowBytes);
+  }
+  return { width, height, data };
+}
+
+export interface PngVariant {
+  /** 0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA. */
+  colorType: 0 | 2 | 3 | 4 | 6;
+  /** 1, 2, 4, 8 or 16, as the PNG spec allows for the colour type. */
+  bitDepth: 1 | 2 | 4 | 8 | 16;
+  /** Adam7 interlacing. */
+  interlace?: boolean;
+}
+
+function pngChunk(type: string, data: Uint8Array): Buffer {
+  const chunk = Buffer.alloc(12 + data.length);
+  chunk.writeUInt32BE(data.length, 0);
+  chunk.write(type, 4, 'latin1');
+  chunk.set(data, 8);
+  chunk.writeUInt32BE(crc32(chunk, 4, 8 + data.length), 8 + data.length);
+  return chunk;
+}
+
+function paeth(a: number, b: number, c: number): number {
+  const p = a + b - c;
+  const pa = Math.abs(p - a);
+  const pb = Math.abs(p - b);
+  const pc = Math.abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/**
+ * Encodes RGBA pixels as a PNG of any colour type, bit depth and interlace (pngjs writes only a
+ * few of them). Used to produce every input variety for tests and the fuzz command. Grey types
+ * take the red channel; palette images need at most 2^bitDepth distinct colours; each row uses
+ * the filter type (row number mod 5), so all five filters are exercised.
+ */
+export function encodePngVariant(image: RgbaImage, variant: PngVariant): Buffer {
+  const { colorType, bitDepth } = variant;
+  if (!BIT_DEPTHS_BY_COLOR_TYPE[colorType]?.includes(bitDepth)) {
+    throw new Error(`bit depth ${bitDepth} is not allowed for colour type ${colorType}`);
+  }
+  const { width, height, data } = image;
+  const channels = CHANNELS_BY_COLOR_TYPE[colorType];
+  const palette: number[] = [];
+  const paletteIndex = new Map<number, number>();
+  if (colorType === 3) {
+    for (let i = 0; i < width * height; i++) {
+      const key = ((data[i * 4] << 24) | (data[i * 4 + 1] << 16) | (data[i * 4 + 2] << 8) | data[i * 4 + 3]) >>> 0;
+      if (!paletteIndex.has(key)) {
+        if (palette.length >= 1 << bitDepth) throw new Error(`more than ${1 << bitDepth} colours for a ${bitDepth}-bit palette`);
+        paletteIndex.set(key, palette.length);
+        palette.push(key);
+      }
+    }
+  }
+  const maxSample = (1 << bitDepth) - 1;
+  const sampleOf = (pixel: number, channel: number): number => {
+    const v = data[pixel * 4 + channel];
+    if (bitDepth === 16) return v * 257;
+    return bitDepth === 8 ? v : Math.round((v * maxSample) / 255);
+  };
+  const samplesOf = (pixel: number): number[] => {
+    switch (colorType) {
+      case 0: return [sampleOf(pixel, 0)];
+      case 2: return [sampleOf(pixel, 0), sampleOf(pixel, 1), sampleOf(pixel, 2)];
+      case 3: {
+        const key = ((data[pixel * 4] << 24) | (data[pixel * 4 + 1] << 16) | (data[pixel * 4 + 2] << 8) | data[pixel * 4 + 3]) >>> 0;
+        return [paletteIndex.get(key)!];
+      }
+      case 4: return [sampleOf(pixel, 0), sampleOf(pixel, 3)];
+      default: return [sampleOf(pixel, 0), sampleOf(pixel, 1), sampleOf(pixel, 2), sampleOf(pixel, 3)];
+    }
+  };
+  const bytesPerPixel = Math.max(1, (channels * bitDepth) / 8);
+  const passes = variant.interlace
+    ? [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]]
+    : [[0, 0, 1, 1]];
+  const raw: number[] = [];
+  let rowNumber = 0;
+  for (const [px, py, dx, dy] of passes) {
+    const passWidth = Math.ceil((width - px) / dx);
+    const passHeight = Math.ceil((height - py) / dy);
+    if (passWidth <= 0 || passHeight <= 0) continue;
+    const rowBytes = Math.ceil((passWidth * channels * bitDepth) / 8);
+    let previous = new Uint8Array(rowBytes);
+    for (let r = 0; r < passHeight; r++) {
+      const y = py + r * dy;
+      const row = new Uint8Array(rowBytes);
+      let bitPos = 0;
+      for (let c = 0; c < passWidth; c++) {
+        const x = px + c * dx;
+        for (const sample of samplesOf(y * width + x)) {
+          if (bitDepth === 16) {
+            row[bitPos >> 3] = sample >> 8;
+            row[(bitPos >> 3) + 1] = sample & 0xff;
+          } else if (bitDepth === 8) {
+            row[bitPos >> 3] = sample;
+          } else {
+            row[bitPos >> 3] |= sample << (8 - bitDepth - (bitPos & 7));
+          }
+          bitPos += bitDepth;
+        }
+      }
+      const filter = rowNumber++ % 5;
+      raw.push(filter);
+      for (let i = 0; i < rowBytes; i++) {
+        const left = i >= bytesPerPixel ? row[i - bytesPerPixel] : 0;
+        const up = previous[i];
+        const upLeft = i >= bytesPerPixel ? previous[i - bytesPerPixel] : 0;
+        const predictor = filter === 0 ? 0 : filter === 1 ? left : filter === 2 ? up : filter === 3 ? (left + up) >> 1 : paeth(left, up, upLeft);
+        raw.push((row[i] - predictor) & 0xff);
+      }
+      previous = row;
+    }
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = bitDepth;
+  ihdr[9] = colorType;
+  ihdr[12] = variant.interlace ? 1 : 0;
+  const chunks = [Buffer.from(PNG_SIGNATURE), pngChunk('IHDR', ihdr)];
+  if (colorType === 3) {
+    const plte = new Uint8Array(palette.length * 3);
+    const trns = new Uint8Array(palette.length);
+    palette.forEach((key, i) => {
+      plte[i * 3] = key >>> 24;
+      plte[i * 3 + 1] = (key >>> 16) & 0xff;
+      plte[i * 3 + 2] = (key >>> 8) & 0xff;
+      trns[i] = key & 0xff;
+    });
+    chunks.push(pngChunk('PLTE', plte));
+    if (trns.some((a) => a !== 255)) chunks.push(pngChunk('tRNS', trns));
+  }
+  chunks.push(pngChunk('IDAT', deflateSync(Uint8Array.from(raw))));
+  chunks.push(pngChunk('IEND', new Uint8Array(0)));
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,154 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import {
+  DEFAULT_IMAGE_LIMITS, ImageInputError, decodePng, encodePng, encodePngVariant, readPngFile, readPngHeader,
+  type PngVariant, type RgbaImage,
+} from '../../src/core/image.js';
+import { blankImage, pixelAt, tempDir, writePng } from './image-fixtures.js';
+
+/** A 13x11 image with varied colours and alphas (odd sizes exercise partial interlace passes). */
+function colourful(alpha: boolean): RgbaImage {
+  const image = blankImage(13, 11);
+  for (let y = 0; y < 11; y++) {
+    for (let x = 0; x < 13; x++) {
+      image.data.set([(x * 19) & 255, (y * 23) & 255, (x * y * 7) & 255, alpha ? (x * 20 + y * 3) & 255 : 255], (y * 13 + x) * 4);
+    }
+  }
+  return image;
+}
+
+/** What a decoder must produce for a variant: quantised like the encoder, then over white. */
+function expectedPixel(source: RgbaImage, x: number, y: number, variant: PngVariant): number[] {
+  let [r, g, b, a] = pixelAt(source, x, y);
+  const depth = variant.bitDepth;
+  const quantise = (v: number) => (depth >= 8 ? v : Math.floor((Math.round((v * ((1 << depth) - 1)) / 255) * 255) / ((1 << depth) - 1) + 0.5));
+  if (variant.colorType === 0 || variant.colorType === 4) g = b = r;
+  if (variant.colorType !== 3) [r, g, b] = [quantise(r), quantise(g), quantise(b)];
+  if (variant.colorType === 0 || variant.colorType === 2) a = 255;
+  const over = (c: number) => Math.round((c * a + 255 * (255 - a)) / 255);
+  return [over(r), over(g), over(b), 255];
+}
+
+const variants: PngVariant[] = [];
+for (const [colorType, depths] of [[0, [1, 2, 4, 8, 16]], [2, [8, 16]], [3, [1, 2, 4, 8]], [4, [8, 16]], [6, [8, 16]]] as const) {
+  for (const bitDepth of depths) {
+    for (const interlace of [false, true]) variants.push({ colorType, bitDepth, interlace } as PngVariant);
+  }
+}
+
+test('decodes every PNG colour type, bit depth and interlace, alpha composited over white', () => {
+  for (const variant of variants) {
+    let source = colourful(variant.colorType === 4 || variant.colorType === 6 || variant.colorType === 3);
+    if (variant.colorType === 3) {
+      // a palette holds at most 2^depth colours: use that many distinct ones
+      const count = 1 << variant.bitDepth;
+      source = blankImage(13, 11);
+      for (let i = 0; i < 13 * 11; i++) {
+        const k = i % count;
+        source.data.set([(k * 37) & 255, (k * 91) & 255, (k * 13) & 255, k % 3 === 0 ? 128 : 255], i * 4);
+      }
+    }
+    const decoded = decodePng(encodePngVariant(source, variant), 'variant.png');
+    assert.equal(decoded.width, 13);
+    assert.equal(decoded.height, 11);
+    for (let y = 0; y < 11; y++) {
+      for (let x = 0; x < 13; x++) {
+        assert.deepEqual(Array.from(pixelAt(decoded, x, y)), expectedPixel(source, x, y, variant), `${JSON.stringify(variant)} at ${x},${y}`);
+      }
+    }
+  }
+});
+
+test('half-transparent black over white becomes mid grey, fully transparent becomes white', () => {
+  const image = blankImage(2, 1, [0, 0, 0, 128]);
+  image.data.set([10, 200, 30, 0], 4);
+  const decoded = decodePng(encodePng(image), 'alpha.png');
+  assert.deepEqual(pixelAt(decoded, 0, 0), [127, 127, 127, 255]);
+  assert.deepEqual(pixelAt(decoded, 1, 0), [255, 255, 255, 255]);
+});
+
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A PNG whose header claims any size, with a valid CRC, and `idat` as its only data. */
+function pngClaiming(width: number, height: number, idat: Uint8Array, interlace = 0): Buffer {
+  const chunk = (type: string, data: Uint8Array) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 6;
+  ihdr[12] = interlace;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
+}
+
+test('a header claiming 100000 x 100000 is refused from the header, naming the file', () => {
+  const bytes = pngClaiming(100000, 100000, deflateSync(Buffer.alloc(10)));
+  assert.throws(() => readPngHeader(bytes, 'huge.png'), (e: Error) => e instanceof ImageInputError && /huge\.png/.test(e.message) && /too large/.test(e.message));
+  assert.throws(() => decodePng(bytes, 'huge.png'), (e: Error) => e instanceof ImageInputError && /too large/.test(e.message));
+});
+
+test('the largest accepted image is configurable', () => {
+  const bytes = encodePng(blankImage(300, 200));
+  assert.equal(decodePng(bytes, 'ok.png').width, 300);
+  const limits = { ...DEFAULT_IMAGE_LIMITS, maxPixels: 50_000 };
+  assert.throws(() => decodePng(bytes, 'big.png', limits), (e: Error) => e instanceof ImageInputError && /big\.png.*too large/.test(e.message));
+  assert.throws(() => decodePng(bytes, 'wide.png', { ...DEFAULT_IMAGE_LIMITS, maxSide: 256 }), /wide\.png.*too large/);
+});
+
+test('a truncated PNG, cut anywhere, gives a clear error naming the file', () => {
+  const bytes = encodePng(blankImage(40, 30, [200, 10, 10, 255]));
+  for (let cut = 0; cut < bytes.length; cut++) {
+    assert.throws(() => decodePng(bytes.subarray(0, cut), 'cut.png'), (e: Error) => e instanceof ImageInputError && e.message.startsWith('cut.png: '), `cut at ${cut}`);
+  }
+});
+
+test('a bad CRC is reported as a corrupt file', () => {
+  const bytes = Buffer.from(encodePng(blankImage(40, 30, [200, 10, 10, 255])));
+  const idat = bytes.indexOf('IDAT', 0, 'latin1');
+  bytes[idat + 6] ^= 0x01; // one bit inside the compressed data
+  assert.throws(() => decodePng(bytes, 'crc.png'), (e: Error) => e instanceof ImageInputError && /crc\.png/.test(e.message) && /CRC/i.test(e.message));
+  const header = Buffer.from(encodePng(blankImage(4, 4)));
+  header[17] ^= 0x01; // inside IHDR width
+  assert.throws(() => decodePng(header, 'ihdr.png'), /ihdr\.png: corrupt PNG: bad CRC in the IHDR/);
+});
+
+test('non-PNG bytes, an empty file and a zero-size header are refused clearly', () => {
+  assert.throws(() => decodePng(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70]), 'photo.jpg'), /photo\.jpg: not a PNG image/);
+  assert.throws(() => decodePng(Buffer.from('hello world, this is not an image at all'), 'notes.txt'), /notes\.txt: not a PNG image/);
+  assert.throws(() => decodePng(Buffer.alloc(0), 'empty.png'), /empty\.png: the file is empty/);
+  assert.throws(() => decodePng(pngClaiming(0, 10, deflateSync(Buffer.alloc(1))), 'zero.png'), /zero\.png: PNG has zero size/);
+});
+
+test('an interlaced PNG whose data inflates far beyond its header is refused', () => {
+  // 64 MB of zeros compress to ~64 KB; the header promises only 100 x 100 pixels
+  const bomb = pngClaiming(100, 100, deflateSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 }), 1);
+  assert.throws(() => decodePng(bomb, 'bomb.png'), (e: Error) => e instanceof ImageInputError && /bomb\.png/.test(e.message) && /expands beyond/.test(e.message));
+});
+
+test('reading files: missing and oversized files name the path', () => {
+  const dir = tempDir();
+  const path = writePng(join(dir, 'screen.png'), blankImage(20, 10, [1, 2, 3, 255]));
+  assert.deepEqual(pixelAt(readPngFile(path), 5, 5), [1, 2, 3, 255]);
+  assert.throws(() => readPngFile(join(dir, 'missing.png')), (e: Error) => e instanceof ImageInputError && /missing\.png: cannot read/.test(e.message));
+  assert.throws(() => readPngFile(path, { ...DEFAULT_IMAGE_LIMITS, maxFileBytes: 10 }), /screen\.png: file too large/);
+  writeFileSync(join(dir, 'empty.png'), '');
+  assert.throws(() => readPngFile(join(dir, 'empty.png')), /empty\.png: the file is empty/);
+  assert.throws(() => readPngFile(dir), /not a regular file/);
+});
