@@ -1,0 +1,310 @@
+// Reviewer: the API the VS Code extension, the CLI and the benchmark use. Each describe runs in a
+// worker thread (worker.ts) so the caller's event loop never blocks; requests are queued and run
+// one at a time; an AbortSignal cancels a queued request at once and a running one at the next
+// stage boundary (the worker is restarted if it does not stop in time). See docs/API.md.
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ChangeRegion, ChangeReport } from './report.js';
+import type { ProviderChoice } from './session.js';
+import type { SerializedError, WorkerDescribeOptions, WorkerRequest, WorkerResponse, WorkerSettings } from './worker.js';
+
+export interface ReviewerOptions {
+  /** folder with contract.json, vocab.json and the ONNX models. */
+  modelsDir: string;
+  /** 'auto' (default) tries CUDA and falls back to CPU; the report says which ran and why. */
+  provider?: ProviderChoice;
+  /** intra-op threads of each model session (default: onnxruntime's choice). */
+  threads?: number;
+  /** 1 = greedy (default), > 1 = beam search width. */
+  beamWidth?: number;
+  /** keyframes shown in the procedure (default: the model's k). */
+  keyframes?: number;
+  /** pixelmatch colour threshold 0..1 (default 0.1). */
+  diffThreshold?: number;
+  /** largest accepted image in pixels (width*height). */
+  maxImagePixels?: number;
+  /** compute procedure frames (default true). */
+  procedure?: boolean;
+  /** the worker script; default: worker.js next to this module, or core-worker.cjs next to a CommonJS bundle. */
+  workerPath?: string;
+  /** how long a running describe may take to stop after cancel before the worker is restarted (ms). */
+  hardCancelMs?: number;
+}
+
+export interface ReviewRequestOptions {
+  signal?: AbortSignal;
+  /** called with the region captions as soon as they exist, before the procedure frames. */
+  onCaptions?: (regions: ChangeRegion[], elapsedMs: number) => void;
+  /** per-request overrides */
+  beamWidth?: number;
+  procedure?: boolean;
+  beforeName?: string;
+  afterName?: string;
+}
+
+/** An error raised in the worker, rebuilt on the caller's side with the same name and file. */
+export class ReviewError extends Error {
+  readonly file?: string;
+  constructor(serialized: SerializedError) {
+    super(serialized.message);
+    this.name = serialized.name;
+    this.file = serialized.file;
+  }
+}
+
+function abortError(signal?: AbortSignal): Error {
+  const reason = signal?.reason;
+  if (reason instanceof Error) return reason;
+  return new DOMException('the review was cancelled', 'AbortError');
+}
+
+/** Where the worker script is, for a tsc build (ESM) and for an esbuild CommonJS bundle. */
+export function defaultWorkerPath(): string {
+  const metaUrl = (import.meta as { url?: string }).url;
+  if (metaUrl) return fileURLToPath(new URL('./worker.js', metaUrl));
+  // bundled as CommonJS: the worker is expected as core-worker.cjs next to the bundle
+  const dir = typeof __dirname === 'string' ? __dirname : process.cwd();
+  return path.join(dir, 'core-worker.cjs');
+}
+
+interface Job {
+  id: number;
+  before: string | Uint8Array;
+  after: string | Uint8Array;
+  options: WorkerDescribeOptions;
+  signal?: AbortSignal;
+  onCaptions?: ReviewRequestOptions['onCaptions'];
+  resolve: (report: ChangeReport) => void;
+  reject: (err: Error) => void;
+  settled: boolean;
+  detachAbort?: () => void;
+}
+
+export class Reviewer {
+  private readonly options: ReviewerOptions;
+  private readonly workerPath: string;
+  private worker?: Worker;
+  private readonly queue: Job[] = [];
+  private active?: Job;
+  /** a cancelled job still running in the worker: the next one waits for it to stop. */
+  private stopping?: { id: number; timer: NodeJS.Timeout };
+  private readonly warmWaiters = new Map<number, { resolve: (v: WarmInfo) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private disposed = false;
+  /** number of times the worker was (re)started, for tests and diagnostics. */
+  workerStarts = 0;
+
+  constructor(options: ReviewerOptions) {
+    if (!options || typeof options.modelsDir !== 'string' || !options.modelsDir) {
+      throw new TypeError('Reviewer: options.modelsDir (the folder with the ONNX models) is required');
+    }
+    if (!fs.existsSync(options.modelsDir)) {
+      throw new Error(`${options.modelsDir}: the models folder does not exist`);
+    }
+    this.options = { ...options, modelsDir: path.resolve(options.modelsDir) };
+    this.workerPath = options.workerPath ?? defaultWorkerPath();
+    if (!fs.existsSync(this.workerPath)) {
+      throw new Error(`${this.workerPath}: the review worker script is missing (build with \`npm run build\`, or pass workerPath)`);
+    }
+  }
+
+  /** Requests waiting or running. */
+  get pending(): number {
+    return this.queue.length + (this.active ? 1 : 0);
+  }
+
+  /** Describes a pair (PNG paths or PNG bytes) in the worker. Rejects with AbortError when cancelled. */
+  describe(before: string | Uint8Array, after: string | Uint8Array, request: ReviewRequestOptions = {}): Promise<ChangeReport> {
+    if (this.disposed) return Promise.reject(new Error('Reviewer: describe() called after dispose()'));
+    if (request.signal?.aborted) return Promise.reject(abortError(request.signal));
+    return new Promise<ChangeReport>((resolve, reject) => {
+      const o = this.options;
+      const job: Job = {
+        id: this.nextId++,
+        before, after,
+        options: {
+          beamWidth: request.beamWidth ?? o.beamWidth,
+          keyframes: o.keyframes,
+          diffThreshold: o.diffThreshold,
+          maxImagePixels: o.maxImagePixels,
+          procedure: request.procedure ?? o.procedure,
+          beforeName: request.beforeName,
+          afterName: request.afterName,
+        },
+        signal: request.signal,
+        onCaptions: request.onCaptions,
+        resolve, reject, settled: false,
+      };
+      if (request.signal) {
+        const onAbort = () => this.cancel(job);
+        request.signal.addEventListener('abort', onAbort, { once: true });
+        job.detachAbort = () => request.signal?.removeEventListener('abort', onAbort);
+      }
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  /** Loads every model now, so the first describe does not pay for it. */
+  warmUp(): Promise<WarmInfo> {
+    if (this.disposed) return Promise.reject(new Error('Reviewer: warmUp() called after dispose()'));
+    const id = this.nextId++;
+    return new Promise<WarmInfo>((resolve, reject) => {
+      this.warmWaiters.set(id, { resolve, reject });
+      this.post({ type: 'warm', id });
+    });
+  }
+
+  /** Rejects everything pending, releases the models and stops the worker. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const gone = new Error('Reviewer: disposed');
+    for (const job of this.queue.splice(0)) this.settle(job, undefined, gone);
+    if (this.active) this.settle(this.active, undefined, gone);
+    this.active = undefined;
+    for (const w of this.warmWaiters.values()) w.reject(gone);
+    this.warmWaiters.clear();
+    if (this.stopping) clearTimeout(this.stopping.timer);
+    const worker = this.worker;
+    this.worker = undefined;
+    if (!worker) return;
+    // let the worker release its sessions, but never wait long for it
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 1000);
+      worker.on('message', (m: WorkerResponse) => {
+        if (m.type === 'disposed') {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      worker.postMessage({ type: 'dispose' } satisfies WorkerRequest);
+    });
+    await worker.terminate();
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const settings: WorkerSettings = {
+      modelsDir: this.options.modelsDir, provider: this.options.provider, threads: this.options.threads,
+    };
+    const worker = new Worker(this.workerPath, { workerData: settings });
+    this.workerStarts++;
+    worker.on('message', (m: WorkerResponse) => this.onMessage(m));
+    worker.on('error', (err) => this.onWorkerDeath(worker, err));
+    worker.on('exit', (code) => this.onWorkerDeath(worker, new Error(`the review worker exited (code ${code})`)));
+    // an idle worker must not keep the process alive (CLI exits when done)
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private post(message: WorkerRequest): void {
+    const worker = this.ensureWorker();
+    worker.postMessage(message);
+    if (this.active || this.warmWaiters.size) worker.ref();
+  }
+
+  private pump(): void {
+    if (this.disposed || this.active || this.stopping) return;
+    const job = this.queue.shift();
+    if (!job) {
+      if (!this.warmWaiters.size) this.worker?.unref();
+      return;
+    }
+    this.active = job;
+    this.post({ type: 'describe', id: job.id, before: job.before, after: job.after, options: job.options });
+  }
+
+  private cancel(job: Job): void {
+    if (job.settled) return;
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.settle(job, undefined, abortError(job.signal));
+      return;
+    }
+    if (this.active !== job) return;
+    // the caller is answered at once; the worker stops at its next stage boundary
+    this.settle(job, undefined, abortError(job.signal));
+    this.active = undefined;
+    this.worker?.postMessage({ type: 'cancel', id: job.id } satisfies WorkerRequest);
+    const timer = setTimeout(() => {
+      // the worker did not stop in time (a long native call): restart it
+      this.stopping = undefined;
+      const worker = this.worker;
+      this.worker = undefined;
+      void worker?.terminate();
+      this.pump();
+    }, this.options.hardCancelMs ?? 2000);
+    this.stopping = { id: job.id, timer };
+  }
+
+  private settle(job: Job, report?: ChangeReport, error?: Error): void {
+    if (job.settled) return;
+    job.settled = true;
+    job.detachAbort?.();
+    if (error) job.reject(error);
+    else job.resolve(report as ChangeReport);
+  }
+
+  private onMessage(m: WorkerResponse): void {
+    if (m.type === 'disposed') return;
+    if (m.type === 'warmed' || (m.type === 'error' && this.warmWaiters.has(m.id))) {
+      const waiter = this.warmWaiters.get(m.id);
+      this.warmWaiters.delete(m.id);
+      if (m.type === 'warmed') waiter?.resolve({ provider: m.provider, providerReason: m.providerReason, loadMs: m.loadMs });
+      else waiter?.reject(new ReviewError(m.error));
+      if (!this.active && !this.warmWaiters.size) this.worker?.unref();
+      return;
+    }
+    if (this.stopping && m.id === this.stopping.id) {
+      if (m.type === 'result' || m.type === 'error') {
+        clearTimeout(this.stopping.timer);
+        this.stopping = undefined;
+        this.pump();
+      }
+      return;
+    }
+    const job = this.active;
+    if (!job || job.id !== m.id) return;
+    if (m.type === 'captions') {
+      try {
+        job.onCaptions?.(m.regions, m.elapsedMs);
+      } catch {
+        // a failing progress callback must not break the review
+      }
+      return;
+    }
+    this.active = undefined;
+    if (m.type === 'result') this.settle(job, m.report);
+    else if (m.type === 'error') this.settle(job, undefined, new ReviewError(m.error));
+    this.pump();
+  }
+
+  private onWorkerDeath(worker: Worker, err: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    if (this.disposed) return;
+    const failure = new Error(`the review worker stopped unexpectedly: ${err.message}`);
+    if (this.active) {
+      this.settle(this.active, undefined, failure);
+      this.active = undefined;
+    }
+    for (const w of this.warmWaiters.values()) w.reject(failure);
+    this.warmWaiters.clear();
+    if (this.stopping) {
+      clearTimeout(this.stopping.timer);
+      this.stopping = undefined;
+    }
+    this.pump();
+  }
+}
+
+export interface WarmInfo {
+  provider: string;
+  providerReason: string;
+  loadMs: number;
+}

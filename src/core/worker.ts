@@ -1,0 +1,98 @@
+// The worker-thread side of Reviewer: owns one SessionManager (models loaded once, reused) and
+// runs describe() for one request at a time, so decode, diff and inference never block the
+// caller's event loop. Messages: see WorkerRequest / WorkerResponse.
+import { parentPort, workerData } from 'node:worker_threads';
+import { SessionManager, type ProviderChoice } from './session.js';
+import { describe, type DescribeOptions } from './pipeline.js';
+import type { ChangeRegion, ChangeReport } from './report.js';
+
+export interface WorkerSettings {
+  modelsDir: string;
+  provider?: ProviderChoice;
+  threads?: number;
+}
+
+/** Options of one describe that cross the thread boundary (no signal, no callbacks). */
+export type WorkerDescribeOptions = Omit<DescribeOptions, 'signal' | 'onCaptions'>;
+
+export type WorkerRequest =
+  | { type: 'describe'; id: number; before: string | Uint8Array; after: string | Uint8Array; options: WorkerDescribeOptions }
+  | { type: 'cancel'; id: number }
+  | { type: 'warm'; id: number }
+  | { type: 'dispose' };
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  file?: string;
+  stack?: string;
+}
+
+export type WorkerResponse =
+  | { type: 'captions'; id: number; regions: ChangeRegion[]; elapsedMs: number }
+  | { type: 'result'; id: number; report: ChangeReport }
+  | { type: 'warmed'; id: number; provider: string; providerReason: string; loadMs: number }
+  | { type: 'error'; id: number; error: SerializedError }
+  | { type: 'disposed' };
+
+function serializeError(err: unknown): SerializedError {
+  if (err instanceof Error) {
+    const file = (err as { file?: unknown }).file;
+    return { name: err.name, message: err.message, stack: err.stack, ...(typeof file === 'string' ? { file } : {}) };
+  }
+  return { name: 'Error', message: String(err) };
+}
+
+if (parentPort) {
+  const port = parentPort;
+  const settings = workerData as WorkerSettings;
+  let sessions: SessionManager | undefined;
+  const controllers = new Map<number, AbortController>();
+  const getSessions = () => (sessions ??= new SessionManager(settings));
+  const send = (message: WorkerResponse) => port.postMessage(message);
+
+  port.on('message', (request: WorkerRequest) => {
+    switch (request.type) {
+      case 'cancel':
+        controllers.get(request.id)?.abort(new DOMException('the review was cancelled', 'AbortError'));
+        return;
+      case 'warm':
+        void (async () => {
+          try {
+            const s = getSessions();
+            await s.loadAll();
+            send({ type: 'warmed', id: request.id, provider: s.provider, providerReason: s.providerReason, loadMs: s.loadMs });
+          } catch (err) {
+            send({ type: 'error', id: request.id, error: serializeError(err) });
+          }
+        })();
+        return;
+      case 'describe': {
+        const controller = new AbortController();
+        controllers.set(request.id, controller);
+        void (async () => {
+          try {
+            const report = await describe(getSessions(), request.before, request.after, {
+              ...request.options,
+              signal: controller.signal,
+              onCaptions: (regions, elapsedMs) => send({ type: 'captions', id: request.id, regions, elapsedMs }),
+            });
+            send({ type: 'result', id: request.id, report });
+          } catch (err) {
+            send({ type: 'error', id: request.id, error: serializeError(err) });
+          } finally {
+            controllers.delete(request.id);
+          }
+        })();
+        return;
+      }
+      case 'dispose':
+        void (async () => {
+          for (const c of controllers.values()) c.abort();
+          await sessions?.dispose();
+          send({ type: 'disposed' });
+        })();
+        return;
+    }
+  });
+}
