@@ -37,20 +37,25 @@ names = set(zipfile.ZipFile(vsix).namelist())
 problems = []
 manifest = json.loads(zipfile.ZipFile(vsix).read('extension/package.json'))
 main = manifest.get('main')
-if main:
-    entry = 'extension/' + re.sub(r'^\./', '', main)
-    if entry not in names:
-        problems.append(f'the entry point {main} is not in the VSIX')
-    else:
-        bundle = zipfile.ZipFile(vsix).read(entry).decode('utf8', 'replace')
-        builtin = set('''assert buffer child_process crypto events fs os path stream string_decoder url util
-            worker_threads zlib readline http https net tls perf_hooks module process timers constants v8'''.split())
-        for mod in sorted(set(re.findall(r'require\(["\']([^"\'./][^"\']*)["\']\)', bundle))):
-            root = mod.split('/')[0] if not mod.startswith('@') else '/'.join(mod.split('/')[:2])
-            if root == 'vscode' or root.startswith('node:') or root in builtin:
-                continue
-            if f'extension/node_modules/{root}/package.json' not in names:
-                problems.append(f'the bundle requires "{mod}" but node_modules/{root} is not in the VSIX')
+if main and 'extension/' + re.sub(r'^\./', '', main) not in names:
+    problems.append(f'the entry point {main} is not in the VSIX')
+# Every module a shipped bundle requires at run time must be in the VSIX (the host's own ones aside).
+builtin = set('''assert buffer child_process crypto events fs os path stream string_decoder url util
+    worker_threads zlib readline http https net tls perf_hooks module process timers constants v8'''.split())
+for bundle_name in sorted(n for n in names if re.fullmatch(r'extension/dist/[^/]+\.c?js', n)):
+    bundle = zipfile.ZipFile(vsix).read(bundle_name).decode('utf8', 'replace')
+    for mod in sorted(set(re.findall(r'require\(["\']([^"\'./][^"\']*)["\']\)', bundle))):
+        root = '/'.join(mod.split('/')[:2]) if mod.startswith('@') else mod.split('/')[0]
+        if root == 'vscode' or root.startswith('node:') or root in builtin:
+            continue
+        if f'extension/node_modules/{root}/package.json' not in names:
+            problems.append(f'{bundle_name[10:]} requires "{mod}" but node_modules/{root} is not in the VSIX')
+# The models the contract names (an extension without them cannot describe anything).
+contract = json.loads(zipfile.ZipFile(vsix).read('extension/models/contract.json'))
+wanted = [m['file'] for m in contract['models'].values()] + [contract['vocab_file']]
+missing_models = [f for f in wanted if f'extension/models/{f}' not in names]
+if main and missing_models:
+    problems.append('models missing from the VSIX (export them into models/ first): ' + ', '.join(missing_models))
 other = [n for n in names if re.search(r'onnxruntime-node/bin/napi-v\d+/(?!linux/x64/)', n)]
 if other:
     problems.append(f'{len(other)} onnxruntime binaries for other platforms are in the VSIX, e.g. {other[0]}')
