@@ -4,7 +4,7 @@
 //     `feature` branch commits a changed home.png, and settings.png is modified in the working tree,
 //   - two images to compare side by side (compare/before.png, compare/after.png) and a corrupt one,
 //   - a Playwright-style snapshot failure under test-results/ (actual, expected, diff),
-//   - a source file and a Markdown file that name the changed screenshot.
+//   - source files and a Markdown file that name the changed screenshots.
 // Usage: node test/e2e/fixture.mjs WORKSPACE_DIR   (prints a JSON description of what it made)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
@@ -87,6 +87,16 @@ writeFileSync(at('src', 'home.spec.ts'), [
   "});",
   "",
 ].join('\n'));
+writeFileSync(at('src', 'settings.spec.ts'), [
+  "// Visual check of the settings screen.",
+  "import { test, expect } from '@playwright/test';",
+  "",
+  "test('settings screen', async ({ page }) => {",
+  "  await page.goto('/settings');",
+  "  await expect(page).toHaveScreenshot('screenshots/settings.png');",
+  "});",
+  "",
+].join('\n'));
 writeFileSync(at('README.md'), '# Fixture app\n\nThe settings screen:\n\n![settings](screenshots/settings.png)\n');
 writeFileSync(at('.gitignore'), 'test-results/\ncompare/\n');
 git('add', '-A');
@@ -126,5 +136,7 @@ process.stdout.write(JSON.stringify({
   compare: ['compare/before.png', 'compare/after.png'],
   corrupt: 'compare/corrupt.png',
   snapshotFailure: 'test-results/login-Login-page-chromium/login-page',
-  namingSource: { file: 'src/home.spec.ts', line: 6, names: 'screenshots/home.png' },
+  // settings.png differs from HEAD (working tree), home.png only from main (committed on feature).
+  namingSource: { file: 'src/settings.spec.ts', line: 6, names: 'screenshots/settings.png' },
+  namingSourceCommitted: { file: 'src/home.spec.ts', line: 6, names: 'screenshots/home.png' },
 }, null, 2) + '\n');
