@@ -1,0 +1,191 @@
+// Hosts the review panel (a webview). One panel, reused: each comparison replaces the last.
+// Security: scripts only with a per-load nonce under a strict CSP (pure/webviewHtml.ts), the
+// webview may load only dist/ and media/ of the extension, every message it posts is validated
+// (pure/messages.ts) before anything happens, and screenshots reach it as data: URIs.
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import type { ChangeReport } from '../core/report.js';
+import { buildWebviewHtml, createNonce } from './pure/webviewHtml.js';
+import { parseWebviewMessage, MessageValidationError, type HostMessage, type PanelImage, type WebviewMessage } from './pure/messages.js';
+import type { Comparison } from './comparison.js';
+import type { Engine } from './engine.js';
+import type { BaselineStore } from './baseline.js';
+import type { Log } from './log.js';
+import { describeError } from './log.js';
+import { isCancellation, reportError } from './errors.js';
+import { readSettings } from './settings.js';
+import { exportReport, htmlExportAvailable } from './exportReport.js';
+
+interface LoadedComparison {
+  comparison: Comparison;
+  report: ChangeReport;
+  beforeBytes: Uint8Array;
+  afterBytes: Uint8Array;
+}
+
+export class ReviewPanel implements vscode.Disposable {
+  static readonly viewType = 'procapReview.panel';
+  private panel: vscode.WebviewPanel | undefined;
+  private current: Comparison | undefined;
+  private loaded: LoadedComparison | undefined;
+  private lastMessage: HostMessage | undefined;
+  private cancelCurrent: vscode.CancellationTokenSource | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly engine: Engine,
+    private readonly baselines: BaselineStore,
+    private readonly log: Log,
+  ) {}
+
+  /** Opens (or reuses) the panel and describes `comparison` in it. */
+  async show(comparison: Comparison): Promise<ChangeReport | undefined> {
+    this.cancelCurrent?.cancel();
+    const cancellation = new vscode.CancellationTokenSource();
+    this.cancelCurrent = cancellation;
+    this.current = comparison;
+    this.loaded = undefined;
+    this.ensurePanel(comparison.title);
+    this.post({ type: 'loading', title: comparison.title, beforeLabel: comparison.before.label, afterLabel: comparison.after.label });
+    try {
+      const report = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: `ProCap: describing ${comparison.title}`, cancellable: false },
+        async () => {
+          const [beforeBytes, afterBytes] = await Promise.all([comparison.before.read(), comparison.after.read()]);
+          const described = await this.engine.describe(beforeBytes, afterBytes, comparison.title, cancellation.token,
+            { before: comparison.before.label, after: comparison.after.label });
+          return { described, beforeBytes, afterBytes };
+        });
+      if (this.current !== comparison) return report.described; // a newer comparison replaced this one
+      this.loaded = { comparison, report: report.described, beforeBytes: report.beforeBytes, afterBytes: report.afterBytes };
+      this.post(this.reportMessage(this.loaded));
+      return report.described;
+    } catch (error) {
+      if (isCancellation(error)) return undefined;
+      if (this.current === comparison) this.post({ type: 'error', title: comparison.title, message: describeError(error) });
+      void reportError(this.log, `could not describe ${comparison.title}`, error);
+      return undefined;
+    } finally {
+      cancellation.dispose();
+      if (this.cancelCurrent === cancellation) this.cancelCurrent = undefined;
+    }
+  }
+
+  private reportMessage(loaded: LoadedComparison): HostMessage {
+    const { comparison, report } = loaded;
+    // antiAliasing "ignore": regions that are only anti-aliasing noise are not listed
+    const shown: ChangeReport = readSettings().antiAliasing === 'ignore'
+      ? { ...report, regions: report.regions.filter((region) => !region.noiseOnly) }
+      : report;
+    const image = (bytes: Uint8Array, label: string, size: { width: number; height: number }): PanelImage => ({
+      dataUri: `data:image/png;base64,${Buffer.from(bytes).toString('base64')}`,
+      label, width: size.width, height: size.height,
+    });
+    return {
+      type: 'report',
+      title: comparison.title,
+      report: shown,
+      before: image(loaded.beforeBytes, comparison.before.label, report.before),
+      after: image(loaded.afterBytes, comparison.after.label, report.after),
+      canAccept: comparison.baseline !== undefined && vscode.workspace.isTrusted,
+      canExportHtml: htmlExportAvailable(),
+    };
+  }
+
+  private ensurePanel(title: string): void {
+    if (this.panel !== undefined) {
+      this.panel.title = `ProCap: ${title}`;
+      this.panel.reveal(undefined, true);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(ReviewPanel.viewType, `ProCap: ${title}`,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      {
+        enableScripts: true,
+        enableCommandUris: false,
+        enableForms: false,
+        retainContextWhenHidden: true,
+        // the page may load only the extension's own bundle and stylesheet
+        localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+      });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
+    const webview = panel.webview;
+    webview.html = buildWebviewHtml({
+      cspSource: webview.cspSource,
+      nonce: createNonce((size) => randomBytes(size)),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'panel.css')).toString(),
+    });
+    webview.onDidReceiveMessage((raw: unknown) => { void this.onMessage(raw); }, undefined, this.disposables);
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.cancelCurrent?.cancel();
+    }, undefined, this.disposables);
+    this.panel = panel;
+  }
+
+  private post(message: HostMessage): void {
+    this.lastMessage = message;
+    void this.panel?.webview.postMessage(message);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    let message: WebviewMessage;
+    try {
+      message = parseWebviewMessage(raw);
+    } catch (error) {
+      if (error instanceof MessageValidationError) {
+        this.log.error('ignored an invalid message from the review panel', error);
+        return;
+      }
+      throw error;
+    }
+    try {
+      await this.handle(message);
+    } catch (error) {
+      void reportError(this.log, `panel action "${message.type}" failed`, error);
+    }
+  }
+
+  private async handle(message: WebviewMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        // the page (re)loaded: give it the current state again
+        if (this.lastMessage !== undefined) void this.panel?.webview.postMessage(this.lastMessage);
+        return;
+      case 'copyText':
+        await vscode.env.clipboard.writeText(message.text);
+        void vscode.window.setStatusBarMessage('ProCap: caption copied', 3000);
+        return;
+      case 'export':
+        if (this.loaded === undefined) return;
+        await exportReport(this.loaded.report, message.format, this.loaded.comparison.title, this.log);
+        return;
+      case 'accept': {
+        const loaded = this.loaded;
+        if (loaded?.comparison.baseline === undefined) {
+          this.log.error('the panel asked to accept a comparison that has no baseline: ignored');
+          return;
+        }
+        const written = await this.baselines.accept(loaded.comparison.baseline, loaded.afterBytes, loaded.comparison.after.label);
+        if (written) this.post({ type: 'accepted', message: `Baseline ${vscode.workspace.asRelativePath(loaded.comparison.baseline, false)} updated (undo: "ProCap Review: Undo Last Baseline Accept").` });
+        return;
+      }
+      case 'openImage': {
+        const side = this.current?.[message.side];
+        if (side?.fileUri !== undefined) await vscode.commands.executeCommand('vscode.open', side.fileUri, vscode.ViewColumn.Active);
+        return;
+      }
+      case 'retry':
+        if (this.current !== undefined) await this.show(this.current);
+        return;
+    }
+  }
+
+  dispose(): void {
+    this.cancelCurrent?.cancel();
+    this.panel?.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
