@@ -10,7 +10,8 @@ export interface CaptionSample {
 }
 
 export function tokenizeCaption(text: string): string[] {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean);
+  // lower-case words split on white space, exactly as training/metrics.py does
+  return text.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
 function ngramCounts(words: string[], n: number): Map<string, number> {
@@ -184,11 +185,21 @@ export function scoreCaptions(samples: CaptionSample[]): CaptionScores {
 }
 
 /**
- * The ceiling a model could reach against these references: each sample's first reference is
- * scored as the candidate against the remaining ones (leave-one-out), CIDEr-D x100.
- * Samples with a single reference are skipped.
+ * The references' own CIDEr-D x100 (training/metrics.py's cider_ceiling): in round j every
+ * sample's j-th reference (cyclically, for samples with fewer) is scored against that sample's
+ * other references; the mean over rounds. Samples with a single reference are skipped.
  */
 export function ciderCeiling(references: string[][]): number {
-  const samples = references.filter((r) => r.length >= 2).map((r) => ({ candidate: r[0], references: r.slice(1) }));
-  return samples.length ? ciderD(samples).score * 100 : 0;
+  const usable = references.filter((r) => r.length >= 2);
+  if (!usable.length) return 0;
+  const rounds = Math.max(...usable.map((r) => r.length));
+  let total = 0;
+  for (let j = 0; j < rounds; j++) {
+    const samples = usable.map((r) => {
+      const at = j % r.length;
+      return { candidate: r[at], references: [...r.slice(0, at), ...r.slice(at + 1)] };
+    });
+    total += ciderD(samples).score * 100;
+  }
+  return total / rounds;
 }

@@ -113,7 +113,7 @@ async function runModels(
   t = performance.now();
   const stepSession = await sessions.get('decoder_step');
   const settings = {
-    bos: sessions.vocab.bos, eos: sessions.vocab.eos, maxTokens: c.max_caption_tokens,
+    bos: sessions.vocab.bos, eos: sessions.vocab.eos, maxTokens: c.max_caption_tokens - 1,
     layers: c.decoder_layers, dModel: c.d_model, checkpoint,
   };
   const width = options.beamWidth ?? 1;

@@ -33,7 +33,7 @@ export function onnxStep(session: ort.InferenceSession): StepFunction {
 export interface DecodeSettings {
   bos: number;
   eos: number;
-  /** most tokens generated (the eos included). */
+  /** most decoder steps (positions 0 .. maxTokens-1; training/decode.py runs max_caption_tokens - 1). */
   maxTokens: number;
   layers: number;
   dModel: number;
@@ -130,27 +130,37 @@ interface Hypothesis {
   logProb: number;
 }
 
-/** Length-normalised score used to rank hypotheses of different lengths (GNMT-style penalty). */
-export function rankScore(h: Hypothesis, finished: boolean, lengthPenalty: number): number {
-  const length = h.tokens.length + (finished ? 1 : 0);
-  return h.logProb / Math.pow(Math.max(length, 1), lengthPenalty);
+/** Indices of the `count` largest values of row (ties: lower index first). */
+function topIndices(row: Float64Array, count: number): number[] {
+  const best: number[] = [];
+  for (let v = 0; v < row.length; v++) {
+    if (best.length < count || row[v] > row[best[best.length - 1]]) {
+      let at = best.length;
+      while (at > 0 && row[best[at - 1]] < row[v]) at--;
+      best.splice(at, 0, v);
+      if (best.length > count) best.pop();
+    }
+  }
+  return best;
 }
 
 /**
- * Beam search of width `width` for `batch` samples at once (batch*width rows in every step).
+ * Beam search of width `width` for `batch` samples at once (batch*width rows in every step), the
+ * rule of training/decode.py: each beam proposes its `width` best next tokens; the candidates are
+ * ranked by summed log-probability; those ending in <eos> become finished hypotheses, the others
+ * refill the beams; a sample stops when no beam is left or its best finished hypothesis beats
+ * every live beam. The best finished hypothesis wins (live ones when none finished).
  * Width 1 gives exactly the greedy result.
  */
 export async function beamSearch(
   step: StepFunction, memory: ort.Tensor, batch: number, width: number, settings: DecodeSettings,
-  lengthPenalty = 0.6,
 ): Promise<DecodedCaption[]> {
   if (!Number.isInteger(width) || width < 1) throw new Error(`beam width must be a positive integer (got ${width})`);
   const W = width;
   const rows = batch * W;
   const beamMemory = repeatRows(memory, W);
-  // alive[b][i]: hypothesis on row b*W+i; at the start one real beam, the others impossible
-  let alive: Hypothesis[][] = Array.from({ length: batch }, () =>
-    Array.from({ length: W }, (_, i) => ({ tokens: [], logProb: i === 0 ? 0 : -Infinity })));
+  // alive[b]: the live hypotheses of sample b, on rows b*W .. b*W+W-1 (fewer than W at the start)
+  let alive: Hypothesis[][] = Array.from({ length: batch }, () => [{ tokens: [], logProb: 0 }]);
   const finished: Hypothesis[][] = Array.from({ length: batch }, () => []);
   const closed = new Array<boolean>(batch).fill(false);
   let tokens = new BigInt64Array(rows).fill(BigInt(settings.bos));
@@ -164,57 +174,38 @@ export async function beamSearch(
     const V = out.vocabSize;
     logRow ??= new Float64Array(V);
     const sourceRows: number[] = new Array(rows);
-    const nextTokens = new BigInt64Array(rows);
-    const nextAlive: Hypothesis[][] = [];
-    const lastStep = t === settings.maxTokens - 1;
+    const nextTokens = new BigInt64Array(rows).fill(BigInt(settings.eos));
     for (let b = 0; b < batch; b++) {
-      if (closed[b]) {
-        // keep the rows busy with anything; their results are ignored
-        for (let i = 0; i < W; i++) {
-          sourceRows[b * W + i] = b * W + i;
-          nextTokens[b * W + i] = BigInt(settings.eos);
-        }
-        nextAlive.push(alive[b]);
-        continue;
-      }
-      // best 2W continuations over all beams of this sample
+      for (let i = 0; i < W; i++) sourceRows[b * W + i] = b * W + i;
+      if (closed[b]) continue;
       const candidates: { row: number; token: number; logProb: number }[] = [];
-      for (let i = 0; i < W; i++) {
-        const h = alive[b][i];
-        if (h.logProb === -Infinity) continue;
-        logSoftmaxRow(out.logits, (b * W + i) * V, V, logRow);
-        for (let v = 0; v < V; v++) {
-          const lp = h.logProb + logRow[v];
-          if (candidates.length < 2 * W || lp > candidates[candidates.length - 1].logProb) {
-            candidates.push({ row: i, token: v, logProb: lp });
-            candidates.sort((x, y) => y.logProb - x.logProb);
-            if (candidates.length > 2 * W) candidates.pop();
-          }
+      alive[b].forEach((h, i) => {
+        logSoftmaxRow(out.logits, (b * W + i) * V, V, logRow as Float64Array);
+        for (const v of topIndices(logRow as Float64Array, W)) {
+          candidates.push({ row: i, token: v, logProb: h.logProb + (logRow as Float64Array)[v] });
         }
-      }
+      });
+      // stable sort: equal scores keep beam order, then token rank (as Python's sort does)
+      candidates.sort((x, y) => y.logProb - x.logProb);
       const keep: Hypothesis[] = [];
       const keepRows: number[] = [];
       for (const c of candidates) {
-        const tokensSoFar = alive[b][c.row].tokens;
-        if (c.token === settings.eos) {
-          if (finished[b].length < W) finished[b].push({ tokens: tokensSoFar, logProb: c.logProb });
-        } else if (keep.length < W) {
-          keep.push({ tokens: [...tokensSoFar, c.token], logProb: c.logProb });
+        const previous = alive[b][c.row].tokens;
+        if (c.token === settings.eos) finished[b].push({ tokens: previous, logProb: c.logProb });
+        else {
+          keep.push({ tokens: [...previous, c.token], logProb: c.logProb });
           keepRows.push(c.row);
         }
+        if (keep.length === W) break;
       }
-      if (finished[b].length >= W || lastStep || keep.length === 0) closed[b] = true;
-      while (keep.length < W) {
-        keep.push({ tokens: [], logProb: -Infinity });
-        keepRows.push(0);
-      }
-      for (let i = 0; i < W; i++) {
+      alive[b] = keep;
+      const bestFinished = Math.max(...finished[b].map((h) => h.logProb));
+      if (!keep.length || (finished[b].length && bestFinished > keep[0].logProb)) closed[b] = true;
+      keep.forEach((h, i) => {
         sourceRows[b * W + i] = b * W + keepRows[i];
-        nextTokens[b * W + i] = BigInt(keep[i].tokens.length ? keep[i].tokens[keep[i].tokens.length - 1] : settings.eos);
-      }
-      nextAlive.push(keep);
+        nextTokens[b * W + i] = BigInt(h.tokens[h.tokens.length - 1]);
+      });
     }
-    alive = nextAlive;
     tokens = nextTokens;
     const identity = sourceRows.every((r, i) => r === i);
     pastKey = identity ? out.presentKey : gatherCacheRows(out.presentKey, sourceRows);
@@ -222,12 +213,10 @@ export async function beamSearch(
   }
 
   return Array.from({ length: batch }, (_, b) => {
-    const pool: { h: Hypothesis; done: boolean }[] = [
-      ...finished[b].map((h) => ({ h, done: true })),
-      ...(finished[b].length ? [] : alive[b].filter((h) => h.logProb > -Infinity).map((h) => ({ h, done: false }))),
-    ];
-    pool.sort((x, y) => rankScore(y.h, y.done, lengthPenalty) - rankScore(x.h, x.done, lengthPenalty));
-    return pool.length ? { tokens: pool[0].h.tokens, logProb: pool[0].h.logProb } : { tokens: [], logProb: -Infinity };
+    const pool = finished[b].length ? finished[b] : alive[b];
+    let best: Hypothesis | undefined;
+    for (const h of pool) if (!best || h.logProb > best.logProb) best = h;
+    return best ? { tokens: best.tokens, logProb: best.logProb } : { tokens: [], logProb: -Infinity };
   });
 }
 

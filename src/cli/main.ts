@@ -1,0 +1,414 @@
+// The ProCap Review command line: `describe` one pair, or `batch` over two folders, a folder of
+// pair folders, or two git refs, writing JSON and a self-contained HTML gallery. For CI:
+// --fail-on-change and --shard i/n. Exit codes are listed in USAGE and docs/CLI.md.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
+import { describe, type DescribeOptions } from '../core/pipeline.js';
+import { renderGallery, type GalleryEntry } from '../core/html-report.js';
+import { ImageInputError } from '../core/image.js';
+import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
+
+export const EXIT = {
+  OK: 0,
+  /** --fail-on-change and at least one meaningful change (or added/removed screenshot) */
+  CHANGES: 1,
+  USAGE: 2,
+  /** an input image is missing, unreadable or not a valid PNG (describe), or a batch pair failed */
+  INPUT: 3,
+  /** a model file is missing, corrupt or of another contract version */
+  MODEL: 4,
+  INTERNAL: 5,
+} as const;
+
+const USAGE = `usage:
+  procap describe BEFORE.png AFTER.png [--json] [--html FILE] [--frames DIR] [options]
+  procap batch BEFORE_DIR AFTER_DIR [--out DIR] [--json] [--json-file FILE] [--html FILE] [--fail-on-change] [--shard i/n] [options]
+  procap batch --pairs DIR        (DIR/<name>/before.png + after.png)
+  procap batch --git REF_A REF_B [--paths GLOB]   (PNG files of the repository at two refs)
+options:
+  --beam N            beam search width (1 = greedy, default)
+  --provider P        auto (default: CUDA, else CPU) | cpu | cuda
+  --threads N         inference threads per model
+  --models DIR        model folder (default: the package's models/)
+  --no-procedure      skip interpolated and imagined frames (faster)
+  --threshold X       pixel diff colour threshold 0..1 (default 0.1)
+  --max-pixels N      largest accepted image, width*height
+exit codes: 0 ok, 1 changes found with --fail-on-change, 2 usage, 3 bad input image / failed pair,
+            4 model files missing or corrupt, 5 internal error`;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+interface ParsedArgs {
+  positional: string[];
+  flags: Map<string, string | true>;
+}
+
+const VALUE_FLAGS = new Set(['--html', '--frames', '--beam', '--provider', '--threads', '--models', '--out', '--json-file',
+  '--shard', '--paths', '--pairs', '--threshold', '--max-pixels']);
+const BOOL_FLAGS = new Set(['--json', '--fail-on-change', '--no-procedure', '--git', '--help']);
+
+export function parseArgs(argv: string[]): ParsedArgs {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('--')) {
+      const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+      if (VALUE_FLAGS.has(name)) {
+        const value = inline ?? argv[++i];
+        if (value === undefined) throw new UsageError(`${name} needs a value`);
+        flags.set(name, value);
+      } else if (BOOL_FLAGS.has(name)) {
+        // batch --json takes an optional file: `--json out.json` (a value that is not a flag and ends in .json)
+        if (name === '--json' && inline !== undefined) flags.set('--json-file', inline);
+        else flags.set(name, true);
+      } else {
+        throw new UsageError(`unknown option ${name}`);
+      }
+    } else positional.push(a);
+  }
+  return { positional, flags };
+}
+
+function intFlag(flags: ParsedArgs['flags'], name: string, min: number, max: number): number | undefined {
+  const v = flags.get(name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max} (got ${String(v)})`);
+  return n;
+}
+
+export function parseShard(text: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  if (!m) throw new UsageError(`--shard must look like i/n, e.g. 2/4 (got ${text})`);
+  const index = Number(m[1]), count = Number(m[2]);
+  if (count < 1 || index < 1 || index > count) throw new UsageError(`--shard ${text}: need 1 <= i <= n`);
+  return { index, count };
+}
+
+/** Glob (*, **, ?) -> RegExp over forward-slash relative paths. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*') {
+      if (glob[i + 1] === '*') {
+        const slash = glob[i + 2] === '/';
+        re += slash ? '(?:.*/)?' : '.*';
+        i += slash ? 2 : 1;
+      } else re += '[^/]*';
+    } else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+function defaultModelsDir(): string {
+  // dist/src/cli/main.js -> repository root /models
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.resolve(here, '..', '..', '..', 'models');
+}
+
+function sessionsFrom(flags: ParsedArgs['flags']): SessionManager {
+  const provider = (flags.get('--provider') ?? 'auto') as string;
+  if (!['auto', 'cpu', 'cuda'].includes(provider)) throw new UsageError(`--provider must be auto, cpu or cuda (got ${provider})`);
+  return new SessionManager({
+    modelsDir: String(flags.get('--models') ?? defaultModelsDir()),
+    provider: provider as ProviderChoice,
+    threads: intFlag(flags, '--threads', 1, 256),
+  });
+}
+
+function describeOptionsFrom(flags: ParsedArgs['flags']): DescribeOptions {
+  const threshold = flags.get('--threshold');
+  let diffThreshold: number | undefined;
+  if (threshold !== undefined) {
+    diffThreshold = Number(threshold);
+    if (!(diffThreshold >= 0 && diffThreshold <= 1)) throw new UsageError(`--threshold must be between 0 and 1 (got ${String(threshold)})`);
+  }
+  return {
+    beamWidth: intFlag(flags, '--beam', 1, 16) ?? 1,
+    procedure: !flags.has('--no-procedure'),
+    diffThreshold,
+    maxImagePixels: intFlag(flags, '--max-pixels', 1, 2 ** 31),
+  };
+}
+
+/** Writes every region's 9 procedure frames and imagined frames as PNG files. */
+function writeFrames(report: ChangeReport, dir: string): string[] {
+  fs.mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  const save = (name: string, image: ReportImage) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, Buffer.from(image.pngBase64, 'base64'));
+    written.push(file);
+  };
+  const regions: [string, ChangeRegion][] = report.regions.map((r) => [`region${r.id}`, r]);
+  if (report.global) regions.push(['global', report.global]);
+  for (const [label, r] of regions) {
+    if (!r.procedure) continue;
+    r.procedure.frames.forEach((f, i) => save(`${label}-frame${i}${r.procedure?.keyframes.includes(i) ? '-key' : ''}.png`, f));
+    r.procedure.imagined.forEach((f, i) => save(`${label}-imagined${i + 1}.png`, f));
+  }
+  return written;
+}
+
+function textReport(report: ChangeReport): string {
+  const lines = [`summary: ${report.summary}`];
+  if (report.sizeChange) lines.push(`size: ${report.sizeChange}`);
+  if (report.global) lines.push(`whole screen: [${report.global.kind}] ${report.global.caption}`);
+  for (const r of report.regions) {
+    lines.push(`  #${r.id} [${r.kind}${r.noiseOnly ? ', noise' : ''}] ${r.caption}  box ${JSON.stringify(r.boxBefore)} confidence ${r.confidence.toFixed(2)}`
+      + (r.procedure ? `  keyframes ${r.procedure.keyframes.join(',')}` : ''));
+  }
+  lines.push(`provider: ${report.provider} (${report.providerReason}); ${Math.round(report.timings.totalMs)} ms`);
+  return lines.join('\n');
+}
+
+function stripFrames(report: ChangeReport): ChangeReport {
+  // JSON to stdout keeps the scores and keyframe indices but not the base64 pictures unless asked
+  const strip = (r: ChangeRegion): ChangeRegion => (r.procedure
+    ? { ...r, procedure: { ...r.procedure, frames: [], imagined: [] } } : r);
+  return { ...report, regions: report.regions.map(strip), ...(report.global ? { global: strip(report.global) } : {}) };
+}
+
+async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Promise<number> {
+  if (args.positional.length !== 2) throw new UsageError('describe needs exactly two PNG files: BEFORE AFTER');
+  const [beforePath, afterPath] = args.positional;
+  const sessions = sessionsFrom(args.flags);
+  try {
+    const report = await describe(sessions, beforePath, afterPath, describeOptionsFrom(args.flags));
+    const htmlFile = args.flags.get('--html');
+    if (typeof htmlFile === 'string') {
+      fs.mkdirSync(path.dirname(path.resolve(htmlFile)), { recursive: true });
+      fs.writeFileSync(htmlFile, renderGallery([{
+        name: `${beforePath} -> ${afterPath}`, status: 'compared', report,
+        beforePng: fs.readFileSync(beforePath), afterPng: fs.readFileSync(afterPath),
+      }], { title: 'ProCap Review' }));
+    }
+    const framesDir = args.flags.get('--frames');
+    if (typeof framesDir === 'string') writeFrames(report, framesDir);
+    out(args.flags.has('--json') ? JSON.stringify(stripFrames(report), null, 2) : textReport(report));
+    return args.flags.has('--fail-on-change') && report.changed ? EXIT.CHANGES : EXIT.OK;
+  } finally {
+    await sessions.dispose();
+  }
+}
+
+interface PairSource {
+  name: string;
+  /** loads the PNG bytes; undefined when that side does not exist */
+  before?: () => Uint8Array;
+  after?: () => Uint8Array;
+  beforeLabel: string;
+  afterLabel: string;
+}
+
+function listPngs(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.isFile() && e.name.toLowerCase().endsWith('.png')) found.push(path.relative(root, full).split(path.sep).join('/'));
+    }
+  };
+  walk(root);
+  return found.sort();
+}
+
+function folderPairs(beforeDir: string, afterDir: string, filter?: RegExp): PairSource[] {
+  for (const d of [beforeDir, afterDir]) {
+    if (!fs.existsSync(d) || !fs.statSync(d).isDirectory()) throw new UsageError(`${d}: not a folder`);
+  }
+  const a = new Set(listPngs(beforeDir)), b = new Set(listPngs(afterDir));
+  const names = [...new Set([...a, ...b])].filter((n) => !filter || filter.test(n)).sort();
+  return names.map((name) => ({
+    name,
+    before: a.has(name) ? () => fs.readFileSync(path.join(beforeDir, name)) : undefined,
+    after: b.has(name) ? () => fs.readFileSync(path.join(afterDir, name)) : undefined,
+    beforeLabel: path.join(beforeDir, name),
+    afterLabel: path.join(afterDir, name),
+  }));
+}
+
+function pairFolders(root: string): PairSource[] {
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UsageError(`${root}: not a folder`);
+  return fs.readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && (fs.existsSync(path.join(root, e.name, 'before.png')) || fs.existsSync(path.join(root, e.name, 'after.png'))))
+    .map((e) => e.name).sort()
+    .map((name) => {
+      const b = path.join(root, name, 'before.png'), a = path.join(root, name, 'after.png');
+      return {
+        name,
+        before: fs.existsSync(b) ? () => fs.readFileSync(b) : undefined,
+        after: fs.existsSync(a) ? () => fs.readFileSync(a) : undefined,
+        beforeLabel: b, afterLabel: a,
+      };
+    });
+}
+
+function gitPairs(refA: string, refB: string, filter?: RegExp): PairSource[] {
+  const git = (args: string[], encoding: 'utf8' | 'buffer') => {
+    try {
+      return execFileSync('git', args, { encoding: encoding === 'utf8' ? 'utf8' : undefined, maxBuffer: 512 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (err) {
+      const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim();
+      throw new UsageError(`git ${args.join(' ')} failed: ${stderr || (err as Error).message}`);
+    }
+  };
+  const list = (ref: string) => new Set((git(['ls-tree', '-r', '--name-only', '-z', ref], 'utf8') as string)
+    .split('\0').filter((n) => n.toLowerCase().endsWith('.png') && (!filter || filter.test(n))));
+  const a = list(refA), b = list(refB);
+  const names = [...new Set([...a, ...b])].sort();
+  const show = (ref: string, name: string) => () => new Uint8Array(git(['show', `${ref}:${name}`], 'buffer') as Buffer);
+  return names.map((name) => ({
+    name,
+    before: a.has(name) ? show(refA, name) : undefined,
+    after: b.has(name) ? show(refB, name) : undefined,
+    beforeLabel: `${refA}:${name}`, afterLabel: `${refB}:${name}`,
+  }));
+}
+
+export interface BatchResult {
+  shard?: { index: number; count: number };
+  summary: { pairs: number; compared: number; changed: number; unchanged: number; added: number; removed: number; errors: number; seconds: number };
+  pairs: { name: string; status: GalleryEntry['status']; changed: boolean; summary?: string; error?: string; report?: ChangeReport }[];
+}
+
+async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const flags = args.flags;
+  const filter = typeof flags.get('--paths') === 'string' ? globToRegExp(String(flags.get('--paths'))) : undefined;
+  let sources: PairSource[];
+  let subtitle: string;
+  if (flags.has('--git')) {
+    if (args.positional.length !== 2) throw new UsageError('batch --git needs two refs: REF_A REF_B');
+    sources = gitPairs(args.positional[0], args.positional[1], filter);
+    subtitle = `git ${args.positional[0]} -> ${args.positional[1]}`;
+  } else if (typeof flags.get('--pairs') === 'string') {
+    if (args.positional.length) throw new UsageError('batch --pairs DIR takes no other folders');
+    sources = pairFolders(String(flags.get('--pairs')));
+    subtitle = `pairs in ${String(flags.get('--pairs'))}`;
+  } else {
+    if (args.positional.length !== 2) throw new UsageError('batch needs two folders (BEFORE_DIR AFTER_DIR), --pairs DIR, or --git REF_A REF_B');
+    sources = folderPairs(args.positional[0], args.positional[1], filter);
+    subtitle = `${args.positional[0]} -> ${args.positional[1]}`;
+  }
+  const shard = typeof flags.get('--shard') === 'string' ? parseShard(String(flags.get('--shard'))) : undefined;
+  if (shard) {
+    sources = sources.filter((_, i) => i % shard.count === shard.index - 1);
+    subtitle += ` (shard ${shard.index}/${shard.count})`;
+  }
+  const options = describeOptionsFrom(flags);
+  const outDir = typeof flags.get('--out') === 'string' ? String(flags.get('--out')) : undefined;
+  const jsonFile = (flags.get('--json-file') as string | undefined) ?? (outDir ? path.join(outDir, 'report.json') : undefined);
+  const htmlFile = (flags.get('--html') as string | undefined) ?? (outDir ? path.join(outDir, 'report.html') : undefined);
+
+  const started = performance.now();
+  const sessions = sessionsFrom(flags);
+  const entries: GalleryEntry[] = [];
+  const result: BatchResult = {
+    ...(shard ? { shard } : {}),
+    summary: { pairs: sources.length, compared: 0, changed: 0, unchanged: 0, added: 0, removed: 0, errors: 0, seconds: 0 },
+    pairs: [],
+  };
+  try {
+    for (const source of sources) {
+      if (!source.before || !source.after) {
+        const status = source.before ? 'removed' : 'added';
+        result.summary[status]++;
+        entries.push({ name: source.name, status, afterPng: source.after?.(), beforePng: source.before?.() });
+        result.pairs.push({ name: source.name, status, changed: true });
+        continue;
+      }
+      let beforePng: Uint8Array | undefined, afterPng: Uint8Array | undefined;
+      try {
+        beforePng = source.before();
+        afterPng = source.after();
+        const report = await describe(sessions, beforePng, afterPng, {
+          ...options, beforeName: source.beforeLabel, afterName: source.afterLabel,
+        });
+        result.summary.compared++;
+        result.summary[report.changed ? 'changed' : 'unchanged']++;
+        entries.push({ name: source.name, status: 'compared', report, beforePng, afterPng });
+        result.pairs.push({ name: source.name, status: 'compared', changed: report.changed, summary: report.summary, report: stripFrames(report) });
+        err(`${report.changed ? 'CHANGED  ' : 'unchanged'} ${source.name}: ${report.summary}`);
+      } catch (e) {
+        if (e instanceof ModelLoadError) throw e;
+        const message = e instanceof Error ? e.message : String(e);
+        result.summary.errors++;
+        entries.push({ name: source.name, status: 'error', error: message });
+        result.pairs.push({ name: source.name, status: 'error', changed: false, error: message });
+        err(`ERROR     ${source.name}: ${message}`);
+      }
+    }
+  } finally {
+    await sessions.dispose();
+  }
+  result.summary.seconds = Number(((performance.now() - started) / 1000).toFixed(3));
+  if (jsonFile) {
+    fs.mkdirSync(path.dirname(path.resolve(jsonFile)), { recursive: true });
+    fs.writeFileSync(jsonFile, JSON.stringify(result, null, 2));
+  }
+  if (htmlFile) {
+    fs.mkdirSync(path.dirname(path.resolve(htmlFile)), { recursive: true });
+    fs.writeFileSync(htmlFile, renderGallery(entries, { title: 'ProCap Review batch report', subtitle }));
+  }
+  if (flags.has('--json')) out(JSON.stringify(result, null, 2));
+  else {
+    const s = result.summary;
+    out(`${s.pairs} pair(s): ${s.changed} changed, ${s.unchanged} unchanged, ${s.added} added, ${s.removed} removed, ${s.errors} error(s) in ${s.seconds} s`
+      + (jsonFile ? `\nJSON: ${jsonFile}` : '') + (htmlFile ? `\nHTML: ${htmlFile}` : ''));
+  }
+  if (result.summary.errors) return EXIT.INPUT;
+  const anyChange = result.summary.changed + result.summary.added + result.summary.removed > 0;
+  return flags.has('--fail-on-change') && anyChange ? EXIT.CHANGES : EXIT.OK;
+}
+
+/** Runs the CLI; returns the exit code (never calls process.exit, so tests can call it). */
+export async function main(argv: string[], out = (s: string) => process.stdout.write(s + '\n'),
+  err = (s: string) => process.stderr.write(s + '\n')): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    if (!command || command === '--help' || command === 'help') {
+      out(USAGE);
+      return command ? EXIT.OK : EXIT.USAGE;
+    }
+    const args = parseArgs(rest);
+    if (args.flags.has('--help')) {
+      out(USAGE);
+      return EXIT.OK;
+    }
+    if (command === 'describe') return await commandDescribe(args, out);
+    if (command === 'batch') return await commandBatch(args, out, err);
+    throw new UsageError(`unknown command "${command}" (use describe or batch)`);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`procap: ${e.message}\n${USAGE}`);
+      return EXIT.USAGE;
+    }
+    if (e instanceof ImageInputError) {
+      err(`procap: ${e.message}`);
+      return EXIT.INPUT;
+    }
+    if (e instanceof ModelLoadError) {
+      err(`procap: model error: ${e.message}`);
+      return EXIT.MODEL;
+    }
+    err(`procap: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    return EXIT.INTERNAL;
+  }
+}
+
+const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+}
