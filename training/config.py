@@ -1,0 +1,104 @@
+"""Configuration of the whole pipeline, in one place.
+
+Sizes that the TypeScript runtime relies on come from models/contract.json (read, never duplicated);
+everything else (widths, step counts, learning rates) is a training choice and lives here.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, asdict, replace
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+MODELS_DIR = REPO_ROOT / "models"
+CONTRACT_PATH = MODELS_DIR / "contract.json"
+
+
+def load_contract(path: Path = CONTRACT_PATH) -> dict:
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise SystemExit(f"cannot read the ONNX contract {path}: {err}")
+
+
+CONTRACT = load_contract()
+IMAGE_SIZE: int = CONTRACT["image"]["size"]          # 96
+PATCH: int = CONTRACT["patch"]                       # 16
+GRID: int = CONTRACT["grid"]                         # 6
+N_I: int = CONTRACT["n_I"]                           # 36 patches per frame
+FEAT_DIM: int = CONTRACT["feat_dim"]                 # 64, backbone feature width
+CODEBOOK: int = CONTRACT["codebook_size"]            # 256
+K: int = CONTRACT["k"]                               # 2 procedure queries sets / keyframes
+D_MODEL: int = CONTRACT["d_model"]                   # 128
+DECODER_LAYERS: int = CONTRACT["decoder_layers"]     # 2
+MAX_TOKENS: int = CONTRACT["max_caption_tokens"]     # 24 = <bos> + at most 22 words + <eos>
+N_INTERMEDIATE: int = CONTRACT["n_intermediate"]     # 7
+KINDS: list[str] = CONTRACT["kinds"]
+SPECIALS: dict[str, int] = CONTRACT["special_tokens"]
+PAD, BOS, EOS, UNK = SPECIALS["<pad>"], SPECIALS["<bos>"], SPECIALS["<eos>"], SPECIALS["<unk>"]
+NONE_KIND = KINDS.index("none")
+NO_CHANGE_CAPTION = "no visible change"
+OPSET = 17
+
+assert IMAGE_SIZE == PATCH * GRID and N_I == GRID * GRID, "contract sizes are inconsistent"
+
+
+@dataclass
+class PhaseBudget:
+    steps: int
+    batch: int
+    lr: float
+    warmup: int = 100
+
+
+@dataclass
+class TrainConfig:
+    seed: int = 1234
+    # image tokenizer (VQ autoencoder; its encoder is the frozen backbone)
+    tokenizer: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=1200, batch=48, lr=2e-3, warmup=50))
+    # frame interpolator (flow + mask + residual)
+    interpolator: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=700, batch=24, lr=2e-3, warmup=50))
+    # stage 1: explicit procedure modelling
+    stage1: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=450, batch=64, lr=1e-3, warmup=60))
+    # stage 2: implicit procedure captioning (lr 1e-3 with warm-up, batch 64: what worked in toolchain.md)
+    stage2: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=1300, batch=64, lr=1e-3, warmup=100))
+    encoder_layers: int = 3
+    heads: int = 4
+    ffn: int = 384
+    dropout: float = 0.1
+    label_smoothing: float = 0.1
+    # loss weights (stage 1 follows the reference: 7 msm + 0.5 align + 0.5 csy)
+    w_msm: float = 7.0
+    w_align: float = 0.5
+    w_csy: float = 0.5
+    # stage 2: captioning + auxiliary change-kind head + msm at the query positions (keeps imagined frames usable)
+    w_kind: float = 1.0
+    w_query_msm: float = 0.3
+    val_every: int = 100
+    val_samples: int = 600
+    checkpoint_every: int = 100
+    max_stage1_samples: int = 16000   # explicit procedures (with interpolated frames) are built for at most this many
+    threads: int = 2
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def smoke_config(seed: int = 1234) -> TrainConfig:
+    """A few steps of everything: proves that the pipeline runs, losses fall and the exports load."""
+    return TrainConfig(
+        seed=seed,
+        tokenizer=PhaseBudget(steps=60, batch=16, lr=3e-3, warmup=5),
+        interpolator=PhaseBudget(steps=30, batch=8, lr=3e-3, warmup=5),
+        stage1=PhaseBudget(steps=30, batch=16, lr=1e-3, warmup=5),
+        stage2=PhaseBudget(steps=60, batch=16, lr=2e-3, warmup=5),
+        val_every=30, val_samples=64, checkpoint_every=20, max_stage1_samples=400,
+    )
+
+
+def with_steps(cfg: TrainConfig, **phase_steps: int) -> TrainConfig:
+    """Copy of cfg with some phases' step counts replaced (used for the reduced ablation runs)."""
+    out = replace(cfg)
+    for phase, steps in phase_steps.items():
+        setattr(out, phase, replace(getattr(cfg, phase), steps=steps))
+    return out

@@ -1,0 +1,167 @@
+"""Corpus access: the crops written by `npm run crops` (format: docs/CROPS_FORMAT.md) and the data
+engine's manifest (docs/DATA_FORMAT.md), plus the caption vocabulary.
+
+Layout expected under --data DIR, one folder per split:
+  DIR/<split>/manifest.jsonl            pairs (data engine)
+  DIR/<split>/crops.jsonl               one line per model sample (crops CLI)
+  DIR/<split>/crops.pairs.npy           uint8 [N,2,96,96,3] before, after
+  DIR/<split>/crops.frames.npy          uint8 [M,7,96,96,3] true intermediate frames (rows by frames_index)
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .config import BOS, EOS, IMAGE_SIZE, KINDS, MAX_TOKENS, N_INTERMEDIATE, PAD, SPECIALS, UNK
+
+MAX_WORDS = MAX_TOKENS - 2
+
+
+class DataError(Exception):
+    """Bad or missing corpus input; the message names the file."""
+
+
+def words(caption: str) -> list[str]:
+    return caption.lower().split()
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    if not path.is_file():
+        raise DataError(f"{path}: file not found")
+    rows = []
+    with path.open() as fh:
+        for n, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError as err:
+                    raise DataError(f"{path}:{n}: not valid JSON ({err})") from None
+    return rows
+
+
+def load_npy(path: Path, expect_tail: tuple[int, ...]) -> np.ndarray:
+    if not path.is_file():
+        raise DataError(f"{path}: file not found")
+    try:
+        arr = np.load(path, mmap_mode="r")
+    except (ValueError, OSError) as err:
+        raise DataError(f"{path}: not a readable .npy array ({err})") from None
+    if arr.dtype != np.uint8 or tuple(arr.shape[1:]) != expect_tail:
+        raise DataError(f"{path}: expected uint8 [N,{','.join(map(str, expect_tail))}], got {arr.dtype} {list(arr.shape)}")
+    return arr
+
+
+class Vocab:
+    def __init__(self, tokens: list[str]) -> None:
+        for name, idx in SPECIALS.items():
+            if idx >= len(tokens) or tokens[idx] != name:
+                raise ValueError(f"vocabulary must start with the contract's special tokens; {name} is not at {idx}")
+        self.tokens = tokens
+        self.index = {t: i for i, t in enumerate(tokens)}
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @classmethod
+    def build(cls, captions: list[str], min_count: int = 1) -> "Vocab":
+        counts = Counter(w for c in captions for w in words(c))
+        ordered = sorted((w for w, n in counts.items() if n >= min_count and w not in SPECIALS), key=lambda w: (-counts[w], w))
+        specials = sorted(SPECIALS, key=SPECIALS.get)
+        return cls(specials + ordered)
+
+    def encode(self, caption: str) -> list[int]:
+        """<bos> words (at most MAX_WORDS) <eos>, padded with <pad> to MAX_TOKENS."""
+        ids = [BOS] + [self.index.get(w, UNK) for w in words(caption)[:MAX_WORDS]] + [EOS]
+        return ids + [PAD] * (MAX_TOKENS - len(ids))
+
+    def decode(self, ids: list[int]) -> str:
+        out = []
+        for i in ids:
+            if i == EOS:
+                break
+            if i not in (PAD, BOS):
+                out.append(self.tokens[i] if 0 <= i < len(self.tokens) else "<unk>")
+        return " ".join(out)
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps({"tokens": self.tokens, "special_tokens": SPECIALS,
+                                    "max_caption_tokens": MAX_TOKENS}, indent=0) + "\n")
+
+    @classmethod
+    def load(cls, path: Path) -> "Vocab":
+        try:
+            return cls(json.loads(Path(path).read_text())["tokens"])
+        except (OSError, KeyError, json.JSONDecodeError) as err:
+            raise DataError(f"{path}: cannot read the vocabulary ({err})") from None
+
+
+@dataclass
+class Sample:
+    index: int
+    pair_id: str
+    region_index: int
+    kind: int
+    captions: list[str]
+    frames_row: int          # row in frames.npy or -1
+    whole_screen: bool
+
+
+class CropSet:
+    """One split's crops: samples (metadata) + memory-mapped uint8 images."""
+
+    def __init__(self, split_dir: Path, limit_pairs: int | None = None) -> None:
+        split_dir = Path(split_dir)
+        self.dir = split_dir
+        rows = read_jsonl(split_dir / "crops.jsonl")
+        self.pairs = load_npy(split_dir / "crops.pairs.npy", (2, IMAGE_SIZE, IMAGE_SIZE, 3))
+        frames_path = split_dir / "crops.frames.npy"
+        self.frames = load_npy(frames_path, (N_INTERMEDIATE, IMAGE_SIZE, IMAGE_SIZE, 3)) if frames_path.is_file() else None
+        self.samples: list[Sample] = []
+        keep_pairs: set[str] | None = None
+        if limit_pairs is not None:
+            keep_pairs = set(list(dict.fromkeys(str(r["pair_id"]) for r in rows))[:limit_pairs])
+        for n, r in enumerate(rows):
+            where = f"{split_dir / 'crops.jsonl'}:{n + 1}"
+            try:
+                kind = KINDS.index(r["kind"])
+            except (KeyError, ValueError):
+                raise DataError(f"{where}: kind {r.get('kind')!r} is not one of the contract kinds") from None
+            if keep_pairs is not None and str(r["pair_id"]) not in keep_pairs:
+                continue
+            idx = int(r["index"])
+            if not 0 <= idx < self.pairs.shape[0]:
+                raise DataError(f"{where}: index {idx} outside crops.pairs.npy ({self.pairs.shape[0]} rows)")
+            row = int(r.get("frames_index", -1)) if r.get("has_frames") else -1
+            if row >= 0 and (self.frames is None or row >= self.frames.shape[0]):
+                raise DataError(f"{where}: frames_index {row} outside crops.frames.npy")
+            caps = [c for c in r.get("captions", []) if isinstance(c, str) and c.strip()]
+            if not caps:
+                raise DataError(f"{where}: sample has no reference captions")
+            self.samples.append(Sample(idx, str(r["pair_id"]), int(r.get("region_index", 0)), kind, caps, row,
+                                       bool(r.get("whole_screen", False))))
+
+    def __len__(self) -> int:
+        return len(self.samples)
+
+    def images(self, i: int) -> np.ndarray:
+        """[2,96,96,3] uint8 before/after of sample i."""
+        return np.asarray(self.pairs[self.samples[i].index])
+
+    def true_frames(self, i: int) -> np.ndarray | None:
+        row = self.samples[i].frames_row
+        return None if row < 0 else np.asarray(self.frames[row])
+
+    def manifest(self) -> dict[str, dict]:
+        """pair id -> manifest line (for pair-level references)."""
+        return {str(r["id"]): r for r in read_jsonl(self.dir / "manifest.jsonl")}
+
+
+def to_tensor(images: np.ndarray) -> torch.Tensor:
+    """uint8 [...,H,W,3] -> float32 [...,3,H,W] in [0,1]."""
+    t = torch.from_numpy(np.ascontiguousarray(images)).float().div_(255.0)
+    return t.movedim(-1, -3)

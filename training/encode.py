@@ -1,0 +1,188 @@
+"""Procedure encoder (ProCap 3.1.3 and 3.2) with its heads.
+
+One pre-LN transformer encoder, shared by both stages:
+- stage 1 (explicit procedure modelling): [align, caption tokens, consistency, (k+2)*n_I frame tokens]
+  with multi-granularity masking of the frame tokens; heads: masked-modelling (codes), align, consistency.
+- stage 2 (implicit procedure captioning): [before patches, k*n_I copies of the learnt mask embedding
+  (the procedure queries), after patches]; outputs the decoder memory, the change-kind logits and the
+  masked-modelling head at the query positions (the imagined frames).
+
+Frame tokens = LayerNorm+Linear(backbone feature) + time + row + column embeddings. Masked tokens and
+queries are the mask embedding + the same position embeddings.
+
+Grounding (measured in toolchain.md: without it a from-scratch model never sees the change): a learned
+projection of the per-patch feature difference (after - before) is added to the before and after tokens.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from .config import CODEBOOK, D_MODEL, FEAT_DIM, GRID, KINDS, MAX_TOKENS, N_I
+
+
+class Attention(nn.Module):
+    def __init__(self, d: int, heads: int, dropout: float) -> None:
+        super().__init__()
+        self.heads, self.head_dim = heads, d // heads
+        self.qkv = nn.Linear(d, 3 * d)
+        self.out = nn.Linear(d, d)
+        self.dropout = dropout
+
+    def forward(self, x: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
+        b, n, d = x.shape
+        q, k, v = self.qkv(x).reshape(b, n, 3, self.heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        scores = (q @ k.transpose(-1, -2)) * (1.0 / math.sqrt(self.head_dim))
+        if bias is not None:
+            scores = scores + bias
+        attn = torch.softmax(scores, dim=-1)
+        attn = F.dropout(attn, self.dropout, self.training)
+        return self.out((attn @ v).transpose(1, 2).reshape(b, n, d))
+
+
+class EncoderBlock(nn.Module):
+    def __init__(self, d: int, heads: int, ffn: int, dropout: float) -> None:
+        super().__init__()
+        self.norm1, self.norm2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.attn = Attention(d, heads, dropout)
+        self.ffn = nn.Sequential(nn.Linear(d, ffn), nn.GELU(), nn.Linear(ffn, d))
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
+        x = x + self.dropout(self.attn(self.norm1(x), bias))
+        return x + self.dropout(self.ffn(self.norm2(x)))
+
+
+class ProcedureEncoder(nn.Module):
+    def __init__(self, vocab_size: int, k: int, layers: int = 3, heads: int = 4, ffn: int = 384,
+                 dropout: float = 0.1, d: int = D_MODEL) -> None:
+        super().__init__()
+        self.k, self.d = k, d
+        self.feat_in = nn.Sequential(nn.LayerNorm(FEAT_DIM), nn.Linear(FEAT_DIM, d))
+        self.diff_in = nn.Linear(FEAT_DIM, d)
+        self.time_emb = nn.Embedding(k + 2, d)
+        self.row_emb = nn.Embedding(GRID, d)
+        self.col_emb = nn.Embedding(GRID, d)
+        self.mask_emb = nn.Parameter(torch.randn(d) * 0.02)
+        # stage-1 only: caption stream and the two special tokens
+        self.text_emb = nn.Embedding(vocab_size, d)
+        self.text_pos = nn.Embedding(MAX_TOKENS, d)
+        self.align_token = nn.Parameter(torch.randn(d) * 0.02)
+        self.csy_token = nn.Parameter(torch.randn(d) * 0.02)
+        self.blocks = nn.ModuleList([EncoderBlock(d, heads, ffn, dropout) for _ in range(layers)])
+        self.final_norm = nn.LayerNorm(d)
+        # heads
+        self.memory_mlp = nn.Sequential(nn.Linear(d, d), nn.GELU(), nn.Linear(d, d))
+        self.kind_head = nn.Sequential(nn.Linear(d, d), nn.GELU(), nn.Linear(d, len(KINDS)))
+        self.msm_head = nn.Linear(d, CODEBOOK)
+        self.align_head = nn.Linear(d, 1)
+        self.csy_head = nn.Linear(d, 1)
+        rows = torch.arange(GRID).repeat_interleave(GRID)
+        cols = torch.arange(GRID).repeat(GRID)
+        self.register_buffer("patch_rows", rows, persistent=False)
+        self.register_buffer("patch_cols", cols, persistent=False)
+
+    # ---- token construction -------------------------------------------------------------------
+    def position(self, n_frames: int) -> torch.Tensor:
+        """[(n_frames)*n_I, d]: time + row + column embedding, time-major then row-major."""
+        times = torch.arange(n_frames).repeat_interleave(N_I)
+        space = self.row_emb(self.patch_rows) + self.col_emb(self.patch_cols)     # [36,d]
+        return self.time_emb(times) + space.repeat(n_frames, 1)
+
+    def _run(self, x: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
+        for block in self.blocks:
+            x = block(x, bias)
+        return self.final_norm(x)
+
+    # ---- stage 2 ------------------------------------------------------------------------------
+    def stage2(self, before: torch.Tensor, after: torch.Tensor, explicit: torch.Tensor | None = None):
+        """before/after [B,36,64] features; explicit [B,k,36,64] keyframe features instead of the
+        queries (the 'explicit' ablation) or None. Returns (hidden [B,(k+2)*36,d], memory, kind_logits,
+        query_code_logits [B,k*36,256])."""
+        b = before.shape[0]
+        diff = self.diff_in(after - before)
+        ends_before = self.feat_in(before) + diff
+        ends_after = self.feat_in(after) + diff
+        if explicit is None:
+            middle = self.mask_emb.view(1, 1, -1).expand(b, self.k * N_I, self.d)
+        else:
+            middle = self.feat_in(explicit).reshape(b, self.k * N_I, self.d)
+        x = torch.cat([ends_before, middle, ends_after], dim=1) + self.position(self.k + 2)
+        hidden = self._run(x)
+        memory = self.memory_mlp(hidden)
+        kind_logits = self.kind_head(hidden.mean(dim=1))
+        query_logits = self.msm_head(hidden[:, N_I:N_I + self.k * N_I])
+        return hidden, memory, kind_logits, query_logits
+
+    # ---- stage 1 ------------------------------------------------------------------------------
+    def stage1(self, frames: torch.Tensor, masked: torch.Tensor, caption: torch.Tensor):
+        """frames [B,k+2,36,64] (before, keyframes, after), masked [B,(k+2)*36] bool, caption [B,T]
+        token ids (<pad> = 0 is ignored by attention). Returns (code logits at every frame position
+        [B,(k+2)*36,256], align logit [B], consistency logit [B])."""
+        b, f = frames.shape[:2]
+        tokens = self.feat_in(frames)                                             # [B,F,36,d]
+        # difference signal only where both end patches are visible (it would leak masked content)
+        visible_ends = (~masked[:, :N_I]) & (~masked[:, (f - 1) * N_I:])
+        diff = self.diff_in(frames[:, -1] - frames[:, 0]) * visible_ends.unsqueeze(-1).to(tokens.dtype)
+        tokens = torch.cat([tokens[:, :1] + diff.unsqueeze(1), tokens[:, 1:f - 1], tokens[:, f - 1:] + diff.unsqueeze(1)], 1)
+        tokens = tokens.reshape(b, f * N_I, self.d)
+        tokens = torch.where(masked.unsqueeze(-1), self.mask_emb.view(1, 1, -1).expand_as(tokens), tokens)
+        tokens = tokens + self.position(f)
+        t = caption.shape[1]
+        text = self.text_emb(caption) + self.text_pos(torch.arange(t))
+        x = torch.cat([self.align_token.view(1, 1, -1).expand(b, 1, self.d), text,
+                       self.csy_token.view(1, 1, -1).expand(b, 1, self.d), tokens], dim=1)
+        pad = torch.cat([torch.zeros(b, 1, dtype=torch.bool), caption == 0,
+                         torch.zeros(b, 1 + f * N_I, dtype=torch.bool)], dim=1)
+        bias = torch.zeros(pad.shape, dtype=x.dtype).masked_fill(pad, float("-inf")).view(b, 1, 1, -1)
+        hidden = self._run(x, bias)
+        frame_hidden = hidden[:, t + 2:]
+        return self.msm_head(frame_hidden), self.align_head(hidden[:, 0]).squeeze(-1), \
+            self.csy_head(hidden[:, t + 1]).squeeze(-1)
+
+
+# ---- stage-1 masking schemes (one per sample) ---------------------------------------------------
+def _block_box(gen: torch.Generator) -> tuple[int, int, int, int]:
+    """RandomErasing-style box on the 6x6 grid: area 0.2-0.8 of the grid, aspect 0.5-2."""
+    area = GRID * GRID * (0.2 + 0.6 * torch.rand(1, generator=gen).item())
+    ratio = math.exp(math.log(0.5) + (math.log(2) - math.log(0.5)) * torch.rand(1, generator=gen).item())
+    h = max(1, min(GRID, round(math.sqrt(area * ratio))))
+    w = max(1, min(GRID, round(math.sqrt(area / ratio))))
+    top = int(torch.randint(0, GRID - h + 1, (1,), generator=gen))
+    left = int(torch.randint(0, GRID - w + 1, (1,), generator=gen))
+    return top, left, h, w
+
+
+def make_masks(batch: int, n_frames: int, gen: torch.Generator) -> torch.Tensor:
+    """[B, n_frames*36] bool. Schemes as in the reference: random patches (~80%) p=0.7; everything
+    p=0.1; a block through all frames (tube) p=0.1; everything outside that block p=0.1."""
+    masks = torch.zeros(batch, n_frames, GRID, GRID, dtype=torch.bool)
+    for i in range(batch):
+        u = torch.rand(1, generator=gen).item()
+        if u < 0.7:
+            masks[i] = torch.rand(n_frames, GRID, GRID, generator=gen) < 0.8
+        elif u < 0.8:
+            masks[i] = True
+        else:
+            top, left, h, w = _block_box(gen)
+            block = torch.zeros(GRID, GRID, dtype=torch.bool)
+            block[top:top + h, left:left + w] = True
+            masks[i] = (block if u < 0.9 else ~block).unsqueeze(0).expand(n_frames, GRID, GRID)
+        if not masks[i].any():   # at least one target per sample
+            masks[i, n_frames // 2, GRID // 2, GRID // 2] = True
+    return masks.reshape(batch, n_frames * N_I)
+
+
+class ExportProcedureEncoder(nn.Module):
+    """ONNX graph: (before_features, after_features) -> (memory, kind_logits, query_code_logits)."""
+
+    def __init__(self, encoder: ProcedureEncoder) -> None:
+        super().__init__()
+        self.encoder = encoder
+
+    def forward(self, before_features: torch.Tensor, after_features: torch.Tensor):
+        _, memory, kind_logits, query_logits = self.encoder.stage2(before_features, after_features)
+        return memory, kind_logits, query_logits

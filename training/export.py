@@ -1,0 +1,178 @@
+"""Exports the trained pipeline to ONNX (opset 17) under models/, with the vocabulary and golden tensors.
+
+  /usr/bin/python3 -m training.export --ckpt /work/ckpt [--models models]
+
+Files: interpolator.onnx, tokenizer_encoder.onnx, tokenizer_decoder.onnx, procedure_encoder.onnx,
+decoder_step.onnx, vocab.json, golden/<model>.json (inputs and the PyTorch outputs for them; the
+TypeScript side runs the same inputs through onnxruntime-node and compares).
+Export runs with autograd enabled (torch 1.13's fused no-grad attention path does not export).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+import torch
+
+from . import config as C
+from .data import Vocab
+from .decode import ExportDecoderStep
+from .encode import ExportProcedureEncoder
+from .interpolate import Interpolator
+from .tokenizer import ExportTokenizerDecoder, ExportTokenizerEncoder, ImageTokenizer
+from .train import make_models, TrainConfig
+
+ONNX_FILES = ["interpolator.onnx", "tokenizer_encoder.onnx", "tokenizer_decoder.onnx",
+              "procedure_encoder.onnx", "decoder_step.onnx"]
+
+
+def load_trained(ckpt: Path, variant: str = "k2"):
+    cfg_json = json.loads((ckpt / "config.json").read_text())
+    cfg = TrainConfig(seed=cfg_json.get("seed", 1234))
+    for key in ("encoder_layers", "heads", "ffn"):
+        setattr(cfg, key, cfg_json.get(key, getattr(cfg, key)))
+    vocab = Vocab.load(ckpt / "vocab.json")
+    tok = ImageTokenizer()
+    tok.load_state_dict(torch.load(ckpt / "tokenizer.pt")["state"]["model"])
+    interp = Interpolator()
+    interp.load_state_dict(torch.load(ckpt / "interpolator.pt")["state"]["model"])
+    enc, dec = make_models(vocab, {"k2": 2, "k1": 1, "static": 0}[variant], cfg)
+    s2 = torch.load(ckpt / f"stage2_{variant}.pt")["state"]
+    enc.load_state_dict(s2["encoder"])
+    dec.load_state_dict(s2["decoder"])
+    for m in (tok, interp, enc, dec):
+        m.eval()
+    return vocab, tok, interp, enc, dec
+
+
+def _tensor_json(t: torch.Tensor) -> dict:
+    t = t.detach().contiguous()
+    dtype = {torch.float32: "float32", torch.int64: "int64"}[t.dtype]
+    return {"dtype": dtype, "dims": list(t.shape), "data": t.reshape(-1).tolist()}
+
+
+def golden_image(batch: int, h: int, w: int, seed: int) -> torch.Tensor:
+    """Deterministic test picture: smooth gradients plus two flat boxes (like a UI crop)."""
+    g = torch.Generator().manual_seed(seed)
+    ys = torch.linspace(0, 1, h).view(1, 1, h, 1)
+    xs = torch.linspace(0, 1, w).view(1, 1, 1, w)
+    img = (0.3 + 0.4 * ys * xs + 0.1 * torch.rand(batch, 3, 1, 1, generator=g)).expand(batch, 3, h, w).clone()
+    for b in range(batch):
+        for _ in range(2):
+            y0, x0 = int(torch.randint(0, h // 2, (1,), generator=g)), int(torch.randint(0, w // 2, (1,), generator=g))
+            img[b, :, y0:y0 + h // 4, x0:x0 + w // 3] = torch.rand(3, 1, 1, generator=g)
+    return img.clamp(0, 1)
+
+
+def _export(module: torch.nn.Module, args: tuple, path: Path, inputs: list[str], outputs: list[str], dynamic: dict) -> None:
+    # grad enabled on purpose: see toolchain.md
+    with torch.enable_grad():
+        torch.onnx.export(module, args, str(path), opset_version=C.OPSET, input_names=inputs,
+                          output_names=outputs, dynamic_axes=dynamic, do_constant_folding=True)
+    onnx.checker.check_model(onnx.load(str(path)))
+
+
+def export_all(ckpt: Path, models_dir: Path, variant: str = "k2") -> dict:
+    t0 = time.time()
+    models_dir.mkdir(parents=True, exist_ok=True)
+    golden_dir = models_dir / "golden"
+    golden_dir.mkdir(exist_ok=True)
+    vocab, tok, interp, enc, dec = load_trained(ckpt, variant)
+    vocab.save(models_dir / "vocab.json")
+    golden: dict[str, dict] = {}
+
+    # interpolator (dynamic H, W multiples of 16); golden at 32x48 keeps the file small
+    f0, f1 = golden_image(1, 32, 48, 1), golden_image(1, 32, 48, 2)
+    _export(interp, (f0, f1), models_dir / "interpolator.onnx", ["frame0", "frame1"], ["middle"],
+            {"frame0": {0: "B", 2: "H", 3: "W"}, "frame1": {0: "B", 2: "H", 3: "W"}, "middle": {0: "B", 2: "H", 3: "W"}})
+    with torch.no_grad():
+        golden["interpolator"] = {"inputs": {"frame0": f0, "frame1": f1}, "outputs": {"middle": interp(f0, f1)}}
+
+    # tokenizer encoder / decoder
+    img = golden_image(2, C.IMAGE_SIZE, C.IMAGE_SIZE, 3)
+    te = ExportTokenizerEncoder(tok).eval()
+    _export(te, (img,), models_dir / "tokenizer_encoder.onnx", ["image"], ["features", "codes"],
+            {"image": {0: "B"}, "features": {0: "B"}, "codes": {0: "B"}})
+    with torch.no_grad():
+        feats, codes = te(img)
+    golden["tokenizer_encoder"] = {"inputs": {"image": img}, "outputs": {"features": feats, "codes": codes}}
+    td = ExportTokenizerDecoder(tok).eval()
+    _export(td, (codes,), models_dir / "tokenizer_decoder.onnx", ["codes"], ["image"],
+            {"codes": {0: "B"}, "image": {0: "B"}})
+    with torch.no_grad():
+        golden["tokenizer_decoder"] = {"inputs": {"codes": codes}, "outputs": {"image": td(codes)}}
+
+    # procedure encoder: golden on the features of two different pictures
+    pe = ExportProcedureEncoder(enc).eval()
+    before, after = feats[:1], feats[1:2]
+    _export(pe, (before, after), models_dir / "procedure_encoder.onnx", ["before_features", "after_features"],
+            ["memory", "kind_logits", "query_code_logits"],
+            {"before_features": {0: "B"}, "after_features": {0: "B"}, "memory": {0: "B"},
+             "kind_logits": {0: "B"}, "query_code_logits": {0: "B"}})
+    with torch.no_grad():
+        memory, kind_logits, query_logits = pe(before, after)
+    golden["procedure_encoder"] = {"inputs": {"before_features": before, "after_features": after},
+                                   "outputs": {"memory": memory, "kind_logits": kind_logits,
+                                               "query_code_logits": query_logits}}
+
+    # decoder step with KV cache: export traced with T=1 past (dynamic T), golden for steps 0 and 1
+    ds = ExportDecoderStep(dec).eval()
+    L, d = len(dec.layers), dec.d
+    trace_args = (torch.tensor([[C.BOS]]), torch.tensor([1]), memory, torch.zeros(L, 1, 1, d), torch.zeros(L, 1, 1, d))
+    _export(ds, trace_args, models_dir / "decoder_step.onnx", ["token", "step", "memory", "past_key", "past_value"],
+            ["logits", "present_key", "present_value"],
+            {"token": {0: "B"}, "memory": {0: "B"}, "past_key": {1: "B", 2: "T"}, "past_value": {1: "B", 2: "T"},
+             "logits": {0: "B"}, "present_key": {1: "B", 2: "T+1"}, "present_value": {1: "B", 2: "T+1"}})
+    with torch.no_grad():
+        pk, pv = dec.empty_cache(1)
+        tok0 = torch.tensor([[C.BOS]])
+        logits0, k0, v0 = ds(tok0, torch.tensor([0]), memory, pk, pv)
+        tok1 = logits0.argmax(-1, keepdim=True)
+        logits1, k1, v1 = ds(tok1, torch.tensor([1]), memory, k0, v0)
+    golden["decoder_step"] = {"inputs": {"token": tok0, "step": torch.tensor([0]), "memory": memory,
+                                         "past_key": pk, "past_value": pv},
+                              "outputs": {"logits": logits0, "present_key": k0, "present_value": v0}}
+    golden["decoder_step_1"] = {"model": "decoder_step.onnx",
+                                "inputs": {"token": tok1, "step": torch.tensor([1]), "memory": memory,
+                                           "past_key": k0, "past_value": v0},
+                                "outputs": {"logits": logits1, "present_key": k1, "present_value": v1}}
+
+    for name, g in golden.items():
+        doc = {"model": g.get("model", f"{name}.onnx"),
+               "tolerance": {"abs": 1e-4, "rel": 1e-3, "note": "int64 outputs must match exactly"},
+               "inputs": {k: _tensor_json(v) for k, v in g["inputs"].items()},
+               "outputs": {k: _tensor_json(v) for k, v in g["outputs"].items()}}
+        (golden_dir / f"{name}.json").write_text(json.dumps(doc, separators=(",", ":")))
+    sizes = {f: (models_dir / f).stat().st_size for f in ONNX_FILES}
+    info = {"exported_at": time.strftime("%Y-%m-%d %H:%M:%S"), "checkpoint": str(ckpt), "variant": variant,
+            "vocab_size": len(vocab), "onnx_bytes": sizes, "onnx_total_mb": sum(sizes.values()) / 2 ** 20,
+            "opset": C.OPSET, "contract_version": C.CONTRACT["contract_version"]}
+    (models_dir / "export_info.json").write_text(json.dumps(info, indent=1) + "\n")
+    print(f"exported {len(ONNX_FILES)} ONNX files ({info['onnx_total_mb']:.2f} MB) + golden to {models_dir} "
+          f"in {time.time() - t0:.1f}s", flush=True)
+    return info
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--ckpt", required=True)
+    ap.add_argument("--models", default=str(C.MODELS_DIR))
+    ap.add_argument("--variant", default="k2")
+    a = ap.parse_args(argv)
+    torch.set_num_threads(2)
+    for f in ("config.json", "vocab.json", "tokenizer.pt", "interpolator.pt", f"stage2_{a.variant}.pt"):
+        if not (Path(a.ckpt) / f).is_file():
+            print(f"error: {Path(a.ckpt) / f} missing: train first (python3 -m training.train ...)", file=sys.stderr)
+            return 2
+    export_all(Path(a.ckpt), Path(a.models), a.variant)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,494 @@
+"""Trains the whole ProCap pipeline from scratch with one command, seeded and resumable:
+
+  /usr/bin/python3 -m training.train --all --data /work/corpus --out /work/ckpt [--resume] [--smoke]
+
+Phases (each checkpointed under --out; --resume continues a phase from its last checkpoint and skips
+finished ones): vocab -> tokenizer (VQ autoencoder = frozen backbone) -> interpolator -> cache (frozen
+backbone features/codes of every crop, interpolated procedures, confidence weights) -> stage1 (explicit
+procedure modelling, k keyframes) -> stage2 (implicit procedure captioning) -> export (models/).
+Variants for the ablation table: --variant k2 (the shipped model), k1 (stage 1 and 2 with k=1),
+static (no stage 1, no queries: stage 2 over [before, after] only).
+While stage 2 trains, change-kind accuracy and no-change recall on the val split are logged.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from . import config as C
+from .config import TrainConfig, smoke_config
+from .data import CropSet, DataError, Vocab, to_tensor
+from .decode import CaptionDecoder, caption_loss, greedy_decode
+from .encode import ProcedureEncoder, make_masks
+from .interpolate import MIDPOINT_TRIPLES, Interpolator, interpolate_seven, interpolator_loss
+from .sample import confidence_weights, sample_keyframes
+from .tokenizer import ImageTokenizer, tokenizer_loss
+
+VARIANT_K = {"k2": 2, "k1": 1, "static": 0}
+
+
+# ---------------------------------------------------------------------------------------------------
+# small utilities
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def rng_for(seed: int, phase: str, step: int) -> np.random.Generator:
+    """Deterministic per (seed, phase, step): resuming reproduces the same batches."""
+    return np.random.default_rng([seed, sum(ord(c) * 31 ** i for i, c in enumerate(phase)) % (2 ** 31), step])
+
+
+def torch_gen(seed: int, phase: str, step: int) -> torch.Generator:
+    g = torch.Generator()
+    g.manual_seed(int(rng_for(seed, phase, step).integers(2 ** 62)))
+    return g
+
+
+def lr_at(step: int, budget: C.PhaseBudget) -> float:
+    """Linear warm-up, then cosine decay to 10%."""
+    if step < budget.warmup:
+        return budget.lr * (step + 1) / budget.warmup
+    t = (step - budget.warmup) / max(1, budget.steps - budget.warmup)
+    return budget.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, t))))
+
+
+class Progress:
+    def __init__(self, phase: str, total: int, start: int, logfile: Path) -> None:
+        self.phase, self.total, self.start = phase, total, start
+        self.t0 = time.time()
+        self.logfile = logfile
+        self.running: dict[str, float] = {}
+        self.n = 0
+
+    def update(self, step: int, stats: dict, every: int = 20) -> None:
+        for k, v in stats.items():
+            self.running[k] = self.running.get(k, 0.0) + float(v)
+        self.n += 1
+        if (step + 1) % every == 0 or step + 1 == self.total:
+            done = step + 1 - self.start
+            rate = (time.time() - self.t0) / max(done, 1)
+            eta = rate * (self.total - step - 1)
+            avg = {k: v / self.n for k, v in self.running.items()}
+            shown = " ".join(f"{k}={v:.4g}" for k, v in avg.items())
+            log(f"{self.phase} {step + 1}/{self.total} {shown} | {rate:.2f}s/step eta {eta / 60:.1f}min")
+            self.write({"phase": self.phase, "step": step + 1, **avg, "s_per_step": rate})
+            self.running, self.n = {}, 0
+
+    def write(self, record: dict) -> None:
+        with self.logfile.open("a") as fh:
+            fh.write(json.dumps({"time": time.time(), **record}) + "\n")
+
+
+def save_atomic(obj, path: Path) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, state_objs: dict,
+              cfg: TrainConfig, val_fn=None, resume: bool = True, loss_key: str = "loss") -> dict:
+    """Generic loop: AdamW, warm-up + cosine, checkpoint every cfg.checkpoint_every steps, resume.
+    step_fn(step) -> (loss tensor, stats). Returns {'first': mean of the first losses, 'last': ...}."""
+    done_path, ckpt_path = out / f"{name}.pt", out / f"{name}.ckpt"
+    if resume and done_path.is_file():
+        final = torch.load(done_path)
+        for k, obj in state_objs.items():
+            obj.load_state_dict(final["state"][k])
+        log(f"{name}: already trained ({done_path}), skipping")
+        return final.get("losses", {})
+    opt = torch.optim.AdamW(params, lr=budget.lr, weight_decay=0.01, betas=(0.9, 0.98))
+    start, losses = 0, []
+    if resume and ckpt_path.is_file():
+        ck = torch.load(ckpt_path)
+        for k, obj in state_objs.items():
+            obj.load_state_dict(ck["state"][k])
+        opt.load_state_dict(ck["opt"])
+        start, losses = ck["step"], ck["losses"]
+        log(f"{name}: resuming at step {start}/{budget.steps}")
+    progress = Progress(name, budget.steps, start, out / "train_log.jsonl")
+    t0 = time.time()
+    for step in range(start, budget.steps):
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step, budget)
+        for obj in state_objs.values():
+            obj.train()
+        loss, stats = step_fn(step)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        losses.append(float(stats.get(loss_key, float(loss))))
+        progress.update(step, {"loss": float(loss), **stats})
+        last = step + 1 == budget.steps
+        if val_fn is not None and ((step + 1) % cfg.val_every == 0 or last):
+            for obj in state_objs.values():
+                obj.eval()
+            val = val_fn()
+            log(f"{name} val @ {step + 1}: " + " ".join(f"{k}={v:.4f}" for k, v in val.items()))
+            progress.write({"phase": name, "step": step + 1, **{f"val_{k}": v for k, v in val.items()}})
+        if (step + 1) % cfg.checkpoint_every == 0 and not last:
+            save_atomic({"state": {k: o.state_dict() for k, o in state_objs.items()}, "opt": opt.state_dict(),
+                         "step": step + 1, "losses": losses}, ckpt_path)
+    n = max(1, min(10, len(losses) // 4))
+    summary = {"first": float(np.mean(losses[:n])), "last": float(np.mean(losses[-n:])),
+               "steps": budget.steps, "seconds_this_run": time.time() - t0}
+    save_atomic({"state": {k: o.state_dict() for k, o in state_objs.items()}, "losses": summary}, done_path)
+    if ckpt_path.is_file():
+        ckpt_path.unlink()
+    log(f"{name}: done, loss {summary['first']:.4f} -> {summary['last']:.4f}")
+    return summary
+
+
+# ---------------------------------------------------------------------------------------------------
+# phases
+def build_vocab(train: CropSet, out: Path) -> Vocab:
+    path = out / "vocab.json"
+    if path.is_file():
+        return Vocab.load(path)
+    caps = [c for s in train.samples for c in s.captions]
+    caps += [c for m in train.manifest().values() for c in m.get("captions", [])]
+    vocab = Vocab.build(caps)
+    vocab.save(path)
+    log(f"vocab: {len(vocab)} tokens from {len(caps)} training captions")
+    return vocab
+
+
+def random_images(ds: CropSet, rng: np.random.Generator, n: int) -> np.ndarray:
+    """n random crops from before/after/true frames of the split (uint8 [n,96,96,3])."""
+    out = []
+    for _ in range(n):
+        i = int(rng.integers(len(ds)))
+        fr = ds.true_frames(i)
+        if fr is not None and rng.random() < 0.35:
+            out.append(fr[int(rng.integers(7))])
+        else:
+            out.append(ds.images(i)[int(rng.integers(2))])
+    return np.stack(out)
+
+
+def train_tokenizer(train: CropSet, cfg: TrainConfig, out: Path, resume: bool) -> tuple[ImageTokenizer, dict]:
+    torch.manual_seed(cfg.seed)
+    tok = ImageTokenizer()
+
+    def step_fn(step):
+        imgs = to_tensor(random_images(train, rng_for(cfg.seed, "tokenizer", step), cfg.tokenizer.batch))
+        return tokenizer_loss(tok, imgs)
+
+    summary = run_phase("tokenizer", list(tok.parameters()), cfg.tokenizer, step_fn, out, {"model": tok}, cfg,
+                        resume=resume)
+    tok.eval()
+    return tok, summary
+
+
+def train_interpolator(train: CropSet, cfg: TrainConfig, out: Path, resume: bool) -> tuple[Interpolator, dict]:
+    torch.manual_seed(cfg.seed + 1)
+    net = Interpolator()
+    with_frames = [i for i, s in enumerate(train.samples) if s.frames_row >= 0]
+    if not with_frames:
+        raise DataError(f"{train.dir}: no sample has true intermediate frames; the interpolator cannot be trained")
+
+    def step_fn(step):
+        rng = rng_for(cfg.seed, "interpolator", step)
+        lefts, mids, rights = [], [], []
+        for _ in range(cfg.interpolator.batch):
+            i = with_frames[int(rng.integers(len(with_frames)))]
+            pair = train.images(i)
+            seq = [pair[0], *train.true_frames(i), pair[1]]
+            a, m, b = MIDPOINT_TRIPLES[int(rng.integers(len(MIDPOINT_TRIPLES)))]
+            if rng.random() < 0.5:           # time reversal: the midpoint is symmetric
+                a, b = b, a
+            lefts.append(seq[a]); mids.append(seq[m]); rights.append(seq[b])
+        return interpolator_loss(net, to_tensor(np.stack(lefts)), to_tensor(np.stack(rights)), to_tensor(np.stack(mids)))
+
+    summary = run_phase("interpolator", list(net.parameters()), cfg.interpolator, step_fn, out, {"model": net}, cfg,
+                        resume=resume)
+    net.eval()
+    return net, summary
+
+
+def _colour_shift(img: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    gain = 0.6 + 0.8 * torch.rand(img.shape[0], 3, 1, 1, generator=gen)
+    return (img * gain + 0.2 * (torch.rand(img.shape[0], 3, 1, 1, generator=gen) - 0.5)).clamp(0, 1)
+
+
+def _affine(img: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """rotation up to 30 degrees, translation up to 10%, scale 0.9-1.1 (the reference's warp negative)."""
+    b = img.shape[0]
+    ang = (torch.rand(b, generator=gen) * 2 - 1) * math.radians(30)
+    scale = 0.9 + 0.2 * torch.rand(b, generator=gen)
+    tx, ty = ((torch.rand(2, b, generator=gen) * 2 - 1) * 0.2)
+    cos, sin = torch.cos(ang) / scale, torch.sin(ang) / scale
+    theta = torch.stack([torch.stack([cos, -sin, tx], 1), torch.stack([sin, cos, ty], 1)], 1)
+    grid = F.affine_grid(theta, list(img.shape), align_corners=False)
+    return F.grid_sample(img, grid, padding_mode="border", align_corners=False)
+
+
+@torch.no_grad()
+def build_cache(ds: CropSet, tok: ImageTokenizer, interp: Interpolator | None, max_procedures: int,
+                path: Path, seed: int, batch: int = 64) -> dict:
+    """Frozen backbone features (fp16) and codes of before/after for every sample; for the first
+    max_procedures samples also the 7 intermediate frames (true ones where the corpus has them, else
+    the interpolator's), their confidence weights, and two perturbed frames (colour shift, affine
+    warp) used as consistency negatives in stage 1."""
+    if path.is_file():
+        return torch.load(path)
+    n = len(ds)
+    m = min(n, max_procedures) if interp is not None else 0
+    ends_f = torch.zeros(n, 2, C.N_I, C.FEAT_DIM, dtype=torch.float16)
+    ends_c = torch.zeros(n, 2, C.N_I, dtype=torch.uint8)
+    mid_f = torch.zeros(m, 7, C.N_I, C.FEAT_DIM, dtype=torch.float16)
+    mid_c = torch.zeros(m, 7, C.N_I, dtype=torch.uint8)
+    weights = torch.zeros(m, 7)
+    pert_f = torch.zeros(m, 2, C.N_I, C.FEAT_DIM, dtype=torch.float16)
+    gen = torch.Generator().manual_seed(seed)
+    t0 = time.time()
+    true_count = 0
+    for lo in range(0, n, batch):
+        hi = min(n, lo + batch)
+        pairs = to_tensor(np.stack([ds.images(i) for i in range(lo, hi)]))        # [b,2,3,96,96]
+        b = hi - lo
+        f, c = tok.encode(pairs.reshape(b * 2, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
+        ends_f[lo:hi] = f.reshape(b, 2, C.N_I, C.FEAT_DIM).half()
+        ends_c[lo:hi] = c.reshape(b, 2, C.N_I).to(torch.uint8)
+        if lo < m:
+            hm = min(hi, m)
+            bm = hm - lo
+            mids = torch.zeros(bm, 7, 3, C.IMAGE_SIZE, C.IMAGE_SIZE)
+            need = []
+            for j, i in enumerate(range(lo, hm)):
+                fr = ds.true_frames(i)
+                if fr is not None:
+                    mids[j] = to_tensor(fr)
+                    true_count += 1
+                else:
+                    need.append(j)
+            if need:
+                sel = torch.tensor(need)
+                mids[sel] = interpolate_seven(interp, pairs[sel, 0], pairs[sel, 1])
+            fm, cm = tok.encode(mids.reshape(bm * 7, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
+            fm = fm.reshape(bm, 7, C.N_I, C.FEAT_DIM)
+            mid_f[lo:hm] = fm.half()
+            mid_c[lo:hm] = cm.reshape(bm, 7, C.N_I).to(torch.uint8)
+            weights[lo:hm] = confidence_weights(f.reshape(b, 2, C.N_I, C.FEAT_DIM)[:bm, 0], fm,
+                                                f.reshape(b, 2, C.N_I, C.FEAT_DIM)[:bm, 1])
+            # perturbed copies of one random frame of each procedure (from the 9)
+            seq = torch.cat([pairs[:bm, :1], mids, pairs[:bm, 1:]], 1)
+            pick = torch.randint(0, 9, (bm,), generator=gen)
+            src = seq[torch.arange(bm), pick]
+            pf, _ = tok.encode(torch.cat([_colour_shift(src, gen), _affine(src, gen)]))
+            pert_f[lo:hm] = pf.reshape(2, bm, C.N_I, C.FEAT_DIM).transpose(0, 1).half()
+        if (lo // batch) % 20 == 0:
+            log(f"cache {path.name}: {hi}/{n} samples ({time.time() - t0:.0f}s)")
+    cache = {"ends_f": ends_f, "ends_c": ends_c, "mid_f": mid_f, "mid_c": mid_c, "weights": weights,
+             "pert_f": pert_f, "kinds": torch.tensor([s.kind for s in ds.samples]),
+             "true_frames": true_count}
+    save_atomic(cache, path)
+    log(f"cache {path.name}: {n} samples, {m} procedures ({true_count} with true frames) in {time.time() - t0:.0f}s")
+    return cache
+
+
+def make_models(vocab: Vocab, k: int, cfg: TrainConfig) -> tuple[ProcedureEncoder, CaptionDecoder]:
+    enc = ProcedureEncoder(len(vocab), k, layers=cfg.encoder_layers, heads=cfg.heads, ffn=cfg.ffn, dropout=cfg.dropout)
+    dec = CaptionDecoder(len(vocab), dropout=cfg.dropout)
+    return enc, dec
+
+
+def train_stage1(train: CropSet, cache: dict, vocab: Vocab, k: int, cfg: TrainConfig, out: Path, resume: bool):
+    torch.manual_seed(cfg.seed + 10 + k)
+    enc, _ = make_models(vocab, k, cfg)
+    m = cache["mid_f"].shape[0]
+    if m == 0:
+        raise DataError("stage 1 needs procedures in the cache (no interpolator?)")
+    name = f"stage1_k{k}"
+
+    def step_fn(step):
+        rng = rng_for(cfg.seed, name, step)
+        gen = torch_gen(cfg.seed, name, step)
+        b = cfg.stage1.batch
+        idx = torch.from_numpy(rng.integers(0, m, b))
+        keys = sample_keyframes(cache["weights"][idx], k, gen)                       # [b,k]
+        ar = torch.arange(b).unsqueeze(1)
+        mid_f = cache["mid_f"][idx][ar, keys].float()                               # [b,k,36,64]
+        mid_c = cache["mid_c"][idx][ar, keys].long()
+        ends_f, ends_c = cache["ends_f"][idx].float(), cache["ends_c"][idx].long()
+        frames = torch.cat([ends_f[:, :1], mid_f, ends_f[:, 1:]], 1)                 # [b,k+2,36,64]
+        codes = torch.cat([ends_c[:, :1], mid_c, ends_c[:, 1:]], 1).reshape(b, -1)
+        caps = [train.samples[int(i)].captions[int(rng.integers(len(train.samples[int(i)].captions)))] for i in idx]
+        # negatives: a quarter with another sample's caption (align), a quarter with broken frames (consistency)
+        role = rng.random(b)
+        align_neg = role < 0.25
+        csy_neg = role >= 0.75
+        shown_caps = list(caps)
+        for j in np.nonzero(align_neg)[0]:
+            other = caps[(j + 1 + int(rng.integers(b - 1))) % b] if b > 1 else caps[j]
+            if other == caps[j]:
+                align_neg[j] = False
+            shown_caps[j] = other
+        f = k + 2
+        for j in np.nonzero(csy_neg)[0]:
+            how = int(rng.integers(4))
+            slot = int(rng.integers(f))
+            if how == 0:                        # a frame of another sample
+                o = int(rng.integers(m))
+                frames[j, slot] = cache["mid_f"][o, int(rng.integers(7))].float()
+            elif how == 1:                      # non-identity permutation of the frames
+                perm = torch.randperm(f, generator=gen)
+                while bool((perm == torch.arange(f)).all()):
+                    perm = torch.randperm(f, generator=gen)
+                frames[j] = frames[j, perm]
+            else:                               # colour-shifted or affine-warped frame
+                frames[j, slot] = cache["pert_f"][int(idx[j]), how - 2].float()
+        caption_ids = torch.tensor([vocab.encode(c) for c in shown_caps])
+        masked = make_masks(b, f, gen)
+        code_logits, align_logit, csy_logit = enc.stage1(frames, masked, caption_ids)
+        msm_rows = torch.from_numpy(~csy_neg).unsqueeze(1) & masked                  # no msm on broken sequences
+        l_msm = F.cross_entropy(code_logits[msm_rows], codes[msm_rows]) if bool(msm_rows.any()) else code_logits.sum() * 0
+        l_align = F.binary_cross_entropy_with_logits(align_logit, torch.from_numpy(~align_neg).float())
+        l_csy = F.binary_cross_entropy_with_logits(csy_logit, torch.from_numpy(~csy_neg).float())
+        loss = cfg.w_msm * l_msm + cfg.w_align * l_align + cfg.w_csy * l_csy
+        acc = (code_logits[msm_rows].argmax(-1) == codes[msm_rows]).float().mean() if bool(msm_rows.any()) else torch.tensor(0.)
+        return loss, {"msm": float(l_msm), "align": float(l_align), "csy": float(l_csy), "msm_acc": float(acc)}
+
+    params = [p for n_, p in enc.named_parameters() if not n_.startswith(("memory_mlp", "kind_head"))]
+    summary = run_phase(name, params, cfg.stage1, step_fn, out, {"encoder": enc}, cfg, resume=resume)
+    return enc, summary
+
+
+@torch.no_grad()
+def evaluate_kinds(enc: ProcedureEncoder, cache: dict, limit: int, batch: int = 128) -> dict:
+    n = min(limit, cache["ends_f"].shape[0])
+    preds = []
+    for lo in range(0, n, batch):
+        f = cache["ends_f"][lo:min(n, lo + batch)].float()
+        preds.append(enc.stage2(f[:, 0], f[:, 1])[2].argmax(-1))
+    pred = torch.cat(preds)
+    truth = cache["kinds"][:n]
+    none = truth == C.NONE_KIND
+    return {"kind_acc": float((pred == truth).float().mean()),
+            "nochange_recall": float((pred[none] == C.NONE_KIND).float().mean()) if bool(none.any()) else float("nan"),
+            "false_none": float((pred[~none] == C.NONE_KIND).float().mean()) if bool((~none).any()) else float("nan")}
+
+
+def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, vocab: Vocab, variant: str,
+                 cfg: TrainConfig, out: Path, resume: bool):
+    k = VARIANT_K[variant]
+    torch.manual_seed(cfg.seed + 20 + k)
+    enc, dec = make_models(vocab, k, cfg)
+    if k > 0:
+        s1 = torch.load(out / f"stage1_k{k}.pt")
+        enc.load_state_dict(s1["state"]["encoder"])
+    n = cache["ends_f"].shape[0]
+    m = cache["mid_f"].shape[0]
+    name = f"stage2_{variant}"
+
+    def step_fn(step):
+        rng = rng_for(cfg.seed, name, step)
+        gen = torch_gen(cfg.seed, name, step)
+        b = cfg.stage2.batch
+        idx = torch.from_numpy(rng.integers(0, n, b))
+        ends = cache["ends_f"][idx].float()
+        caps = [train.samples[int(i)].captions[int(rng.integers(len(train.samples[int(i)].captions)))] for i in idx]
+        tokens = torch.tensor([vocab.encode(c) for c in caps])
+        _, memory, kind_logits, query_logits = enc.stage2(ends[:, 0], ends[:, 1])
+        l_cap = caption_loss(dec, memory, tokens, cfg.label_smoothing)
+        l_kind = F.cross_entropy(kind_logits, cache["kinds"][idx])
+        loss = l_cap + cfg.w_kind * l_kind
+        stats = {"cap": float(l_cap), "kind": float(l_kind)}
+        has_proc = idx < m
+        if k > 0 and bool(has_proc.any()):
+            pi = idx[has_proc]
+            keys = sample_keyframes(cache["weights"][pi], k, gen)
+            target = cache["mid_c"][pi][torch.arange(len(pi)).unsqueeze(1), keys].long().reshape(len(pi), -1)
+            l_q = F.cross_entropy(query_logits[has_proc].reshape(-1, C.CODEBOOK), target.reshape(-1))
+            loss = loss + cfg.w_query_msm * l_q
+            stats["qmsm"] = float(l_q)
+        return loss, stats
+
+    def val_fn():
+        res = evaluate_kinds(enc, val_cache, cfg.val_samples)
+        # caption exact-match rate on a few val samples (greedy, KV cache: what the runtime runs)
+        nv = min(96, val_cache["ends_f"].shape[0])
+        f = val_cache["ends_f"][:nv].float()
+        _, memory, _, _ = enc.stage2(f[:, 0], f[:, 1])
+        hyps = [vocab.decode(h) for h in greedy_decode(dec, memory)]
+        res["exact_caption"] = float(np.mean([h in val.samples[i].captions for i, h in enumerate(hyps)]))
+        return res
+
+    params = list(enc.parameters()) + list(dec.parameters())
+    summary = run_phase(name, params, cfg.stage2, step_fn, out, {"encoder": enc, "decoder": dec}, cfg,
+                        val_fn=val_fn, resume=resume, loss_key="cap")
+    enc.eval(); dec.eval()
+    summary["val"] = val_fn()
+    return enc, dec, summary
+
+
+# ---------------------------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True, help="corpus root with train/ and val/ crops")
+    ap.add_argument("--out", required=True, help="checkpoint folder (outside the work tree)")
+    ap.add_argument("--all", action="store_true", help="every phase, then export to --models")
+    ap.add_argument("--variant", action="append", choices=list(VARIANT_K), help="stage-2 variants (default k2)")
+    ap.add_argument("--resume", action="store_true", help="continue from checkpoints in --out")
+    ap.add_argument("--smoke", action="store_true", help="tiny budgets: a few steps of everything")
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--models", default=str(C.MODELS_DIR), help="where --all exports the ONNX files")
+    ap.add_argument("--no-export", action="store_true")
+    ap.add_argument("--steps", default="", help="override steps, e.g. stage2=600,stage1=300")
+    ap.add_argument("--train-pairs", type=int, default=None, help="use only the first N training pairs")
+    a = ap.parse_args(argv)
+
+    cfg = smoke_config(a.seed) if a.smoke else TrainConfig(seed=a.seed)
+    if a.steps:
+        cfg = C.with_steps(cfg, **{kv.split("=")[0]: int(kv.split("=")[1]) for kv in a.steps.split(",")})
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if not a.resume and any(out.glob("*.pt")) or not a.resume and any(out.glob("*.ckpt")):
+        print(f"error: {out} already holds checkpoints; pass --resume to continue them or use a fresh --out",
+              file=sys.stderr)
+        return 2
+    (out / "config.json").write_text(json.dumps({"argv": sys.argv, **cfg.to_json()}, indent=1))
+    variants = a.variant or ["k2"]
+    t_start = time.time()
+    try:
+        train = CropSet(Path(a.data) / "train", limit_pairs=a.train_pairs)
+        val = CropSet(Path(a.data) / "val")
+        log(f"data: {len(train)} train samples, {len(val)} val samples")
+        vocab = build_vocab(train, out)
+        tok, s_tok = train_tokenizer(train, cfg, out, True)
+        interp, s_int = train_interpolator(train, cfg, out, True)
+        cache = build_cache(train, tok, interp, cfg.max_stage1_samples, out / "cache_train.pt", cfg.seed)
+        val_cache = build_cache(val, tok, None, 0, out / "cache_val.pt", cfg.seed)
+        summaries = {"tokenizer": s_tok, "interpolator": s_int}
+        for variant in variants:
+            k = VARIANT_K[variant]
+            if k > 0:
+                _, summaries[f"stage1_k{k}"] = train_stage1(train, cache, vocab, k, cfg, out, True)
+            _, _, summaries[f"stage2_{variant}"] = train_stage2(train, val, cache, val_cache, vocab, variant, cfg, out, True)
+    except DataError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    summaries["wall_seconds_this_invocation"] = time.time() - t_start
+    prev = json.loads((out / "summary.json").read_text()) if (out / "summary.json").is_file() else {}
+    prev.update(summaries)
+    (out / "summary.json").write_text(json.dumps(prev, indent=1))
+    log(f"training finished in {(time.time() - t_start) / 60:.1f} min (this invocation)")
+    if a.all and not a.no_export:
+        from .export import export_all
+        export_all(out, Path(a.models), variant="k2")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
