@@ -152,3 +152,17 @@ test('reading files: missing and oversized files name the path', () => {
   assert.throws(() => readPngFile(join(dir, 'empty.png')), /empty\.png: the file is empty/);
   assert.throws(() => readPngFile(dir), /not a regular file/);
 });
+
+test('the fast 8-bit RGB/RGBA path decodes exactly like pngjs, for every filter type', async () => {
+  const { PNG } = await import('pngjs');
+  const { compositeOverWhite } = await import('../../src/core/image.js');
+  for (const colorType of [2, 6] as const) {
+    const source = colourful(colorType === 6);
+    for (const bytes of [encodePngVariant(source, { colorType, bitDepth: 8 }), encodePng(source)]) {
+      const reference = PNG.sync.read(bytes);
+      const expected = new Uint8Array(reference.data);
+      compositeOverWhite(expected);
+      assert.deepEqual(decodePng(bytes, 'fast.png').data, expected);
+    }
+  }
+});
