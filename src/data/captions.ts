@@ -1,0 +1,319 @@
+// The caption grammar. Captions are what the model learns to say, so they follow strict rules:
+// lower-case words only, no punctuation, at most 20 words, a small fixed vocabulary, and only what
+// a person could see: the element's role and colour, its rough place, the kind of change, colours,
+// direction and rough distance. Literal UI text is never used (kept in the change record instead).
+import type { CaptionFacts, Box } from './changes.js';
+import type { Rng } from './rng.js';
+
+export const MAX_CAPTION_WORDS = 20;
+/** region captions kept per change (more references make caption metrics more stable) */
+export const REFS_PER_CHANGE = 5;
+
+const PLURALS: Record<string, string> = {
+  'search box': 'search boxes',
+  'tabs': 'tabs',
+  'page': 'pages',
+  'text': 'texts',
+};
+
+export function plural(role: string): string {
+  return PLURALS[role] ?? role + 's';
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
+}
+
+/** rough distance bands: "slightly" under 8 px, unqualified 8-40 px, "far" above 40 px */
+export function distanceBand(px: number): 'slight' | 'plain' | 'far' {
+  const d = Math.abs(px);
+  return d < 8 ? 'slight' : d <= 40 ? 'plain' : 'far';
+}
+
+/** phrases for the 3x3 cell of the screen the box centre falls in */
+export function positionPhrases(box: Box | null, width: number, height: number): string[] {
+  if (!box) return [];
+  const cx = (box[0] + box[2]) / 2 / width;
+  const cy = (box[1] + box[3]) / 2 / height;
+  const col = cx < 1 / 3 ? 'left' : cx < 2 / 3 ? 'centre' : 'right';
+  const row = cy < 1 / 3 ? 'top' : cy < 2 / 3 ? 'middle' : 'bottom';
+  if (row === 'middle' && col === 'centre') return ['in the middle', 'in the centre of the screen'];
+  if (row === 'middle') return [`on the ${col}`, `on the ${col} side`];
+  if (col === 'centre') return [`at the ${row}`, `near the ${row} of the screen`];
+  return [`at the ${row} ${col}`, `in the ${row} ${col} corner`];
+}
+
+function areaPhrase(facts: CaptionFacts): string | null {
+  if (!facts.area || facts.area === facts.role) return null;
+  if (facts.area === 'tabs' && facts.role === 'tab') return null;
+  return `in the ${facts.area}`;
+}
+
+const TEXT_ROLES = new Set(['heading', 'text', 'label', 'link', 'number', 'cell', 'tab', 'menu item', 'icon', 'icon button', 'logo']);
+
+/** noun phrases naming the element ("the blue button", "the button at the top left", ...) */
+function nounPhrases(facts: CaptionFacts, pos: string[], withColor = true): { full: string[]; short: string[] } {
+  const role = facts.role;
+  const color = withColor && facts.color ? facts.color : null;
+  const area = areaPhrase(facts);
+  const short: string[] = [];
+  const full: string[] = [];
+  if (color) short.push(`the ${color} ${role}`);
+  else short.push(`the ${role}`);
+  for (const p of pos.slice(0, 2)) full.push(`the ${role} ${p}`);
+  if (color && pos.length) full.push(`the ${color} ${role} ${pos[0]}`);
+  if (area) {
+    full.push(`the ${role} ${area}`);
+    if (color) full.push(`the ${color} ${role} ${area}`);
+  }
+  return { full: [...short, ...full], short };
+}
+
+function directionWords(dx: number, dy: number): { dir: string[]; comparative: string | null } {
+  const h = dx === 0 ? null : dx > 0 ? 'right' : 'left';
+  const v = dy === 0 ? null : dy > 0 ? 'down' : 'up';
+  if (h && v) return { dir: [`${v} and to the ${h}`, `${v} and ${h}`], comparative: null };
+  if (v) return { dir: [v], comparative: v === 'down' ? 'lower' : 'higher' };
+  return { dir: [`to the ${h}`, h!], comparative: `further ${h}` };
+}
+
+function moveClauses(f: CaptionFacts): string[] {
+  const dx = f.dx ?? 0;
+  const dy = f.dy ?? 0;
+  const band = distanceBand(Math.max(Math.abs(dx), Math.abs(dy)));
+  const { dir, comparative } = directionWords(dx, dy);
+  const pre = band === 'slight' ? ['slightly', 'a little'] : band === 'far' ? ['far'] : [''];
+  const post = band === 'slight' ? ['a little', 'a bit'] : band === 'far' ? ['a long way', 'a lot'] : [''];
+  const out: string[] = [];
+  for (const d of dir) {
+    out.push(`moved ${pre[0]} ${d}`, `shifted ${pre[pre.length - 1]} ${d}`, `moved ${d} ${post[0]}`, `was moved ${d} ${post[post.length - 1]}`);
+  }
+  if (comparative) {
+    const degree = band === 'slight' ? 'slightly' : band === 'far' ? 'much' : '';
+    out.push(`is now ${degree} ${comparative}`, `sits ${degree} ${comparative} than before`);
+  }
+  return out;
+}
+
+function sizeWord(f: CaptionFacts): { adj: string[]; verb: string | null } {
+  const w = f.widthRatio ?? 1;
+  const h = f.heightRatio ?? 1;
+  const wc = Math.abs(w - 1) > 0.05 ? (w > 1 ? 1 : -1) : 0;
+  const hc = Math.abs(h - 1) > 0.05 ? (h > 1 ? 1 : -1) : 0;
+  if (wc && hc && wc === hc) return wc > 0 ? { adj: ['bigger', 'larger'], verb: 'grew' } : { adj: ['smaller'], verb: 'shrank' };
+  if (wc && !hc) return wc > 0 ? { adj: ['wider'], verb: 'grew wider' } : { adj: ['narrower'], verb: 'shrank' };
+  if (hc && !wc) return hc > 0 ? { adj: ['taller'], verb: 'grew taller' } : { adj: ['shorter'], verb: 'shrank' };
+  return { adj: [wc > 0 ? 'wider but shorter' : 'narrower but taller'], verb: null };
+}
+
+function colorTarget(f: CaptionFacts, np: string): string[] {
+  if (f.colorProp === 'border-color') return [`the border of ${np}`, `the outline of ${np}`];
+  if (f.colorProp === 'color' && !TEXT_ROLES.has(f.role)) return [`the text of ${np}`, `the text colour of ${np}`];
+  return [np, `the colour of ${np}`];
+}
+
+/** all captions for one change, before sampling */
+export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
+  const np = nounPhrases(f, pos, f.kind !== 'color');
+  const nps = np.full;
+  const out: string[] = [];
+  const add = (s: string) => out.push(s);
+  switch (f.kind) {
+    case 'none':
+      return ['no visible change', 'nothing changed', 'there is no visible difference', 'the two screenshots look the same', 'both images look identical', 'nothing visible changed', 'the screens look the same', 'no change can be seen'];
+    case 'move':
+      for (const n of nps) for (const c of moveClauses(f)) add(`${n} ${c}`);
+      break;
+    case 'resize': {
+      const { adj, verb } = sizeWord(f);
+      for (const n of nps) {
+        for (const a of adj) add(`${n} got ${a}`), add(`${n} is now ${a}`), add(`${n} was made ${a}`);
+        if (verb) add(`${n} ${verb}`);
+        add(`${n} was resized`);
+      }
+      break;
+    }
+    case 'color': {
+      const from = f.fromColor!;
+      const to = f.toColor!;
+      for (const n of nps) {
+        const [plain, alt] = colorTarget(f, n);
+        add(`${plain} changed from ${from} to ${to}`);
+        add(`${plain} turned ${to}`);
+        add(`${alt} changed to ${to}`);
+        add(`${plain} is now ${to} instead of ${from}`);
+        add(`${plain} went from ${from} to ${to}`);
+      }
+      if (f.colorProp !== 'border-color' && (f.colorProp !== 'color' || TEXT_ROLES.has(f.role))) {
+        for (const p of ['', ...pos.slice(0, 1)]) add(`the ${from} ${f.role} ${p} turned ${to}`), add(`the ${from} ${f.role} ${p} is now ${to}`);
+      }
+      break;
+    }
+    case 'text':
+      for (const n of nps) {
+        if (f.numeric) add(`the number in ${n} changed`), add(`${n} shows a different value`), add(`the value of ${n} was updated`);
+        else {
+          add(`the text of ${n} changed`);
+          add(`${n} shows different text`);
+          add(`the wording of ${n} changed`);
+          if (['button', 'tab', 'link', 'menu item', 'badge', 'tag', 'label'].includes(f.role)) add(`the label of ${n} was changed`), add(`${n} was renamed`);
+        }
+        if (f.longer) add(`the text of ${n} got longer`);
+        if (f.shorter) add(`the text of ${n} got shorter`);
+      }
+      break;
+    case 'add': {
+      const area = areaPhrase(f);
+      const places = [...pos.slice(0, 2), ...(area ? [area] : [])];
+      const nouns = [f.role, ...(f.color ? [`${f.color} ${f.role}`] : [])];
+      for (const noun of nouns) {
+        add(`${article(noun)} ${noun} was added`);
+        add(`a new ${noun} appeared`);
+        for (const p of places) {
+          add(`${article(noun)} ${noun} was added ${p}`);
+          add(`a new ${noun} appeared ${p}`);
+          add(`there is a new ${noun} ${p}`);
+        }
+      }
+      add(`one more ${f.role} was added`);
+      break;
+    }
+    case 'remove':
+      for (const n of nps) add(`${n} was removed`), add(`${n} disappeared`), add(`${n} is gone`), add(`${n} was deleted`), add(`${n} no longer appears`);
+      break;
+    case 'reorder': {
+      const many = plural(f.role);
+      const area = areaPhrase(f);
+      const where = area ? ['', area] : [''];
+      for (const w of where) {
+        add(`two ${many} ${w} swapped places`);
+        add(`the order of the ${many} ${w} changed`);
+        add(`the ${many} ${w} were reordered`);
+        add(`two ${many} ${w} switched places`);
+      }
+      for (const n of np.short) add(`${n} and the ${f.role} next to it swapped places`), add(`${n} switched places with its neighbour`);
+      break;
+    }
+    case 'icon': {
+      const from = f.fromIcon!;
+      const to = f.toIcon!;
+      add(`the ${from} icon became ${article(to)} ${to} icon`);
+      add(`the ${from} icon was replaced by ${article(to)} ${to} icon`);
+      add(`the icon changed from ${article(from)} ${from} to ${article(to)} ${to}`);
+      for (const p of pos.slice(0, 1)) add(`the ${from} icon ${p} became ${article(to)} ${to} icon`);
+      if (f.role === 'icon') {
+        for (const n of nps) add(`${n} changed shape`), add(`${n} was swapped for ${article(to)} ${to} icon`);
+      } else {
+        for (const n of nps) add(`${n} now shows ${article(to)} ${to} icon`), add(`the icon in ${n} changed`), add(`${n} has a different icon`);
+      }
+      break;
+    }
+    case 'font':
+      for (const n of nps) {
+        // "<noun phrase> font ..." reads badly after a place phrase: short noun phrases only there
+        const isShort = np.short.includes(n);
+        switch (f.fontChange) {
+          case 'bold': add(`${n} is now bold`), add(`${n} became bold`), add(`the text of ${n} was made bold`); break;
+          case 'unbold': add(`${n} is no longer bold`), add(`${n} is not bold any more`), add(`the text of ${n} became regular weight`); break;
+          case 'bigger': add(`the text of ${n} got bigger`), isShort && add(`${n} font size increased`), add(`${n} has larger text`); break;
+          case 'smaller': add(`the text of ${n} got smaller`), isShort && add(`${n} font size decreased`), add(`${n} has smaller text`); break;
+          case 'serif': add(`${n} now uses a serif font`), add(`the font of ${n} changed to serif`), add(`the font of ${n} changed`); break;
+          case 'mono': add(`${n} now uses a monospace font`), add(`the font of ${n} changed to monospace`), add(`the font of ${n} changed`); break;
+          case 'sans': add(`${n} now uses a sans serif font`), add(`the font of ${n} changed to sans serif`), add(`the font of ${n} changed`); break;
+        }
+      }
+      break;
+    case 'spacing': {
+      const more = !!f.more;
+      if (f.spacingProp === 'gap' && f.childRole) {
+        const many = plural(f.childRole);
+        const area = areaPhrase(f);
+        for (const w of area ? ['', area] : ['']) {
+          if (more) add(`the ${many} ${w} moved further apart`), add(`more space between the ${many} ${w}`), add(`the gap between the ${many} ${w} grew`), add(`the ${many} ${w} are spread out more`);
+          else add(`the ${many} ${w} moved closer together`), add(`less space between the ${many} ${w}`), add(`the gap between the ${many} ${w} got smaller`), add(`the ${many} ${w} are packed tighter`);
+        }
+      } else {
+        for (const n of nps) {
+          if (more) add(`${n} got more padding`), add(`more space inside ${n}`), add(`the padding of ${n} increased`), add(`the spacing around ${n} grew`);
+          else add(`${n} got less padding`), add(`less space inside ${n}`), add(`the padding of ${n} decreased`), add(`${n} looks tighter`);
+        }
+      }
+      break;
+    }
+    case 'opacity':
+      for (const n of nps) {
+        if (f.opacityTo === 'faded') add(`${n} faded`), add(`${n} is now greyed out`), add(`${n} became partly transparent`), add(`${n} looks dimmed`);
+        else if (f.opacityTo === 'hidden') add(`${n} was hidden`), add(`${n} became invisible`), add(`${n} faded out completely`), add(`${n} is no longer visible`);
+        else add(`${n} became fully visible`), add(`${n} is no longer faded`), add(`${n} faded in`), add(`${n} is no longer greyed out`);
+      }
+      break;
+    case 'theme':
+      if (f.themeChange === 'accent') {
+        const from = f.fromColor!;
+        const to = f.toColor!;
+        add(`the accent colour changed from ${from} to ${to}`), add(`the theme colour changed from ${from} to ${to}`), add(`all ${from} elements turned ${to}`), add(`the ${from} highlights across the page became ${to}`), add(`the page uses ${to} instead of ${from} as its main colour`);
+      } else {
+        const mode = f.themeChange === 'dark' ? 'dark' : 'light';
+        const other = mode === 'dark' ? 'light' : 'dark';
+        add(`the page switched to a ${mode} theme`), add(`the whole screen turned ${mode}`), add(`${mode} mode was turned on`), add(`the theme changed from ${other} to ${mode}`), add(`everything switched to ${mode} colours`);
+        if (f.fromBg && f.toBg && f.fromBg !== f.toBg) add(`the background of the whole page changed from ${f.fromBg} to ${f.toBg}`);
+      }
+      break;
+  }
+  return normalise(out);
+}
+
+/** lower-case, single spaces, no punctuation, within the word limit, no duplicates */
+export function normalise(captions: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const c of captions) {
+    const s = c.toLowerCase().replace(/[^a-z ]+/g, ' ').replace(/\s+/g, ' ').trim();
+    if (!s || s.split(' ').length > MAX_CAPTION_WORDS || seen.has(s)) continue;
+    seen.add(s);
+    out.push(s);
+  }
+  return out;
+}
+
+export function wordCount(caption: string): number {
+  return caption.split(' ').length;
+}
+
+/**
+ * Region captions for one change: REFS_PER_CHANGE references sampled from the grammar, always
+ * including one of the shortest (used to build multi-change summaries).
+ */
+export function regionCaptions(rng: Rng, f: CaptionFacts, width: number, height: number): { refs: string[]; short: string[] } {
+  const pos = positionPhrases(f.box, width, height);
+  const all = captionVariants(f, pos);
+  if (all.length < 3) throw new Error(`caption grammar gave ${all.length} captions for kind ${f.kind}`);
+  const refs = rng.sample(all, Math.min(REFS_PER_CHANGE, all.length));
+  const minWords = Math.min(...all.map(wordCount));
+  const short = all.filter((c) => wordCount(c) <= Math.max(minWords, 6));
+  return { refs, short };
+}
+
+/**
+ * Summary captions. One change: its region captions. Two or three changes: one short clause per
+ * change, in pair order or another order, joined by "and" (two may also use "while"), kept only
+ * when at most 20 words.
+ */
+export function summaryCaptions(rng: Rng, perChange: { refs: string[]; short: string[] }[]): string[] {
+  if (perChange.length === 1) return perChange[0].refs.slice();
+  const out = new Set<string>();
+  for (let attempt = 0; attempt < 40 && out.size < REFS_PER_CHANGE; attempt++) {
+    const order = attempt % 2 === 0 ? perChange : rng.shuffle(perChange);
+    const clauses = order.map((c) => rng.pick(attempt < 20 ? c.refs.concat(c.short) : c.short));
+    const joiner = clauses.length === 2 && rng.chance(0.25) ? ' while ' : ' and ';
+    const joined = clauses.length === 2 ? clauses.join(joiner) : clauses.join(' and ');
+    if (wordCount(joined) <= MAX_CAPTION_WORDS) out.add(joined);
+  }
+  // last resort: shortest clauses in order, which the grammar keeps short enough
+  const shortest = perChange.map((c) => c.short.slice().sort((a, b) => wordCount(a) - wordCount(b))[0]);
+  for (let i = 0; out.size < 3 && i < 3; i++) {
+    const rotated = shortest.slice(i).concat(shortest.slice(0, i));
+    out.add(rotated.join(' and '));
+  }
+  return [...out];
+}

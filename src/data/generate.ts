@@ -1,0 +1,215 @@
+// One pair, start to finish: choose a screen (template, palette, font, size) and its changes from
+// the pair's own seeded stream, render before / intermediate frames / after, measure boxes, write
+// captions. Everything random comes from (split, seed, index), so output does not depend on which
+// page renders the pair or in what order pairs finish.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { HELD_OUT_PALETTES, paletteById, paletteIds, paletteVars } from './colors.js';
+import { PLANNERS, boxVisible, type Box, type CaptionFacts, type Op, type PlanContext, type PlannedChange } from './changes.js';
+import { regionCaptions, summaryCaptions } from './captions.js';
+import type { RenderPage } from './render.js';
+import { Rng, hashString } from './rng.js';
+import { ScreenBuilder, type Kind } from './screen.js';
+import { HELD_OUT_TEMPLATES, buildTemplate, templateNames } from './templates.js';
+
+export type Split = 'train' | 'val' | 'test';
+export const SPLITS: Split[] = ['train', 'val', 'test'];
+
+export interface ChangeRecord {
+  kind: Kind;
+  role: string;
+  label: string;
+  bbox_before: Box | null;
+  bbox_after: Box | null;
+  from: string | null;
+  to: string | null;
+  attrs: Record<string, string | number | boolean>;
+}
+
+export interface PairRecord {
+  id: string;
+  split: Split;
+  before: string;
+  after: string;
+  frames: string[];
+  width: number;
+  height: number;
+  changes: ChangeRecord[];
+  captions: string[];
+  region_captions: string[][];
+  template: string;
+  palette: string;
+  font: string;
+}
+
+export const VIEWPORTS: [number, number][] = [
+  [360, 640], [412, 780], [480, 360], [640, 480], [800, 600], [1024, 700], [1280, 800],
+];
+
+export const FONTS = [
+  "'Noto Sans', sans-serif", "'DejaVu Sans', sans-serif", "'Liberation Sans', sans-serif",
+  "'Roboto', sans-serif", "'Open Sans', sans-serif", "'Inter', sans-serif",
+];
+
+/** kinds for single-change pairs, with weights (theme rarer: it rewrites the whole screen) */
+const SINGLE_KINDS: Kind[] = ['move', 'reorder', 'resize', 'color', 'text', 'add', 'remove', 'icon', 'font', 'spacing', 'opacity', 'theme'];
+const SINGLE_WEIGHTS = [1.2, 1, 1, 1.2, 1, 1, 1, 1, 1, 1, 1, 0.5];
+/** kinds combined in 2-3-change pairs: ones that do not reflow the rest of the screen much */
+const MULTI_KINDS: Kind[] = ['move', 'color', 'text', 'icon', 'opacity', 'font', 'resize'];
+
+export const NONE_SHARE = 0.1;
+export const MULTI_SHARE = 0.15;
+const MAX_ATTEMPTS = 8;
+
+export function pairId(split: Split, seed: number, index: number): string {
+  return `${split}-${seed}-${String(index).padStart(6, '0')}`;
+}
+
+interface ScreenChoice {
+  template: string;
+  paletteId: string;
+  font: string;
+  width: number;
+  height: number;
+}
+
+function chooseScreen(rng: Rng, split: Split): ScreenChoice {
+  const templates = templateNames(split);
+  const palettes = paletteIds(split);
+  // the test split leans on what train never saw, so its score measures generalisation
+  const heldT = templates.filter((t) => HELD_OUT_TEMPLATES.has(t));
+  const heldP = palettes.filter((p) => HELD_OUT_PALETTES.has(p));
+  const template = heldT.length && rng.chance(0.4) ? rng.pick(heldT) : rng.pick(templates);
+  const paletteId = heldP.length && rng.chance(0.4) ? rng.pick(heldP) : rng.pick(palettes);
+  const [width, height] = rng.pick(VIEWPORTS);
+  return { template, paletteId, font: rng.pick(FONTS), width, height };
+}
+
+function union(boxes: (Box | null | undefined)[]): Box | null {
+  const real = boxes.filter((b): b is Box => !!b);
+  if (!real.length) return null;
+  return [Math.min(...real.map((b) => b[0])), Math.min(...real.map((b) => b[1])), Math.max(...real.map((b) => b[2])), Math.max(...real.map((b) => b[3]))];
+}
+
+function clipBox(box: Box | null, width: number, height: number): Box | null {
+  if (!box) return null;
+  const b: Box = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(width, box[2]), Math.min(height, box[3])];
+  return b[2] > b[0] && b[3] > b[1] ? b : null;
+}
+
+function overlaps(a: Box, b: Box, pad: number): boolean {
+  return a[0] - pad < b[2] && b[0] - pad < a[2] && a[1] - pad < b[3] && b[1] - pad < a[3];
+}
+
+function planChanges(rng: Rng, ctx: PlanContext, pairType: 'none' | 'single' | 'multi'): PlannedChange[] {
+  if (pairType === 'none') return [PLANNERS.none(ctx)!];
+  const wanted = pairType === 'single' ? 1 : rng.chance(0.7) ? 2 : 3;
+  const changes: PlannedChange[] = [];
+  const taken: Box[] = [];
+  for (let tries = 0; tries < 30 && changes.length < wanted; tries++) {
+    const kind = pairType === 'single' ? rng.weighted(SINGLE_KINDS, SINGLE_WEIGHTS) : rng.pick(MULTI_KINDS);
+    const plan = PLANNERS[kind](ctx);
+    if (!plan) continue;
+    const box = union(plan.beforeIds.map((id) => ctx.rects.get(id)));
+    if (pairType === 'multi' && box && taken.some((t) => overlaps(t, box, 12))) continue;
+    if (plan.target) ctx.used.add(plan.target.id);
+    if (box) taken.push(box);
+    changes.push(plan);
+  }
+  return changes;
+}
+
+interface Rendered {
+  record: PairRecord;
+  files: { rel: string; data: Buffer }[];
+}
+
+async function attempt(page: RenderPage, split: Split, seed: number, index: number, attemptNo: number): Promise<Rendered | null> {
+  const id = pairId(split, seed, index);
+  const rng = new Rng(hashString(`${split}|${seed}|${index}|${attemptNo}`));
+  const screenRng = rng.fork('screen');
+  const choice = chooseScreen(screenRng, split);
+  const palette = paletteById(screenRng, choice.paletteId);
+  const builder = new ScreenBuilder(screenRng, palette, choice.width, choice.height);
+  const html = buildTemplate(choice.template, builder);
+  const vars = paletteVars(palette);
+  const radius = screenRng.pick([2, 4, 6, 8]);
+  const shadow = screenRng.chance(0.5) ? 'none' : '0 1px 3px rgba(0,0,0,.12)';
+  const style = Object.entries(vars).map(([k, v]) => `${k}:${v}`).join(';') +
+    `;--r:${radius}px;--shadow:${shadow};font-family:${choice.font};width:${choice.width}px;height:${choice.height}px;display:flex;flex-direction:column`;
+
+  const rects = await page.load(html, style);
+  const planRng = rng.fork('plan');
+  const roll = planRng.float();
+  const pairType = roll < NONE_SHARE ? 'none' : roll < NONE_SHARE + MULTI_SHARE ? 'multi' : 'single';
+  const ctx: PlanContext = {
+    rng: planRng, builder, palette, width: choice.width, height: choice.height, rects,
+    used: new Set(), split, paletteIds: paletteIds(split), hasCaret: html.includes('data-caret'),
+  };
+  const changes = planChanges(planRng, ctx, pairType);
+  if (!changes.length) return null;
+  const { width, height } = choice;
+
+  const setup: Op[] = changes.flatMap((c) => c.setup);
+  if (setup.length) await page.apply(setup, []);
+  const beforePng = await page.screenshot(width, height);
+
+  const files: { rel: string; data: Buffer }[] = [];
+  const dir = `pairs/${id}`;
+  const frames: string[] = [];
+  const isNone = changes[0].kind === 'none';
+  if (!isNone && changes.every((c) => c.continuous)) {
+    for (let k = 1; k <= 7; k++) {
+      await page.apply(changes.flatMap((c) => c.opsAt(k / 8)), []);
+      const rel = `${dir}/t${k}.png`;
+      files.push({ rel, data: await page.screenshot(width, height) });
+      frames.push(rel);
+    }
+  }
+  const afterIds = [...new Set(changes.flatMap((c) => c.afterIds.filter((x) => x !== '#page')))];
+  const afterRects = await page.apply(changes.flatMap((c) => c.opsAt(1)), afterIds);
+  const afterPng = await page.screenshot(width, height);
+
+  if (!isNone && beforePng.equals(afterPng)) return null; // the change did not show: try again
+
+  const page_: Box = [0, 0, width, height];
+  const records: ChangeRecord[] = [];
+  const facts: CaptionFacts[] = [];
+  for (const c of changes) {
+    const bb = c.beforeIds.includes('#page') ? page_ : clipBox(union(c.beforeIds.map((x) => rects.get(x))), width, height);
+    const ba = c.afterIds.includes('#page') ? page_ : clipBox(union(c.afterIds.map((x) => afterRects.get(x))), width, height);
+    if (c.kind !== 'none') {
+      if (c.afterIds.length && !boxVisible(ba, width, height, 2)) return null;
+      if (c.beforeIds.length && !boxVisible(bb, width, height, 2)) return null;
+      const raw = union(c.afterIds.filter((x) => x !== '#page').map((x) => afterRects.get(x)));
+      if (raw && (raw[0] < 0 || raw[1] < 0 || raw[2] > width || raw[3] > height)) return null; // pushed off screen
+    }
+    records.push({ kind: c.kind, role: c.role, label: c.label, bbox_before: bb, bbox_after: ba, from: c.from, to: c.to, attrs: c.attrs });
+    facts.push({ ...c.facts, box: c.kind === 'add' ? ba : c.kind === 'theme' ? null : bb ?? ba });
+  }
+  const capRng = rng.fork('captions');
+  const perChange = facts.map((f) => regionCaptions(capRng, f, width, height));
+  const captions = summaryCaptions(capRng, perChange);
+
+  files.unshift({ rel: `${dir}/before.png`, data: beforePng }, { rel: `${dir}/after.png`, data: afterPng });
+  return {
+    record: {
+      id, split, before: `${dir}/before.png`, after: `${dir}/after.png`, frames, width, height,
+      changes: records, captions, region_captions: perChange.map((p) => p.refs),
+      template: choice.template, palette: choice.paletteId, font: choice.font.split(',')[0].replace(/'/g, ''),
+    },
+    files,
+  };
+}
+
+/** Render pair `index` (retrying with the next attempt stream when a change cannot be shown) and write its PNGs. */
+export async function generatePair(page: RenderPage, split: Split, seed: number, index: number, outDir: string): Promise<PairRecord> {
+  for (let a = 0; a < MAX_ATTEMPTS; a++) {
+    const result = await attempt(page, split, seed, index, a);
+    if (!result) continue;
+    await mkdir(path.join(outDir, 'pairs', result.record.id), { recursive: true });
+    for (const f of result.files) await writeFile(path.join(outDir, f.rel), f.data);
+    return result.record;
+  }
+  throw new Error(`pair ${pairId(split, seed, index)}: no valid change after ${MAX_ATTEMPTS} attempts`);
+}

@@ -1,0 +1,118 @@
+// Browser control: headless Debian Chromium through playwright-core, loopback only. Pages are kept
+// alive; each screen is loaded by rewriting the body in place, changes are DOM edits, and
+// screenshots come from CDP clipped to the screen size. Same method everywhere => identical bytes.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import type { Box, Op } from './changes.js';
+import { BASE_CSS } from './templates.js';
+
+export const CHROMIUM_PATH = process.env.PROCAP_CHROMIUM ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--font-render-hinting=none', '--force-color-profile=srgb', '--disable-lcd-text',
+  '--force-device-scale-factor=1',
+];
+
+/** the largest screen we render; smaller screens are clipped from the top left */
+export const MAX_VIEWPORT = { width: 1280, height: 800 };
+
+// Runs inside the page. Kept as a string so the page never loads anything from outside.
+const PAGE_SCRIPT = `
+(() => {
+  const root = document.getElementById('app');
+  const find = (id) => root.querySelector('[data-e="' + id + '"]');
+  const rectOf = (el) => {
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return null;
+    return [Math.floor(r.left), Math.floor(r.top), Math.ceil(r.right), Math.ceil(r.bottom)];
+  };
+  window.__load = async (html, style) => {
+    root.setAttribute('style', style);
+    root.innerHTML = html;
+    await document.fonts.ready;
+    const out = {};
+    for (const el of root.querySelectorAll('[data-e]')) out[el.getAttribute('data-e')] = rectOf(el);
+    return out;
+  };
+  window.__apply = (ops, ids) => {
+    for (const op of ops) {
+      if (op.o === 'style') {
+        let el = find(op.id);
+        if (el && op.sub) el = el.querySelector(op.sub);
+        if (!el) throw new Error('no element ' + op.id);
+        el.style.setProperty(op.prop, op.value);
+      } else if (op.o === 'text') {
+        const el = find(op.id);
+        const t = el.querySelector('[data-t]') || el;
+        t.textContent = op.value;
+      } else if (op.o === 'icon') {
+        find(op.id).querySelector('svg').innerHTML = op.body;
+      } else if (op.o === 'insert') {
+        find(op.ref).insertAdjacentHTML(op.where, op.html);
+      } else if (op.o === 'remove') {
+        find(op.id).remove();
+      } else if (op.o === 'swap') {
+        const a = find(op.first);
+        const b = find(op.second);
+        a.parentNode.insertBefore(b, a);
+      } else if (op.o === 'vars') {
+        for (const k of Object.keys(op.values)) root.style.setProperty(k, op.values[k]);
+      } else if (op.o === 'caret') {
+        for (const c of root.querySelectorAll('[data-caret]')) c.style.visibility = op.visible ? 'visible' : 'hidden';
+      }
+    }
+    const out = {};
+    for (const id of ids) out[id] = rectOf(find(id));
+    return out;
+  };
+})();
+`;
+
+const PAGE_HTML = `<!doctype html><html><head><meta charset="utf-8"><style>${BASE_CSS}</style></head>` +
+  `<body><div id="app"></div><script>${PAGE_SCRIPT}</script></body></html>`;
+
+export class RenderPage {
+  private constructor(private readonly page: Page, private readonly cdp: CDPSession) {}
+
+  static async open(browser: Browser): Promise<RenderPage> {
+    const context = await browser.newContext({ viewport: MAX_VIEWPORT, deviceScaleFactor: 1, javaScriptEnabled: true });
+    // loopback only: nothing a screen needs comes from the network
+    await context.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
+    const page = await context.newPage();
+    await page.setContent(PAGE_HTML, { waitUntil: 'load' });
+    const cdp = await context.newCDPSession(page);
+    return new RenderPage(page, cdp);
+  }
+
+  /** replace the screen; returns the rect of every element with a data-e id */
+  async load(html: string, style: string): Promise<Map<string, Box | null>> {
+    const rects = (await this.page.evaluate(([h, s]) => (window as unknown as { __load: (h: string, s: string) => Promise<Record<string, Box | null>> }).__load(h, s), [html, style] as const));
+    return new Map(Object.entries(rects));
+  }
+
+  async apply(ops: Op[], measureIds: string[]): Promise<Map<string, Box | null>> {
+    const rects = await this.page.evaluate(([o, ids]) => (window as unknown as { __apply: (o: unknown, ids: string[]) => Record<string, Box | null> }).__apply(o, ids), [ops, measureIds] as const);
+    return new Map(Object.entries(rects));
+  }
+
+  /** PNG bytes of the top-left width x height of the page */
+  async screenshot(width: number, height: number): Promise<Buffer> {
+    const result = await this.cdp.send('Page.captureScreenshot', {
+      format: 'png',
+      clip: { x: 0, y: 0, width, height, scale: 1 },
+      optimizeForSpeed: false,
+      captureBeyondViewport: false,
+    });
+    return Buffer.from(result.data, 'base64');
+  }
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run scripts/setup.sh (Debian package "chromium") or set PROCAP_CHROMIUM`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}

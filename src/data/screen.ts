@@ -1,0 +1,125 @@
+// The screen builder: templates emit HTML through it, and it records, for every element a change
+// may touch, what a person would call it (role), its colour name, where it lives (area) and which
+// change kinds make sense for it. Elements are found again in the page by their data-e attribute.
+import type { ColorName, Palette } from './colors.js';
+import { escapeHtml } from './words.js';
+import type { Rng } from './rng.js';
+
+export type Kind =
+  | 'none' | 'move' | 'reorder' | 'resize' | 'color' | 'text' | 'add' | 'remove'
+  | 'icon' | 'font' | 'spacing' | 'opacity' | 'theme';
+
+export const KINDS: Kind[] = ['none', 'move', 'reorder', 'resize', 'color', 'text', 'add', 'remove', 'icon', 'font', 'spacing', 'opacity', 'theme'];
+
+export type Role =
+  | 'button' | 'icon button' | 'link' | 'tab' | 'badge' | 'tag' | 'input' | 'search box' | 'checkbox'
+  | 'toggle' | 'icon' | 'heading' | 'text' | 'label' | 'card' | 'menu item' | 'row' | 'avatar'
+  | 'chart' | 'bar' | 'logo' | 'progress bar' | 'toolbar' | 'nav bar' | 'sidebar' | 'list' | 'menu'
+  | 'form' | 'table' | 'dialog' | 'banner' | 'number' | 'cell' | 'tabs' | 'page' | 'column';
+
+export type Area = 'nav bar' | 'sidebar' | 'toolbar' | 'dialog' | 'table' | 'list' | 'menu' | 'form' | 'header' | 'footer' | 'tabs';
+
+export type TextSort = 'button' | 'nav' | 'heading' | 'field' | 'name' | 'sentence' | 'status' | 'number' | 'date' | 'title';
+
+export interface ElementMeta {
+  id: string;
+  role: Role;
+  /** literal label (text) or icon name; never used in captions */
+  label: string;
+  color: ColorName | null;
+  /** CSS property that carries the element's salient colour, and its current value */
+  colorProp: 'background-color' | 'color' | 'border-color' | null;
+  colorHex: string | null;
+  area: Area | null;
+  kinds: Kind[];
+  /** id of the container whose children can be reordered / added to */
+  group?: string;
+  icon?: string;
+  textSort?: TextSort;
+  /** spacing that a spacing change may alter */
+  spacingProp?: 'padding' | 'gap' | 'margin-top' | 'margin-left';
+  spacingPx?: number;
+  fontPx?: number;
+  bold?: boolean;
+  serif?: boolean;
+}
+
+export interface ElementSpec extends Partial<Omit<ElementMeta, 'id' | 'role'>> {
+  role: Role;
+  /** a reserved id (from newId) for containers whose children name them as their group */
+  id?: string;
+  tag?: string;
+  cls?: string;
+  style?: string;
+  attrs?: string;
+}
+
+export interface Screen {
+  template: string;
+  width: number;
+  height: number;
+  palette: Palette;
+  font: string;
+  html: string;
+  elements: ElementMeta[];
+}
+
+export class ScreenBuilder {
+  readonly elements: ElementMeta[] = [];
+  /** group id -> makes the html of one more child, for "add" changes */
+  readonly factories = new Map<string, (b: ScreenBuilder) => string>();
+  private nextId = 0;
+
+  constructor(readonly rng: Rng, readonly palette: Palette, readonly width: number, readonly height: number) {}
+
+  get compact(): boolean {
+    return this.width < 600;
+  }
+
+  newId(): string {
+    return 'e' + this.nextId++;
+  }
+
+  /** emit an element and record its meta; `inner` is already-safe HTML */
+  el(spec: ElementSpec, inner: string): string {
+    const id = spec.id ?? this.newId();
+    const meta: ElementMeta = {
+      id,
+      role: spec.role,
+      label: spec.label ?? '',
+      color: spec.color ?? null,
+      colorProp: spec.colorProp ?? null,
+      colorHex: spec.colorHex ?? null,
+      area: spec.area ?? null,
+      kinds: spec.kinds ?? [],
+      group: spec.group,
+      icon: spec.icon,
+      textSort: spec.textSort,
+      spacingProp: spec.spacingProp,
+      spacingPx: spec.spacingPx,
+      fontPx: spec.fontPx,
+      bold: spec.bold,
+      serif: spec.serif,
+    };
+    this.elements.push(meta);
+    const tag = spec.tag ?? 'div';
+    const cls = spec.cls ? ` class="${spec.cls}"` : '';
+    const style = spec.style ? ` style="${spec.style}"` : '';
+    const attrs = spec.attrs ? ' ' + spec.attrs : '';
+    return `<${tag} data-e="${id}"${cls}${style}${attrs}>${inner}</${tag}>`;
+  }
+
+  /** text content wrapper that text edits rewrite */
+  text(value: string): string {
+    return `<span data-t>${escapeHtml(value)}</span>`;
+  }
+
+  lastId(): string {
+    return this.elements[this.elements.length - 1].id;
+  }
+
+  /** the id the next container element will get (children are built before their container) */
+  peekId(): string {
+    return 'e' + this.nextId;
+  }
+}

@@ -1,0 +1,478 @@
+// Screen templates: each builds one plausible screen (sign-in box, dashboard, table, ...) at a given
+// viewport size from reusable sections. Two templates are held out: only the test split uses them.
+import { ACCENT_NAMES, shade, textOn, type NamedColor } from './colors.js';
+import { ICON_NAMES, iconSvg } from './icons.js';
+import { ScreenBuilder, type Area, type Kind } from './screen.js';
+import * as W from './words.js';
+
+type Section = (b: ScreenBuilder) => string;
+
+// Kinds each sort of element supports. Containers only take spacing (and reorder via their children).
+const LEAF_KINDS: Kind[] = ['move', 'opacity', 'remove'];
+
+/** CSS value of a colour: palette colours as their variable, so a theme change recolours them */
+function css(c: NamedColor): string {
+  return c.css ?? c.hex;
+}
+
+function accent(b: ScreenBuilder): NamedColor {
+  return shade(b.rng, b.rng.pick(ACCENT_NAMES));
+}
+
+export function button(b: ScreenBuilder, area: Area | null, group?: string, style: 'primary' | 'secondary' | 'ghost' | 'accent' = 'primary'): string {
+  const label = b.rng.pick(W.BUTTON_LABELS);
+  const withIcon = b.rng.chance(0.3);
+  const icon = b.rng.pick(ICON_NAMES);
+  const inner = (withIcon ? iconSvg(icon, 16) : '') + b.text(label);
+  const kinds: Kind[] = [...LEAF_KINDS, 'resize', 'color', 'text', 'font'];
+  if (withIcon) kinds.push('icon');
+  if (group) kinds.push('reorder');
+  if (style === 'accent') {
+    const c = accent(b);
+    return b.el({ role: 'button', label, cls: 'btn', style: `background-color:${css(c)};color:${textOn(c.hex)}`, color: c.name, colorProp: 'background-color', colorHex: c.hex, area, kinds, group, icon: withIcon ? icon : undefined, textSort: 'button', fontPx: 14, bold: true }, inner);
+  }
+  const p = b.palette;
+  const color = style === 'primary' ? p.primary : style === 'secondary' ? p.surface : p.primary;
+  const prop = style === 'ghost' ? 'color' : 'background-color';
+  return b.el({ role: 'button', label, cls: 'btn ' + style, color: color.name, colorProp: prop, colorHex: color.hex, area, kinds, group, icon: withIcon ? icon : undefined, textSort: 'button', fontPx: 14, bold: true }, inner);
+}
+
+export function iconButton(b: ScreenBuilder, area: Area | null, group?: string): string {
+  const icon = b.rng.pick(ICON_NAMES);
+  const p = b.palette;
+  const kinds: Kind[] = [...LEAF_KINDS, 'icon', 'color'];
+  if (group) kinds.push('reorder');
+  const onNav = area === 'nav bar';
+  const colorHex = onNav ? (p.nav.name === 'white' ? p.text.hex : '#ffffff') : p.muted.hex;
+  const colorCss = onNav ? 'var(--navtext)' : 'var(--muted)';
+  const colorName = onNav ? (p.nav.name === 'white' ? p.text.name : 'white') : p.muted.name;
+  return b.el({ role: 'icon button', label: icon, cls: 'iconbtn', style: `color:${colorCss}`, color: colorName, colorProp: 'color', colorHex, area, kinds, group, icon }, iconSvg(icon, 18));
+}
+
+export function icon(b: ScreenBuilder, area: Area | null, size = 20): string {
+  const name = b.rng.pick(ICON_NAMES);
+  const c = b.rng.chance(0.5) ? b.palette.primary : accent(b);
+  return b.el({ role: 'icon', label: name, cls: 'ico', style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, area, kinds: [...LEAF_KINDS, 'icon', 'color', 'resize'], icon: name }, iconSvg(name, size));
+}
+
+export function badge(b: ScreenBuilder, area: Area | null, group?: string): string {
+  const label = b.rng.pick(W.STATUSES);
+  const c = accent(b);
+  const kinds: Kind[] = [...LEAF_KINDS, 'color', 'text'];
+  if (group) kinds.push('reorder');
+  return b.el({ tag: 'span', role: 'badge', label, cls: 'badge', style: `background-color:${css(c)};color:${textOn(c.hex)}`, color: c.name, colorProp: 'background-color', colorHex: c.hex, area, kinds, group, textSort: 'status', fontPx: 12, bold: true }, b.text(label));
+}
+
+export function tag(b: ScreenBuilder, area: Area | null, group: string): string {
+  const label = b.rng.pick(W.NAV_LABELS).toLowerCase();
+  const c = accent(b);
+  return b.el({ tag: 'span', role: 'tag', label, cls: 'tagchip', style: `border-color:${css(c)};color:${css(c)}`, color: c.name, colorProp: 'border-color', colorHex: c.hex, area, kinds: [...LEAF_KINDS, 'color', 'text', 'reorder'], group, textSort: 'nav', fontPx: 12 }, b.text(label));
+}
+
+export function heading(b: ScreenBuilder, area: Area | null, level: 1 | 2 | 3 = 1, textValue?: string): string {
+  const label = textValue ?? b.rng.pick(W.HEADINGS);
+  const p = b.palette;
+  const px = level === 1 ? 22 : level === 2 ? 18 : 15;
+  return b.el({ tag: 'h' + level, role: 'heading', label, color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area, kinds: [...LEAF_KINDS, 'color', 'text', 'font'], textSort: 'heading', fontPx: px, bold: true }, b.text(label));
+}
+
+export function paragraph(b: ScreenBuilder, area: Area | null, muted = true): string {
+  const label = W.sentence(b.rng, 4, 10);
+  const c = muted ? b.palette.muted : b.palette.text;
+  return b.el({ tag: 'p', role: 'text', label, cls: 'para', style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, area, kinds: [...LEAF_KINDS, 'color', 'text', 'font'], textSort: 'sentence', fontPx: 14 }, b.text(label));
+}
+
+export function avatar(b: ScreenBuilder, area: Area | null): string {
+  const name = W.person(b.rng);
+  const c = accent(b);
+  const initials = name.split(' ').map((s) => s[0]).join('');
+  return b.el({ tag: 'span', role: 'avatar', label: name, cls: 'avatar', style: `background-color:${css(c)};color:${textOn(c.hex)}`, color: c.name, colorProp: 'background-color', colorHex: c.hex, area, kinds: [...LEAF_KINDS, 'color', 'resize'] }, escapeInitials(initials));
+}
+
+function escapeInitials(s: string): string {
+  return W.escapeHtml(s);
+}
+
+export function input(b: ScreenBuilder, area: Area | null, placeholder: string, caret = false, search = false): string {
+  const p = b.palette;
+  const inner = (search ? iconSvg('search', 16) : '') + `<span class="ph" data-t>${W.escapeHtml(placeholder)}</span>` + (caret ? '<span class="caret" data-caret></span>' : '');
+  return b.el({ role: search ? 'search box' : 'input', label: placeholder, cls: 'input', color: null, colorProp: 'border-color', colorHex: p.border.hex, area, kinds: [...LEAF_KINDS, 'resize', 'color', 'text'], textSort: 'field', fontPx: 14 }, inner);
+}
+
+export function field(b: ScreenBuilder, area: Area | null, caret = false): string {
+  const label = b.rng.pick(W.FIELD_LABELS);
+  const p = b.palette;
+  const lbl = b.el({ tag: 'label', role: 'label', label, cls: 'lbl', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area, kinds: ['color', 'text', 'font', 'move'], textSort: 'field', fontPx: 13, bold: true }, b.text(label));
+  const placeholder = label === 'Email' ? 'name@example.com' : label === 'Password' ? '••••••••' : 'Enter ' + label.toLowerCase();
+  return `<div class="field">${lbl}${input(b, area, placeholder, caret)}</div>`;
+}
+
+export function checkbox(b: ScreenBuilder, area: Area | null): string {
+  const label = b.rng.pick(['Remember me', 'Send me updates', 'I agree to the terms', 'Keep me signed in', 'Email notifications']);
+  const checked = b.rng.chance(0.5);
+  const p = b.palette;
+  const box = `<span class="box${checked ? ' on' : ''}">${checked ? iconSvg('check', 12) : ''}</span>`;
+  return b.el({ tag: 'label', role: 'checkbox', label, cls: 'check', color: checked ? p.primary.name : null, colorProp: null, area, kinds: [...LEAF_KINDS, 'text'], textSort: 'sentence', fontPx: 14 }, box + b.text(label));
+}
+
+export function toggle(b: ScreenBuilder, area: Area | null): string {
+  const on = b.rng.chance(0.5);
+  const p = b.palette;
+  const c = on ? p.primary : p.border;
+  return b.el({ tag: 'span', role: 'toggle', label: on ? 'on' : 'off', cls: 'toggle' + (on ? ' on' : ''), style: `background-color:${css(c)}`, color: c.name, colorProp: 'background-color', colorHex: c.hex, area, kinds: [...LEAF_KINDS, 'color'] }, '');
+}
+
+export function progress(b: ScreenBuilder, area: Area | null): string {
+  const pct = b.rng.int(10, 95);
+  const p = b.palette;
+  return b.el({ role: 'progress bar', label: pct + '%', cls: 'progress', color: p.primary.name, colorProp: null, area, kinds: [...LEAF_KINDS, 'resize'] }, `<div style="width:${pct}%"></div>`);
+}
+
+export function nav(b: ScreenBuilder): string {
+  const p = b.palette;
+  const gid = b.newId();
+  const navText = p.nav.name === 'white' ? p.text.hex : '#ffffff';
+  const brand = W.BRANDS[b.rng.int(0, W.BRANDS.length - 1)];
+  const logo = b.el({ role: 'logo', label: brand, cls: 'brand', area: 'nav bar', kinds: ['move', 'text', 'font'], textSort: 'title', fontPx: 17, bold: true }, iconSvg(b.rng.pick(['cloud', 'star', 'home', 'gear']), 20) + b.text(brand));
+  const nLinks = b.compact ? 0 : b.rng.int(2, 5);
+  const links: string[] = [];
+  const linkLabels = b.rng.sample(W.NAV_LABELS, nLinks);
+  for (const label of linkLabels) {
+    links.push(b.el({ tag: 'a', role: 'link', label, cls: 'navlink', style: `color:var(--navtext)`, color: p.nav.name === 'white' ? p.text.name : 'white', colorProp: 'color', colorHex: navText, area: 'nav bar', kinds: [...LEAF_KINDS, 'text', 'color', 'font', 'reorder'], group: gid, textSort: 'nav', fontPx: 14 }, b.text(label)));
+  }
+  b.factories.set(gid, (bb) => {
+    const label = bb.rng.pick(W.NAV_LABELS);
+    return bb.el({ tag: 'a', role: 'link', label, cls: 'navlink', style: `color:var(--navtext)`, color: p.nav.name === 'white' ? p.text.name : 'white', colorProp: 'color', colorHex: navText, area: 'nav bar', kinds: [...LEAF_KINDS], group: gid, textSort: 'nav' }, bb.text(label));
+  });
+  const linkBox = b.el({ id: gid, role: 'nav bar', label: 'links', cls: 'navlinks', area: 'nav bar', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 }, links.join(''));
+  const right: string[] = [];
+  const nIcons = b.rng.int(1, 3);
+  for (let i = 0; i < nIcons; i++) right.push(iconButton(b, 'nav bar'));
+  if (b.rng.chance(0.7)) right.push(avatar(b, 'nav bar'));
+  const style = 'background-color:var(--nav);color:var(--navtext)' + (p.nav.name === 'white' ? ';border-bottom:1px solid var(--border)' : '');
+  return `<div class="nav" style="${style}">${logo}${linkBox}<div class="spacer"></div>${right.join('')}</div>`;
+}
+
+export function sidebar(b: ScreenBuilder): string {
+  const gid = b.newId();
+  const p = b.palette;
+  const n = b.rng.int(4, 8);
+  const active = b.rng.int(0, n - 1);
+  const labels = b.rng.sample(W.NAV_LABELS, n);
+  const make = (bb: ScreenBuilder, label: string, isActive: boolean) => {
+    const ic = bb.rng.pick(ICON_NAMES);
+    const c = isActive ? p.primary : p.text;
+    return bb.el({ role: 'menu item', label, cls: 'mi' + (isActive ? ' active' : ''), style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, area: 'sidebar', kinds: [...LEAF_KINDS, 'text', 'color', 'icon', 'font', 'reorder'], group: gid, icon: ic, textSort: 'nav', fontPx: 14 }, iconSvg(ic, 16) + bb.text(label));
+  };
+  const items = labels.map((l, i) => make(b, l, i === active));
+  b.factories.set(gid, (bb) => make(bb, bb.rng.pick(W.NAV_LABELS), false));
+  return b.el({ id: gid, role: 'sidebar', label: 'sidebar', cls: 'sidebar', area: 'sidebar', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 2 }, items.join(''));
+}
+
+export function toolbar(b: ScreenBuilder): string {
+  const gid = b.newId();
+  const parts: string[] = [];
+  const nButtons = b.compact ? 1 : b.rng.int(1, 3);
+  for (let i = 0; i < nButtons; i++) parts.push(button(b, 'toolbar', gid, i === 0 ? 'primary' : 'secondary'));
+  const nIcons = b.rng.int(1, b.compact ? 2 : 4);
+  for (let i = 0; i < nIcons; i++) parts.push(iconButton(b, 'toolbar', gid));
+  b.factories.set(gid, (bb) => (bb.rng.chance(0.5) ? iconButton(bb, 'toolbar', gid) : button(bb, 'toolbar', gid, 'secondary')));
+  const search = !b.compact && b.rng.chance(0.7) ? '<div class="spacer"></div>' + input(b, 'toolbar', 'Search', false, true) : '';
+  return b.el({ id: gid, role: 'toolbar', label: 'toolbar', cls: 'toolbar', area: 'toolbar', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 }, parts.join('') + search);
+}
+
+export function tabs(b: ScreenBuilder): string {
+  const gid = b.newId();
+  const p = b.palette;
+  const n = b.rng.int(3, b.compact ? 3 : 5);
+  const active = b.rng.int(0, n - 1);
+  const make = (bb: ScreenBuilder, label: string, on: boolean) => {
+    const c = on ? p.primary : p.muted;
+    return bb.el({ role: 'tab', label, cls: 'tab' + (on ? ' on' : ''), style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, area: 'tabs', kinds: [...LEAF_KINDS, 'text', 'color', 'font', 'reorder'], group: gid, textSort: 'nav', fontPx: 14 }, bb.text(label));
+  };
+  const items = b.rng.sample(W.NAV_LABELS, n).map((l, i) => make(b, l, i === active));
+  b.factories.set(gid, (bb) => make(bb, bb.rng.pick(W.NAV_LABELS), false));
+  return b.el({ id: gid, role: 'tabs', label: 'tabs', cls: 'tabs', area: 'tabs', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 4 }, items.join(''));
+}
+
+function statCard(b: ScreenBuilder, gid: string): string {
+  const title = b.rng.pick(W.CARD_TITLES);
+  const p = b.palette;
+  const t = b.el({ role: 'label', label: title, cls: 'lbl', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 13, bold: true }, b.text(title));
+  const v = W.number(b.rng);
+  const value = b.el({ role: 'number', label: v, cls: 'stat', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font', 'move', 'opacity'], textSort: 'number', fontPx: 24, bold: true }, b.text(v));
+  const extra = b.rng.chance(0.6) ? badge(b, null) : b.rng.chance(0.5) ? icon(b, null) : progress(b, null);
+  return b.el({ role: 'card', label: title, cls: 'card', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'resize', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 14 }, t + value + extra);
+}
+
+export function statCards(b: ScreenBuilder, n: number): string {
+  const gid = b.newId();
+  const cards: string[] = [];
+  for (let i = 0; i < n; i++) cards.push(statCard(b, gid));
+  b.factories.set(gid, (bb) => statCard(bb, gid));
+  return b.el({ id: gid, role: 'card', label: 'cards', cls: 'cards', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 }, cards.join(''));
+}
+
+export function chart(b: ScreenBuilder): string {
+  const p = b.palette;
+  const n = b.rng.int(5, b.compact ? 7 : 12);
+  const bars: string[] = [];
+  const barColor = b.rng.chance(0.6) ? p.primary : accent(b);
+  for (let i = 0; i < n; i++) {
+    const h = b.rng.int(15, 100);
+    bars.push(b.el({ role: 'bar', label: h + '%', cls: 'bar', style: `height:${h}%;background-color:${css(barColor)}`, color: barColor.name, colorProp: 'background-color', colorHex: barColor.hex, kinds: ['color', 'opacity', 'resize'] }, ''));
+  }
+  const chartEl = b.el({ role: 'chart', label: 'bar chart', cls: 'chart', color: barColor.name, kinds: ['move', 'resize', 'opacity', 'spacing'], spacingProp: 'gap', spacingPx: 6 }, bars.join(''));
+  return `<div class="card">${heading(b, null, 3, b.rng.pick(W.CARD_TITLES) + ' this week')}${chartEl}</div>`;
+}
+
+function tableRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const name = W.person(b.rng);
+  const cells = [
+    b.el({ tag: 'td', role: 'cell', label: name, color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'table', kinds: ['text', 'color', 'font'], textSort: 'name', fontPx: 14 }, b.text(name)),
+    `<td>${badge(b, 'table')}</td>`,
+    b.compact ? '' : `<td class="muted">${W.escapeHtml(W.date(b.rng))}</td>`,
+  ];
+  const amount = W.money(b.rng);
+  cells.push(b.el({ tag: 'td', role: 'cell', label: amount, color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'table', kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: 14 }, b.text(amount)));
+  return b.el({ tag: 'tr', role: 'row', label: name, area: 'table', color: null, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['remove', 'reorder', 'opacity', 'color'], group: gid }, cells.join(''));
+}
+
+export function table(b: ScreenBuilder, rows: number): string {
+  const gid = b.newId();
+  const head = `<tr><th>Name</th><th>Status</th>${b.compact ? '' : '<th>Date</th>'}<th>Amount</th></tr>`;
+  const body: string[] = [];
+  for (let i = 0; i < rows; i++) body.push(tableRow(b, gid));
+  b.factories.set(gid, (bb) => tableRow(bb, gid));
+  return `<table class="tbl"><thead>${head}</thead>` + b.el({ tag: 'tbody', id: gid, role: 'table', label: 'table', area: 'table', kinds: [] }, body.join('')) + '</table>';
+}
+
+function listRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const name = W.person(b.rng);
+  const title = b.el({ tag: 'span', role: 'text', label: name, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'list', kinds: ['text', 'color', 'font'], textSort: 'name', fontPx: 14, bold: true }, b.text(name));
+  const subText = W.sentence(b.rng, 3, 7);
+  const sub = b.el({ tag: 'span', role: 'text', label: subText, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'font'], textSort: 'sentence', fontPx: 12 }, b.text(subText));
+  const right = b.rng.chance(0.5) ? badge(b, 'list') : b.rng.chance(0.5) ? iconButton(b, 'list') : `<span class="muted small">${W.escapeHtml(W.date(b.rng))}</span>`;
+  return b.el({ role: 'row', label: name, cls: 'lrow', area: 'list', colorProp: 'background-color', colorHex: p.surface.hex, color: p.surface.name, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, avatar(b, 'list') + `<div class="grow col">${title}${sub}</div>` + right);
+}
+
+export function list(b: ScreenBuilder, rows: number): string {
+  const gid = b.newId();
+  const items: string[] = [];
+  for (let i = 0; i < rows; i++) items.push(listRow(b, gid));
+  b.factories.set(gid, (bb) => listRow(bb, gid));
+  return b.el({ id: gid, role: 'list', label: 'list', cls: 'list card flat', area: 'list', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 0 }, items.join(''));
+}
+
+export function form(b: ScreenBuilder, nFields: number, caret: boolean): string {
+  const gid = b.newId();
+  const parts: string[] = [];
+  for (let i = 0; i < nFields; i++) parts.push(field(b, 'form', caret && i === 0));
+  if (b.rng.chance(0.5)) parts.push(checkbox(b, 'form'));
+  if (b.rng.chance(0.4)) parts.push(`<div class="hrow">${toggle(b, 'form')}<span>${W.escapeHtml(b.rng.pick(['Dark mode', 'Two-factor login', 'Public profile', 'Auto save']))}</span></div>`);
+  b.factories.set(gid, (bb) => (bb.rng.chance(0.5) ? field(bb, 'form') : checkbox(bb, 'form')));
+  return b.el({ id: gid, role: 'form', label: 'form', cls: 'form', area: 'form', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 }, parts.join(''));
+}
+
+export function buttonRow(b: ScreenBuilder, area: Area | null, n: number): string {
+  const gid = b.newId();
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) parts.push(button(b, area, gid, i === 0 ? 'primary' : b.rng.chance(0.3) ? 'accent' : 'secondary'));
+  b.factories.set(gid, (bb) => button(bb, area, gid, 'secondary'));
+  return b.el({ id: gid, role: 'toolbar', label: 'buttons', cls: 'hrow', area, kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 }, parts.join(''));
+}
+
+export function tagRow(b: ScreenBuilder, area: Area | null): string {
+  const gid = b.newId();
+  const parts: string[] = [];
+  const n = b.rng.int(2, 5);
+  for (let i = 0; i < n; i++) parts.push(tag(b, area, gid));
+  b.factories.set(gid, (bb) => tag(bb, area, gid));
+  return b.el({ id: gid, role: 'list', label: 'tags', cls: 'hrow wrap', area, kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 }, parts.join(''));
+}
+
+export function banner(b: ScreenBuilder): string {
+  const c = accent(b);
+  const ic = b.rng.pick(['info', 'warning', 'check', 'bell']);
+  const msg = W.sentence(b.rng, 4, 8);
+  return b.el({ role: 'banner', label: msg, cls: 'banner', style: `background-color:${css(c)};color:${textOn(c.hex)}`, color: c.name, colorProp: 'background-color', colorHex: c.hex, kinds: ['remove', 'color', 'text', 'opacity', 'icon', 'spacing'], icon: ic, textSort: 'sentence', spacingProp: 'padding', spacingPx: 10 }, iconSvg(ic, 18) + b.text(msg));
+}
+
+export function menuItems(b: ScreenBuilder, n: number): string {
+  const gid = b.newId();
+  const p = b.palette;
+  const make = (bb: ScreenBuilder) => {
+    const label = bb.rng.pick(['Rename', 'Duplicate', 'Move to', 'Copy link', 'Download', 'Share', 'Delete', 'Archive', 'Properties', 'Open in new tab', 'Pin', 'Export']);
+    const ic = bb.rng.pick(ICON_NAMES);
+    return bb.el({ role: 'menu item', label, cls: 'mi', style: `color:var(--text)`, color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'menu', kinds: [...LEAF_KINDS, 'text', 'color', 'icon', 'font', 'reorder'], group: gid, icon: ic, textSort: 'nav', fontPx: 14 }, iconSvg(ic, 16) + bb.text(label));
+  };
+  const items: string[] = [];
+  for (let i = 0; i < n; i++) items.push(make(b));
+  b.factories.set(gid, make);
+  return b.el({ id: gid, role: 'menu', label: 'menu', cls: 'menu', area: 'menu', kinds: ['spacing', 'move'], spacingProp: 'padding', spacingPx: 4 }, items.join(''));
+}
+
+function pricingCard(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const plan = b.rng.pick(W.PLANS);
+  const price = '$' + b.rng.int(0, 99);
+  const feats: string[] = [];
+  for (let i = 0; i < b.rng.int(2, 4); i++) feats.push(`<div class="hrow small">${iconSvg('check', 14)}<span>${W.escapeHtml(W.sentence(b.rng, 2, 4))}</span></div>`);
+  const priceEl = b.el({ role: 'number', label: price, cls: 'stat', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: 24, bold: true }, b.text(price));
+  return b.el({ role: 'card', label: plan, cls: 'card col', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'resize', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 14 }, heading(b, null, 3, plan) + priceEl + feats.join('') + button(b, null, undefined, b.rng.chance(0.5) ? 'primary' : 'secondary'));
+}
+
+export function pricing(b: ScreenBuilder, n: number): string {
+  const gid = b.newId();
+  const cards: string[] = [];
+  for (let i = 0; i < n; i++) cards.push(pricingCard(b, gid));
+  b.factories.set(gid, (bb) => pricingCard(bb, gid));
+  return b.el({ id: gid, role: 'card', label: 'plans', cls: 'cards', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 }, cards.join(''));
+}
+
+function kanbanCard(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const title = W.sentence(b.rng, 2, 5);
+  const t = b.el({ tag: 'span', role: 'text', label: title, color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'font', 'color'], textSort: 'sentence', fontPx: 14 }, b.text(title));
+  return b.el({ role: 'card', label: title, cls: 'card col tight', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 10 }, t + `<div class="hrow">${badge(b, null)}<div class="spacer"></div>${avatar(b, null)}</div>`);
+}
+
+function kanbanColumn(b: ScreenBuilder): string {
+  const gid = b.newId();
+  const p = b.palette;
+  const cards: string[] = [];
+  for (let i = 0; i < b.rng.int(2, 4); i++) cards.push(kanbanCard(b, gid));
+  b.factories.set(gid, (bb) => kanbanCard(bb, gid));
+  return `<div class="kcol" style="background-color:var(--bg)">${heading(b, null, 3, b.rng.pick(['To do', 'In progress', 'Review', 'Done', 'Backlog']))}` + b.el({ id: gid, role: 'column', label: 'column', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 }, cards.join('')) + '</div>';
+}
+
+// ---- templates -------------------------------------------------------------------------------
+
+function page(b: ScreenBuilder, body: string, pad = 16): string {
+  return `<div class="page col" style="padding:${pad}px">${body}</div>`;
+}
+
+const TEMPLATES: Record<string, Section> = {
+  signin: (b) => {
+    const card = `<div class="card col signin">${icon(b, null, 32)}${heading(b, 'form', 2, b.rng.pick(['Sign in', 'Welcome back', 'Log in to your account', 'Create account']))}${paragraph(b, 'form')}${form(b, 2, b.rng.chance(0.3))}${button(b, 'form', undefined, 'primary')}${b.rng.chance(0.6) ? `<a class="link small">${W.escapeHtml('Forgot password?')}</a>` : ''}</div>`;
+    return `<div class="center">${card}</div>`;
+  },
+  dashboard: (b) => {
+    const side = b.compact ? '' : sidebar(b);
+    const main = page(b, heading(b, 'header', 1) + statCards(b, b.compact ? 2 : b.rng.int(2, 4)) + chart(b) + (b.rng.chance(0.5) ? list(b, 3) : ''));
+    return nav(b) + `<div class="hrow fill top">${side}${main}</div>`;
+  },
+  table: (b) => nav(b) + page(b, `<div class="hrow">${heading(b, 'header', 1)}<div class="spacer"></div>${badge(b, 'header')}</div>` + toolbar(b) + `<div class="card flat">${table(b, b.rng.int(4, 9))}</div>` + buttonRow(b, 'footer', 2)),
+  settings: (b) => page(b, heading(b, 'header', 1) + paragraph(b, 'header') + tabs(b) + `<div class="card">${form(b, b.rng.int(2, 4), b.rng.chance(0.3))}</div>` + buttonRow(b, 'footer', b.rng.int(1, 3))),
+  dialog: (b) => {
+    const bg = nav(b) + page(b, heading(b, 'header', 1) + list(b, b.rng.int(3, 6)));
+    const dlg = b.el({ role: 'dialog', label: 'dialog', cls: 'dialog col', color: b.palette.surface.name, colorProp: 'background-color', colorHex: b.palette.surface.hex, area: 'dialog', kinds: ['spacing', 'resize', 'move'], spacingProp: 'padding', spacingPx: 18 }, `<div class="hrow">${heading(b, 'dialog', 2, b.rng.pick(['Delete project?', 'Confirm changes', 'Invite people', 'Unsaved changes', 'Rename file']))}<div class="spacer"></div>${iconButton(b, 'dialog')}</div>` + paragraph(b, 'dialog') + (b.rng.chance(0.5) ? input(b, 'dialog', 'Type a name') : '') + buttonRow(b, 'dialog', 2));
+    return bg + `<div class="overlay">${dlg}</div>`;
+  },
+  inbox: (b) => nav(b) + page(b, toolbar(b) + (b.rng.chance(0.3) ? banner(b) : '') + list(b, b.rng.int(4, 9))),
+  menu: (b) => {
+    const content = page(b, toolbar(b) + statCards(b, b.compact ? 1 : b.rng.int(2, 3)) + paragraph(b, null, false));
+    const left = b.rng.int(16, Math.max(20, b.width - 240));
+    const top = b.rng.int(50, Math.max(60, Math.floor(b.height * 0.3)));
+    return nav(b) + content + `<div class="abs" style="left:${left}px;top:${top}px">${menuItems(b, b.rng.int(3, 7))}</div>`;
+  },
+  pricing: (b) => page(b, `<div class="col center-text">${heading(b, 'header', 1)}${paragraph(b, 'header')}</div>` + (b.rng.chance(0.4) ? tabs(b) : '') + pricing(b, b.compact ? 1 : b.rng.int(2, 3)), 24),
+  editor: (b) => toolbar(b) + tabs(b) + page(b, heading(b, null, 2) + paragraph(b, null, false) + paragraph(b, null, false) + (b.rng.chance(0.5) ? `<div class="card">${input(b, null, 'Add a comment', b.rng.chance(0.5))}</div>` : '') + buttonRow(b, 'footer', 2)),
+  profile: (b) => nav(b) + page(b, `<div class="hrow">${avatar(b, 'header')}<div class="col">${heading(b, 'header', 2, W.person(b.rng))}${paragraph(b, 'header')}</div></div>` + tagRow(b, 'header') + buttonRow(b, 'header', b.rng.int(1, 3)) + statCards(b, b.compact ? 2 : 3) + (b.rng.chance(0.5) ? progress(b, null) : '')),
+  // held out: only the test split renders these two
+  checkout: (b) => nav(b) + page(b, heading(b, 'header', 1, 'Checkout') + `<div class="hrow top wrap">` + `<div class="card grow">${form(b, b.rng.int(3, 4), false)}</div>` + `<div class="card col">${heading(b, null, 3, 'Order summary')}${list(b, 2)}${button(b, null, undefined, 'primary')}</div></div>`),
+  kanban: (b) => nav(b) + page(b, `<div class="hrow">${heading(b, 'header', 1, 'Board')}<div class="spacer"></div>${buttonRow(b, 'header', 1)}</div><div class="hrow top">${Array.from({ length: b.compact ? 1 : b.rng.int(2, 4) }, () => kanbanColumn(b)).join('')}</div>`),
+};
+
+export const HELD_OUT_TEMPLATES = new Set(['checkout', 'kanban']);
+
+export function templateNames(split: string): string[] {
+  return Object.keys(TEMPLATES).filter((t) => split === 'test' || !HELD_OUT_TEMPLATES.has(t));
+}
+
+export function buildTemplate(name: string, b: ScreenBuilder): string {
+  const make = TEMPLATES[name];
+  if (!make) throw new Error(`unknown template ${name}`);
+  return make(b);
+}
+
+/** The one stylesheet, installed once per page; screens only swap the body and CSS variables. */
+export const BASE_CSS = `
+*{box-sizing:border-box;margin:0}
+html,body{margin:0;padding:0;background:#fff;overflow:hidden}
+#app{position:relative;overflow:hidden;background:var(--bg);color:var(--text);font-size:14px;line-height:1.4}
+:where(span[data-e],a[data-e],label[data-e]){display:inline-block}
+svg{display:block;flex:none}
+.col{display:flex;flex-direction:column;gap:12px;min-width:0}
+.hrow{display:flex;align-items:center;gap:10px;min-width:0}
+.hrow.top{align-items:flex-start}
+.wrap{flex-wrap:wrap}
+.fill{height:100%}
+.grow{flex:1;min-width:0}
+.spacer{flex:1}
+.page{flex:1;min-width:0}
+.center{display:flex;align-items:center;justify-content:center;height:100%;padding:16px}
+.center-text{align-items:center;text-align:center}
+.signin{width:min(360px,100%)}
+.nav{display:flex;align-items:center;gap:14px;padding:10px 16px}
+.navlinks{display:flex;align-items:center;gap:8px}
+.brand{display:flex;align-items:center;gap:6px;font-size:17px;font-weight:700}
+.navlink{padding:4px 6px;text-decoration:none}
+.sidebar{display:flex;flex-direction:column;gap:2px;width:190px;flex:none;padding:12px 8px;height:100%;border-right:1px solid var(--border);background:var(--surface)}
+.mi{display:flex;align-items:center;gap:8px;padding:7px 10px;border-radius:5px;white-space:nowrap}
+.mi.active{background:var(--tint)}
+.btn{display:inline-flex;align-items:center;justify-content:center;gap:6px;padding:7px 14px;border-radius:var(--r);border:1px solid transparent;font-weight:600;white-space:nowrap;line-height:1.3;flex:none}
+.btn.primary{background-color:var(--primary);color:var(--ontext)}
+.btn.secondary{background-color:var(--surface);color:var(--text);border-color:var(--border)}
+.btn.ghost{background:transparent;color:var(--primary)}
+.iconbtn{display:inline-flex;align-items:center;justify-content:center;width:32px;height:32px;border-radius:var(--r);flex:none}
+.ico{display:inline-flex;flex:none}
+.toolbar{display:flex;align-items:center;gap:8px;padding:8px 12px;background:var(--surface);border-bottom:1px solid var(--border)}
+.card{background-color:var(--surface);border:1px solid var(--border);border-radius:calc(var(--r) * 1.5);padding:14px;box-shadow:var(--shadow)}
+.card.flat{padding:0;overflow:hidden}
+.card.tight{padding:10px;gap:8px}
+.cards{display:flex;gap:12px;flex-wrap:wrap}
+.cards>.card{flex:1;min-width:150px;display:flex;flex-direction:column;gap:6px}
+.stat{font-size:24px;font-weight:700}
+.badge{padding:2px 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
+.tagchip{padding:2px 10px;border-radius:12px;font-size:12px;border:1px solid;white-space:nowrap}
+.input{display:flex;align-items:center;gap:6px;height:34px;padding:0 10px;border:1px solid var(--border);border-radius:var(--r);background:var(--surface);color:var(--muted);min-width:160px}
+.caret{display:inline-block;width:1px;height:16px;background:var(--text)}
+.field{display:flex;flex-direction:column;gap:4px}
+.form{display:flex;flex-direction:column;gap:12px}
+.lbl{font-size:13px;color:var(--muted);font-weight:600}
+.check{display:inline-flex;align-items:center;gap:8px}
+.box{width:16px;height:16px;border:2px solid var(--border);border-radius:3px;display:inline-flex;align-items:center;justify-content:center}
+.box.on{background:var(--primary);border-color:var(--primary);color:#fff}
+.toggle{width:36px;height:20px;border-radius:10px;position:relative;flex:none}
+.toggle::after{content:"";position:absolute;top:2px;left:2px;width:16px;height:16px;border-radius:50%;background:#fff}
+.toggle.on::after{left:18px}
+.tabs{display:flex;gap:4px;border-bottom:1px solid var(--border)}
+.tab{padding:8px 12px;border-bottom:2px solid transparent;white-space:nowrap}
+.tab.on{border-bottom-color:var(--primary);font-weight:600}
+.tbl{border-collapse:collapse;width:100%}
+.tbl td,.tbl th{padding:8px 10px;border-bottom:1px solid var(--border);text-align:left;white-space:nowrap}
+.tbl th{color:var(--muted);font-size:12px;font-weight:600}
+.muted{color:var(--muted)}
+.small{font-size:12px}
+.strong{font-weight:600}
+.lrow{display:flex;align-items:center;gap:10px;padding:8px 12px;border-bottom:1px solid var(--border)}
+.lrow .col{gap:0}
+.list{display:flex;flex-direction:column}
+.avatar{width:32px;height:32px;border-radius:50%;display:inline-flex;align-items:center;justify-content:center;font-weight:700;font-size:12px;flex:none}
+.chart{display:flex;align-items:flex-end;gap:6px;height:120px;padding:8px 4px 0}
+.bar{flex:1;border-radius:3px 3px 0 0}
+.progress{height:8px;border-radius:4px;background:var(--border);overflow:hidden;min-width:80px}
+.progress>div{height:100%;background:var(--primary)}
+.banner{display:flex;align-items:center;gap:8px;padding:10px 14px;border-radius:var(--r)}
+.menu{background-color:var(--surface);border:1px solid var(--border);border-radius:var(--r);box-shadow:0 6px 18px rgba(0,0,0,.2);padding:4px;min-width:170px;display:flex;flex-direction:column}
+.abs{position:absolute;z-index:5}
+.overlay{position:absolute;inset:0;background:rgba(0,0,0,.45);display:flex;align-items:center;justify-content:center;z-index:10;padding:16px}
+.dialog{background-color:var(--surface);border-radius:10px;padding:18px;width:min(420px,100%);box-shadow:0 10px 30px rgba(0,0,0,.3)}
+.link{color:var(--primary)}
+.para{max-width:560px}
+.kcol{display:flex;flex-direction:column;gap:8px;padding:10px;border-radius:8px;flex:1;min-width:160px;border:1px solid var(--border)}
+h1{font-size:22px}h2{font-size:18px}h3{font-size:15px}
+`;
