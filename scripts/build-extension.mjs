@@ -1,0 +1,61 @@
+// Bundles the VS Code extension with esbuild:
+//   src/extension/extension.ts -> dist/extension.cjs   (extension host, CommonJS, Node)
+//   src/core/worker.ts         -> dist/core-worker.cjs (the engine's worker thread; Reviewer finds it by workerPath)
+//   webview/src/main.ts        -> dist/webview.js      (the review panel page, browser IIFE)
+// 'vscode' is provided by VS Code; onnxruntime-node is a native module shipped in node_modules.
+// Type-checking is separate (esbuild does not type-check): pass --check to run tsc on both
+// tsconfigs first; `npm run build:extension` does.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const production = process.argv.includes('--production');
+
+if (process.argv.includes('--check')) {
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  for (const project of ['src/extension/tsconfig.json', 'webview/tsconfig.json']) {
+    execFileSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });
+  }
+}
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  absWorkingDir: root,
+  // import.meta.url is undefined in CommonJS: the core falls back to __dirname, and the extension passes workerPath
+  logOverride: { 'empty-import-meta': 'silent' },
+};
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.cjs',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['vscode', 'onnxruntime-node'],
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/core/worker.ts'],
+    outfile: 'dist/core-worker.cjs',
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['onnxruntime-node'],
+  }),
+  build({
+    ...common,
+    entryPoints: ['webview/src/main.ts'],
+    outfile: 'dist/webview.js',
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome114',
+  }),
+]);
+console.log('built dist/extension.cjs, dist/core-worker.cjs, dist/webview.js');

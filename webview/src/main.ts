@@ -1,0 +1,199 @@
+// The review panel's page. Receives the report from the extension host (validated with
+// parseHostMessage), renders the summary, one caption per region, the five comparison views and
+// the procedure player, and posts the user's actions back (copy, export, accept, open image).
+import type { ChangeRegion, ChangeReport } from '../../src/core/report.js';
+import { parseHostMessage, VIEW_MODES, type HostMessage, type ViewMode, type WebviewMessage } from '../../src/extension/pure/messages.js';
+import { h, clear } from './dom.js';
+import { registerToolkit } from './toolkit.js';
+import { Viewer } from './viewer.js';
+import { ProcedurePlayer } from './procedure.js';
+
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+registerToolkit();
+
+const VIEW_LABELS: Record<ViewMode, string> = {
+  'side-by-side': 'Side by side', swipe: 'Swipe', onion: 'Onion skin', blink: 'Blink', diff: 'Diff',
+};
+
+interface PageState { mode: ViewMode }
+
+const app = document.getElementById('app')!;
+let viewer: Viewer | undefined;
+let player: ProcedurePlayer | undefined;
+let regions: ChangeRegion[] = [];
+let selectedIndex = -1;
+let mode: ViewMode = savedMode();
+
+function savedMode(): ViewMode {
+  const state = vscode.getState() as Partial<PageState> | undefined;
+  return state?.mode && VIEW_MODES.includes(state.mode) ? state.mode : 'side-by-side';
+}
+
+function post(message: WebviewMessage): void {
+  vscode.postMessage(message);
+}
+
+function button(label: string, testId: string, onClick: () => void, attributes: Record<string, string> = {}): HTMLElement {
+  const element = h('vscode-button', { 'data-testid': testId, appearance: 'secondary', ...attributes }, label);
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+function showStatus(title: string, text: string, kind: 'loading' | 'error'): void {
+  viewer?.dispose();
+  viewer = undefined;
+  player?.stop();
+  player = undefined;
+  clear(app);
+  app.setAttribute('aria-busy', kind === 'loading' ? 'true' : 'false');
+  app.dataset.state = kind;
+  app.append(h('h1', { 'data-testid': 'title' }, title));
+  if (kind === 'loading') {
+    app.append(h('p', { 'data-testid': 'status', class: 'status' }, h('vscode-progress-ring', {}), ' ', text));
+  } else {
+    app.append(
+      h('p', { 'data-testid': 'error', class: 'error', role: 'alert' }, text),
+      button('Try again', 'retry', () => post({ type: 'retry' })));
+  }
+}
+
+function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
+  const report: ChangeReport = message.report;
+  viewer?.dispose();
+  player?.stop();
+  clear(app);
+  app.setAttribute('aria-busy', 'false');
+  app.dataset.state = 'report';
+  regions = [...report.regions];
+  if (report.global) regions.unshift(report.global);
+  selectedIndex = -1;
+
+  const summary = h('p', { class: 'summary', 'data-testid': 'summary', 'data-changed': String(report.changed) }, report.summary);
+  const actions = h('div', { class: 'actions' },
+    button('Copy summary', 'copy-summary', () => post({ type: 'copyText', text: report.summary })),
+    button('Export JSON', 'export-json', () => post({ type: 'export', format: 'json' })),
+    message.canExportHtml ? button('Export HTML', 'export-html', () => post({ type: 'export', format: 'html' })) : undefined,
+    message.canAccept ? button('Accept as baseline', 'accept', () => post({ type: 'accept' }), { appearance: 'primary' }) : undefined,
+    h('span', { class: 'accepted-note', 'data-testid': 'accepted-note', role: 'status' }) as HTMLElement,
+  );
+  const details = h('p', { class: 'muted', 'data-testid': 'details' },
+    `${report.before.width}×${report.before.height} → ${report.after.width}×${report.after.height}`,
+    report.sizeChange ? ` · ${report.sizeChange}` : '',
+    ` · ${report.provider} · ${Math.round(report.timings.totalMs)} ms · model ${report.modelVersion}`);
+
+  const list = h('ol', { class: 'regions', 'data-testid': 'region-list', 'aria-label': 'Changed regions' });
+  regions.forEach((region, index) => {
+    const caption = h('button', { class: 'region-caption', 'data-testid': 'region-caption', 'data-region-id': region.id, 'data-kind': region.kind, type: 'button' },
+      h('vscode-tag', {}, region.kind), ' ', h('span', { class: 'caption-text' }, region.caption),
+      h('span', { class: 'muted' }, ` ${(region.confidence * 100).toFixed(0)}%${region.noiseOnly ? ' · anti-aliasing noise' : ''}`));
+    caption.addEventListener('click', () => select(index));
+    const copy = button('Copy', 'copy-caption', () => post({ type: 'copyText', text: region.caption }), { 'aria-label': `Copy caption of region ${region.id + 1}` });
+    list.append(h('li', { 'data-region-index': index }, caption, copy));
+  });
+  if (regions.length === 0) list.append(h('li', { class: 'muted', 'data-testid': 'no-regions' }, 'No changed regions.'));
+
+  const switcher = h('div', { class: 'view-switcher', role: 'toolbar', 'aria-label': 'Comparison view', 'data-testid': 'view-switcher' });
+  for (const viewMode of VIEW_MODES) {
+    const viewButton = button(VIEW_LABELS[viewMode], `view-${viewMode}`, () => setMode(viewMode), { 'data-mode': viewMode });
+    switcher.append(viewButton);
+  }
+  const zoom = h('div', { class: 'zoom', role: 'toolbar', 'aria-label': 'Zoom' },
+    button('−', 'zoom-out', () => viewer?.zoom(1 / 1.25), { 'aria-label': 'Zoom out (-)' }),
+    button('Fit', 'zoom-fit', () => viewer?.fit(), { 'aria-label': 'Fit (0)' }),
+    button('+', 'zoom-in', () => viewer?.zoom(1.25), { 'aria-label': 'Zoom in (+)' }),
+    button('Open before', 'open-before', () => post({ type: 'openImage', side: 'before' })),
+    button('Open after', 'open-after', () => post({ type: 'openImage', side: 'after' })));
+
+  viewer = new Viewer({ before: message.before, after: message.after, regions, onSelectRegion: (id) => select(regions.findIndex((r) => r.id === id)) });
+  player = new ProcedurePlayer();
+  app.append(
+    h('header', {}, h('h1', { 'data-testid': 'title' }, message.title), summary, details, actions),
+    h('div', { class: 'body' },
+      h('aside', { class: 'sidebar' }, h('h2', {}, `Changes (${regions.filter((r) => !r.noiseOnly).length})`), list,
+        h('p', { class: 'muted keys' }, 'Keys: n / p next / previous change · v or 1–5 view · Space play · + / − / 0 zoom')),
+      h('div', { class: 'main' }, h('div', { class: 'toolbar' }, switcher, zoom), viewer.element)),
+    player.element);
+  setMode(mode);
+  const first = regions.findIndex((r) => r.procedure !== undefined && !r.noiseOnly);
+  player.show(regions[first >= 0 ? first : 0]);
+}
+
+function setMode(next: ViewMode): void {
+  mode = next;
+  vscode.setState({ mode } satisfies PageState);
+  for (const element of app.querySelectorAll<HTMLElement>('[data-testid="view-switcher"] [data-mode]')) {
+    const active = element.dataset.mode === next;
+    element.setAttribute('appearance', active ? 'primary' : 'secondary');
+    element.setAttribute('aria-pressed', String(active));
+  }
+  viewer?.setMode(next);
+  viewer?.select(regions[selectedIndex]?.id);
+  app.dataset.view = next;
+}
+
+function select(index: number): void {
+  if (regions.length === 0) return;
+  selectedIndex = ((index % regions.length) + regions.length) % regions.length;
+  const region = regions[selectedIndex];
+  for (const item of app.querySelectorAll<HTMLElement>('[data-testid="region-caption"]')) {
+    const selected = item.dataset.regionId === String(region.id);
+    item.classList.toggle('selected', selected);
+    item.setAttribute('aria-current', selected ? 'true' : 'false');
+    if (selected) item.scrollIntoView({ block: 'nearest' });
+  }
+  viewer?.select(region.id);
+  if (region.procedure) player?.show(region);
+}
+
+window.addEventListener('keydown', (event) => {
+  if (app.dataset.state !== 'report' || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target as HTMLElement | null;
+  if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA')) return;
+  switch (event.key) {
+    case 'n': case 'j': case 'ArrowDown': select(selectedIndex + 1); break;
+    case 'p': case 'k': case 'ArrowUp': select(selectedIndex < 0 ? regions.length - 1 : selectedIndex - 1); break;
+    case 'v': setMode(VIEW_MODES[(VIEW_MODES.indexOf(mode) + 1) % VIEW_MODES.length]); break;
+    case '1': case '2': case '3': case '4': case '5': setMode(VIEW_MODES[Number(event.key) - 1]); break;
+    case ' ': player?.toggle(); break;
+    case '+': case '=': viewer?.zoom(1.25); break;
+    case '-': viewer?.zoom(1 / 1.25); break;
+    case '0': viewer?.fit(); break;
+    default: return;
+  }
+  event.preventDefault();
+});
+
+window.addEventListener('message', (event: MessageEvent) => {
+  let message: HostMessage;
+  try {
+    message = parseHostMessage(event.data);
+  } catch (error) {
+    console.error('ProCap Review: ignored an invalid message', error);
+    return;
+  }
+  switch (message.type) {
+    case 'loading':
+      showStatus(message.title, `Describing ${message.beforeLabel} → ${message.afterLabel}…`, 'loading');
+      break;
+    case 'error':
+      showStatus(message.title, message.message, 'error');
+      break;
+    case 'report':
+      renderReport(message);
+      break;
+    case 'accepted': {
+      const note = app.querySelector('[data-testid="accepted-note"]');
+      if (note) note.textContent = message.message;
+      break;
+    }
+  }
+});
+
+post({ type: 'ready' });
