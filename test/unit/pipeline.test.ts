@@ -1,0 +1,121 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SessionManager } from '../../src/core/session.js';
+import { composeSummary, describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { MODELS_DIR, contains, decodePngBase64, drawPng, screenPair, tempDir } from './runtime-fixtures.js';
+
+let sessions: SessionManager;
+before(() => { sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' }); });
+after(async () => { await sessions.dispose(); });
+
+test('summary composition: meaningful captions joined with "and", duplicates once, size change last', () => {
+  assert.equal(composeSummary([]), NO_CHANGE_CAPTION);
+  assert.equal(composeSummary(['the button moved down', 'the title turned red']), 'the button moved down and the title turned red');
+  assert.equal(composeSummary(['a', 'a', 'b']), 'a and b');
+  assert.equal(composeSummary(['x'], 'the theme changed to dark'), 'the theme changed to dark');
+  assert.equal(composeSummary([], undefined, 'the screenshot grew 66 px taller'), 'the screenshot grew 66 px taller');
+});
+
+test('identical screenshots: no regions, "no visible change", not changed', async () => {
+  const { before: img } = screenPair();
+  const report = await describe(sessions, img, Buffer.from(img));
+  assert.equal(report.changed, false);
+  assert.equal(report.summary, NO_CHANGE_CAPTION);
+  assert.equal(report.regions.length, 0);
+  assert.equal(report.provider, 'cpu');
+  assert.equal(report.before.width, 480);
+});
+
+test('a pair with two changes: two boxed regions with captions, kinds, procedure frames and timings', async () => {
+  const pair = screenPair();
+  let early: { count: number; ms: number } | undefined;
+  const report = await describe(sessions, pair.before, pair.after, {
+    onCaptions: (regions, ms) => { early = { count: regions.length, ms }; },
+  });
+  const meaningful = report.regions.filter((r) => !r.noiseOnly);
+  assert.equal(meaningful.length, 2, JSON.stringify(report.regions.map((r) => r.boxBefore)));
+  for (const truth of pair.changedBoxes) {
+    assert.ok(meaningful.some((r) => contains(r.boxBefore, truth)), `a region covers ${truth}`);
+  }
+  const kinds = sessions.contract.kinds;
+  for (const r of meaningful) {
+    assert.ok(kinds.includes(r.kind), r.kind);
+    assert.equal(typeof r.caption, 'string');
+    assert.ok(r.confidence > 0 && r.confidence <= 1);
+    assert.ok(r.diffPixels > 0);
+    const p = r.procedure;
+    assert.ok(p, 'procedure frames present');
+    assert.equal(p.frames.length, 9);
+    assert.equal(p.scores.length, 7);
+    assert.equal(p.keyframes.length, sessions.contract.k);
+    assert.ok(p.keyframes.every((k, i) => k >= 1 && k <= 7 && (i === 0 || k > p.keyframes[i - 1])));
+    assert.equal(p.imagined.length, sessions.contract.k);
+    for (const f of [...p.frames, ...p.imagined]) assert.deepEqual(decodePngBase64(f.pngBase64), { width: 96, height: 96 });
+    // the first and last frames are the crops themselves
+    assert.equal(r.cropBox[2] - r.cropBox[0], r.cropBox[3] - r.cropBox[1], 'square crop');
+  }
+  assert.ok(early && early.count === report.regions.length, 'captions were reported before the end');
+  const t = report.timings;
+  for (const key of ['decodeMs', 'diffMs', 'regionsMs', 'interpolateMs', 'encodeMs', 'decodeCaptionMs', 'imagineMs'] as const) {
+    assert.ok(t[key] >= 0 && t[key] <= t.totalMs, key);
+  }
+  assert.ok(t.interpolateMs > 0 && t.encodeMs > 0 && t.decodeCaptionMs > 0);
+  assert.equal(report.summary, composeSummary(report.regions.filter((r) => !r.noiseOnly && r.kind !== 'none').map((r) => r.caption)));
+});
+
+test('options: procedure off skips the frames; beam search gives a caption too; paths work', async () => {
+  const pair = screenPair();
+  const dir = tempDir('pipeline');
+  fs.writeFileSync(path.join(dir, 'a.png'), pair.before);
+  fs.writeFileSync(path.join(dir, 'b.png'), pair.after);
+  const fast = await describe(sessions, path.join(dir, 'a.png'), path.join(dir, 'b.png'), { procedure: false });
+  assert.equal(fast.before.path, path.join(dir, 'a.png'));
+  assert.ok(fast.regions.every((r) => r.procedure === undefined));
+  assert.equal(fast.timings.interpolateMs, 0);
+  const beam = await describe(sessions, pair.before, pair.after, { beamWidth: 3, procedure: false });
+  assert.equal(beam.regions.length, fast.regions.length);
+  await assert.rejects(describe(sessions, pair.before, pair.after, { beamWidth: 0 }), /beamWidth/);
+});
+
+test('different sizes: compared on the common area and the size change is reported', async () => {
+  const small = drawPng(200, 100, [[10, 10, 60, 40, 0, 0, 200]]);
+  const tall = drawPng(200, 166, [[10, 10, 60, 40, 0, 0, 200]]);
+  const report = await describe(sessions, small, tall);
+  assert.equal(report.sizeChange, 'the screenshot grew 66 px taller');
+  assert.equal(report.changed, true);
+  assert.match(report.summary, /66 px taller/);
+  assert.equal(report.regions.length, 0);
+});
+
+test('a global change (most of the screen) runs the whole-screen pass', async () => {
+  const light = drawPng(160, 120, [[10, 10, 150, 30, 200, 200, 200]], [255, 255, 255]);
+  const dark = drawPng(160, 120, [[10, 10, 150, 30, 80, 80, 80]], [20, 20, 30]);
+  const report = await describe(sessions, light, dark, { procedure: false });
+  assert.ok(report.global, 'whole-screen region present');
+  assert.deepEqual(report.global.boxBefore, [0, 0, 160, 120]);
+  assert.ok(sessions.contract.kinds.includes(report.global.kind));
+});
+
+test('bad input: a clear ImageInputError naming the file', async () => {
+  const dir = tempDir('bad');
+  const file = path.join(dir, 'broken.png');
+  fs.writeFileSync(file, Buffer.from('this is not a png at all'));
+  const { after: good } = screenPair();
+  await assert.rejects(describe(sessions, file, good), (err: Error) => err.name === 'ImageInputError' && err.message.includes(file));
+  await assert.rejects(describe(sessions, path.join(dir, 'missing.png'), good), /missing\.png/);
+  await assert.rejects(describe(sessions, new Uint8Array([1, 2, 3]), good, { beforeName: 'upload.png' }), /upload\.png/);
+});
+
+test('an aborted signal stops describe with an AbortError', async () => {
+  const pair = screenPair();
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(describe(sessions, pair.before, pair.after, { signal: controller.signal }), { name: 'AbortError' });
+  // aborted between stages: as soon as the captions exist
+  const mid = new AbortController();
+  await assert.rejects(describe(sessions, pair.before, pair.after, {
+    signal: mid.signal, onCaptions: () => mid.abort(),
+  }), { name: 'AbortError' });
+});

@@ -1,0 +1,120 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ModelLoadError, MODEL_NAMES, SessionManager } from '../../src/core/session.js';
+import { MODELS_DIR, tempDir } from './runtime-fixtures.js';
+
+/** A copy of the models folder that a test may damage. */
+function copyModels(): string {
+  const dir = tempDir('models');
+  for (const f of fs.readdirSync(MODELS_DIR)) {
+    const from = path.join(MODELS_DIR, f);
+    if (fs.statSync(from).isFile()) fs.copyFileSync(from, path.join(dir, f));
+  }
+  return dir;
+}
+
+test('models load lazily, once, and are reused', async () => {
+  const sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu', threads: 1 });
+  try {
+    assert.equal(sessions.providerReason, 'no model loaded yet');
+    const a = await sessions.get('tokenizer_encoder');
+    const b = await sessions.get('tokenizer_encoder');
+    assert.equal(a, b, 'the same session object is returned');
+    assert.equal(sessions.provider, 'cpu');
+    assert.equal(sessions.providerReason, 'cpu requested');
+    await sessions.loadAll();
+    assert.ok(sessions.loadMs > 0);
+  } finally {
+    await sessions.dispose();
+  }
+});
+
+test('provider auto and cuda fall back to cpu when CUDA cannot start, and say why', async () => {
+  for (const provider of ['auto', 'cuda'] as const) {
+    const sessions = new SessionManager({ modelsDir: MODELS_DIR, provider });
+    try {
+      await sessions.get('tokenizer_decoder');
+      if (sessions.provider === 'cuda') {
+        assert.match(sessions.providerReason, /cuda loaded/);
+      } else {
+        assert.match(sessions.providerReason, /cuda requested but failed to load .*fell back to cpu/);
+      }
+    } finally {
+      await sessions.dispose();
+    }
+  }
+});
+
+test('a missing model file gives a clear error naming the file and how to restore it', async () => {
+  const dir = copyModels();
+  fs.rmSync(path.join(dir, 'decoder_step.onnx'));
+  const sessions = new SessionManager({ modelsDir: dir, provider: 'cpu' });
+  await assert.rejects(sessions.get('decoder_step'), (err: Error) => {
+    assert.ok(err instanceof ModelLoadError);
+    assert.ok(err.message.includes(path.join(dir, 'decoder_step.onnx')), err.message);
+    assert.match(err.message, /missing/);
+    assert.match(err.message, /git checkout -- models\/|training\.export/);
+    return true;
+  });
+  // the other models still load
+  await sessions.get('interpolator');
+  await sessions.dispose();
+});
+
+test('a truncated model file gives a clear error naming the file', async () => {
+  const dir = copyModels();
+  const file = path.join(dir, 'procedure_encoder.onnx');
+  const bytes = fs.readFileSync(file);
+  fs.writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 3)));
+  const sessions = new SessionManager({ modelsDir: dir, provider: 'cpu' });
+  await assert.rejects(sessions.get('procedure_encoder'), (err: Error) => {
+    assert.ok(err instanceof ModelLoadError);
+    assert.ok(err.message.startsWith(file), err.message);
+    assert.match(err.message, /truncated or corrupt/);
+    return true;
+  });
+  await sessions.dispose();
+});
+
+test('a model of another contract version (wrong inputs) is refused, naming the file', async () => {
+  const dir = copyModels();
+  // the tokenizer decoder where the tokenizer encoder should be: names and shapes do not match
+  fs.copyFileSync(path.join(dir, 'tokenizer_decoder.onnx'), path.join(dir, 'tokenizer_encoder.onnx'));
+  const sessions = new SessionManager({ modelsDir: dir, provider: 'cpu' });
+  await assert.rejects(sessions.get('tokenizer_encoder'), (err: Error) => {
+    assert.ok(err instanceof ModelLoadError);
+    assert.ok(err.message.includes('tokenizer_encoder.onnx'));
+    assert.match(err.message, /contract version/);
+    return true;
+  });
+  await sessions.dispose();
+});
+
+test('a contract that changes a fixed dimension makes the shipped models fail the check', async () => {
+  const dir = copyModels();
+  const contract = JSON.parse(fs.readFileSync(path.join(dir, 'contract.json'), 'utf8'));
+  contract.models.procedure_encoder.outputs.kind_logits = ['B', 14];
+  fs.writeFileSync(path.join(dir, 'contract.json'), JSON.stringify(contract));
+  const sessions = new SessionManager({ modelsDir: dir, provider: 'cpu' });
+  await assert.rejects(sessions.get('procedure_encoder'), /procedure_encoder\.onnx: output "kind_logits" dimension 1 is 13, contract says 14/);
+  await sessions.dispose();
+});
+
+test('missing vocabulary, missing folder and bad options are clear errors', async () => {
+  const dir = copyModels();
+  fs.rmSync(path.join(dir, 'vocab.json'));
+  assert.throws(() => new SessionManager({ modelsDir: dir }), (err: Error) => err instanceof ModelLoadError && err.message.includes('vocab.json'));
+  assert.throws(() => new SessionManager({ modelsDir: path.join(dir, 'nope') }), /models folder does not exist/);
+  assert.throws(() => new SessionManager({ modelsDir: MODELS_DIR, threads: 0 }), /threads/);
+  assert.throws(() => new SessionManager({ modelsDir: MODELS_DIR, provider: 'tpu' as never }), /unknown provider/);
+});
+
+test('dispose releases the sessions; later use is refused', async () => {
+  const sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
+  await sessions.loadAll();
+  await sessions.dispose();
+  await sessions.dispose();
+  await assert.rejects(sessions.get(MODEL_NAMES[0]), /disposed/);
+});
