@@ -91,7 +91,7 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
   const list = h('ol', { class: 'regions', 'data-testid': 'region-list', 'aria-label': 'Changed regions' });
   regions.forEach((region, index) => {
     const caption = h('button', { class: 'region-caption', 'data-testid': 'region-caption', 'data-region-id': region.id, 'data-kind': region.kind, type: 'button' },
-      h('vscode-tag', {}, region.kind), ' ', h('span', { class: 'caption-text' }, region.caption),
+      h('span', { class: 'kind-tag' }, region.kind), ' ', h('span', { class: 'caption-text' }, region.caption),
       h('span', { class: 'muted' }, ` ${(region.confidence * 100).toFixed(0)}%${region.noiseOnly ? ' · anti-aliasing noise' : ''}`));
     caption.addEventListener('click', () => select(index));
     const copy = button('Copy', 'copy-caption', () => post({ type: 'copyText', text: region.caption }), { 'aria-label': `Copy caption of region ${region.id + 1}` });

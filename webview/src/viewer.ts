@@ -184,9 +184,9 @@ export class Viewer {
     }
     this.layers.push(layer);
     const viewport = h('div', { class: 'viewport', 'data-testid': `viewport-${name}`, 'aria-label': `${name} view of ${size.label}` }, layer);
-    if (name === 'before' || name === 'after') viewport.prepend(h('div', { class: 'viewport-label' }, `${name}: ${size.label}`));
     this.attachPanZoom(viewport);
-    return viewport;
+    if (name !== 'before' && name !== 'after') return viewport;
+    return h('figure', { class: 'viewport-figure' }, h('figcaption', { class: 'viewport-label' }, `${name}: ${size.label}`), viewport);
   }
 
   private attachPanZoom(viewport: HTMLElement): void {

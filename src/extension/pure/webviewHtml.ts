@@ -57,6 +57,7 @@ export function buildWebviewHtml(parts: WebviewPageParts): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta property="csp-nonce" content="${parts.nonce}">
 <link rel="stylesheet" href="${escapeAttribute(parts.styleUri)}" nonce="${parts.nonce}">
 <title>ProCap Review</title>
 </head>
