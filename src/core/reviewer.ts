@@ -89,12 +89,14 @@ export class Reviewer {
   private readonly queue: Job[] = [];
   private active?: Job;
   /** a cancelled job still running in the worker: the next one waits for it to stop. */
-  private stopping?: { id: number; timer: NodeJS.Timeout };
+  private stopping?: { id: number; timer: NodeJS.Timeout; cancelledAt: number };
   private readonly warmWaiters = new Map<number, { resolve: (v: WarmInfo) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private disposed = false;
   /** number of times the worker was (re)started, for tests and diagnostics. */
   workerStarts = 0;
+  /** how the last cancelled running request ended in the worker, and how long stopping took. */
+  lastCancel?: { id: number; outcome: 'stopped' | 'finished-anyway' | 'worker-restarted'; stopMs: number };
 
   constructor(options: ReviewerOptions) {
     if (!options || typeof options.modelsDir !== 'string' || !options.modelsDir) {
@@ -170,19 +172,35 @@ export class Reviewer {
     if (this.stopping) clearTimeout(this.stopping.timer);
     const worker = this.worker;
     this.worker = undefined;
-    if (!worker) return;
-    // let the worker release its sessions, but never wait long for it
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 1000);
-      worker.on('message', (m: WorkerResponse) => {
-        if (m.type === 'disposed') {
-          clearTimeout(timer);
-          resolve();
-        }
+    if (worker) await this.retire(worker, 10_000);
+  }
+
+  /**
+   * Stops a worker without terminate(): terminating a thread while onnxruntime runs a model
+   * aborts the whole process. The worker aborts its describe at the next stage boundary,
+   * releases its sessions and ends by itself; we wait for that at most `waitMs`.
+   */
+  private retire(worker: Worker, waitMs: number, background = false): Promise<void> {
+    worker.removeAllListeners('message');
+    worker.removeAllListeners('exit');
+    worker.removeAllListeners('error');
+    worker.on('error', () => undefined);
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        worker.unref();
+        resolve();
+      }, waitMs);
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
       });
       worker.postMessage({ type: 'dispose' } satisfies WorkerRequest);
+      // a worker retired after a hard cancel must not keep the process alive
+      if (background) {
+        timer.unref();
+        worker.unref();
+      } else worker.ref();
     });
-    await worker.terminate();
   }
 
   private ensureWorker(): Worker {
@@ -231,15 +249,17 @@ export class Reviewer {
     this.settle(job, undefined, abortError(job.signal));
     this.active = undefined;
     this.worker?.postMessage({ type: 'cancel', id: job.id } satisfies WorkerRequest);
+    const cancelledAt = performance.now();
     const timer = setTimeout(() => {
       // the worker did not stop in time (a long native call): restart it
+      this.lastCancel = { id: job.id, outcome: 'worker-restarted', stopMs: performance.now() - cancelledAt };
       this.stopping = undefined;
       const worker = this.worker;
       this.worker = undefined;
-      void worker?.terminate();
+      if (worker) void this.retire(worker, 60_000, true);
       this.pump();
     }, this.options.hardCancelMs ?? 2000);
-    this.stopping = { id: job.id, timer };
+    this.stopping = { id: job.id, timer, cancelledAt };
   }
 
   private settle(job: Job, report?: ChangeReport, error?: Error): void {
@@ -262,6 +282,10 @@ export class Reviewer {
     }
     if (this.stopping && m.id === this.stopping.id) {
       if (m.type === 'result' || m.type === 'error') {
+        this.lastCancel = {
+          id: m.id, outcome: m.type === 'error' && m.error.name === 'AbortError' ? 'stopped' : 'finished-anyway',
+          stopMs: performance.now() - this.stopping.cancelledAt,
+        };
         clearTimeout(this.stopping.timer);
         this.stopping = undefined;
         this.pump();

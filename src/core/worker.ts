@@ -48,6 +48,7 @@ if (parentPort) {
   const settings = workerData as WorkerSettings;
   let sessions: SessionManager | undefined;
   const controllers = new Map<number, AbortController>();
+  const running = new Set<Promise<void>>();
   const getSessions = () => (sessions ??= new SessionManager(settings));
   const send = (message: WorkerResponse) => port.postMessage(message);
 
@@ -70,7 +71,7 @@ if (parentPort) {
       case 'describe': {
         const controller = new AbortController();
         controllers.set(request.id, controller);
-        void (async () => {
+        const job = (async () => {
           try {
             const report = await describe(getSessions(), request.before, request.after, {
               ...request.options,
@@ -84,13 +85,20 @@ if (parentPort) {
             controllers.delete(request.id);
           }
         })();
+        running.add(job);
+        void job.finally(() => running.delete(job));
         return;
       }
       case 'dispose':
+        // Never release sessions (or let the thread be terminated) while a native run is in
+        // flight: onnxruntime-node aborts the whole process then. Stop at the next stage
+        // boundary, release, say so, and let the thread end by itself.
         void (async () => {
-          for (const c of controllers.values()) c.abort();
+          for (const c of controllers.values()) c.abort(new DOMException('the reviewer was disposed', 'AbortError'));
+          await Promise.allSettled([...running]);
           await sessions?.dispose();
           send({ type: 'disposed' });
+          port.close();
         })();
         return;
     }
