@@ -148,6 +148,29 @@ function inflatedSizeOf(header: PngHeader): number {
   return total;
 }
 
+// zlib cannot expand data by more than about 1032:1, so image data much shorter than the header
+// promises is certainly truncated or corrupt: refuse it before the decoder allocates the full
+// image buffer (a 60-byte file claiming 16000 x 2500 pixels would otherwise cost 160 MB).
+const MAX_DEFLATE_RATIO = 1040;
+
+function checkCompressedSizePlausible(bytes: Uint8Array, header: PngHeader, file: string): void {
+  let compressed = 0;
+  let offset = 8;
+  while (offset + 8 <= bytes.length) {
+    const length = readUint32(bytes, offset);
+    if (bytes[offset + 4] === 0x49 && bytes[offset + 5] === 0x44 && bytes[offset + 6] === 0x41 && bytes[offset + 7] === 0x54) {
+      compressed += Math.min(length, bytes.length - offset - 8);
+    }
+    offset += 12 + length;
+  }
+  if (compressed * MAX_DEFLATE_RATIO + 1024 < inflatedSizeOf(header)) {
+    throw new ImageInputError(
+      file,
+      `truncated or corrupt PNG: ${compressed} bytes of image data cannot hold the ${header.width} x ${header.height} pixels the header declares`,
+    );
+  }
+}
+
 /**
  * pngjs inflates interlaced images without an output limit (a tiny file could expand to
  * gigabytes). Walk the chunks and inflate the IDAT data with a hard limit first.
@@ -181,6 +204,7 @@ function checkInterlacedInflateSize(bytes: Uint8Array, header: PngHeader, file: 
  */
 export function decodePng(bytes: Uint8Array, file: string, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): RgbaImage {
   const header = readPngHeader(bytes, file, limits);
+  checkCompressedSizePlausible(bytes, header, file);
   if (header.interlaced) checkInterlacedInflateSize(bytes, header, file);
   const fast = decodeTruecolour8(bytes, header);
   if (fast) return fast;
@@ -298,7 +322,7 @@ function decodeTruecolour8(bytes: Uint8Array, header: PngHeader): RgbaImage | un
 }
 
 function describePngjsError(message: string): string {
-  if (/unexpected end|read requests waiting|ended prematurely|unexpected end of file/i.test(message)) {
+  if (/unexpected end|read requests wait|ended prematurely/i.test(message)) {
     return `the file is truncated: ${message}`;
   }
   if (/crc/i.test(message)) return `bad CRC, the file is corrupt: ${message}`;
@@ -430,23 +454,18 @@ export function encodePngVariant(image: RgbaImage, variant: PngVariant): Buffer 
     if (bitDepth === 16) return v * 257;
     return bitDepth === 8 ? v : Math.round((v * maxSample) / 255);
   };
-  const samplesOf = (pixel: number): number[] => {
-    switch (colorType) {
-      case 0: return [sampleOf(pixel, 0)];
-      case 2: return [sampleOf(pixel, 0), sampleOf(pixel, 1), sampleOf(pixel, 2)];
-      case 3: {
-        const key = ((data[pixel * 4] << 24) | (data[pixel * 4 + 1] << 16) | (data[pixel * 4 + 2] << 8) | data[pixel * 4 + 3]) >>> 0;
-        return [paletteIndex.get(key)!];
-      }
-      case 4: return [sampleOf(pixel, 0), sampleOf(pixel, 3)];
-      default: return [sampleOf(pixel, 0), sampleOf(pixel, 1), sampleOf(pixel, 2), sampleOf(pixel, 3)];
-    }
+  // source channels written for each colour type (-1: the palette index)
+  const channelOrder = colorType === 0 ? [0] : colorType === 2 ? [0, 1, 2] : colorType === 3 ? [-1] : colorType === 4 ? [0, 3] : [0, 1, 2, 3];
+  const sampleAt = (pixel: number, channel: number): number => {
+    if (channel >= 0) return sampleOf(pixel, channel);
+    const key = ((data[pixel * 4] << 24) | (data[pixel * 4 + 1] << 16) | (data[pixel * 4 + 2] << 8) | data[pixel * 4 + 3]) >>> 0;
+    return paletteIndex.get(key)!;
   };
   const bytesPerPixel = Math.max(1, (channels * bitDepth) / 8);
   const passes = variant.interlace
     ? [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]]
     : [[0, 0, 1, 1]];
-  const raw: number[] = [];
+  const rows: Uint8Array[] = [];
   let rowNumber = 0;
   for (const [px, py, dx, dy] of passes) {
     const passWidth = Math.ceil((width - px) / dx);
@@ -460,7 +479,8 @@ export function encodePngVariant(image: RgbaImage, variant: PngVariant): Buffer 
       let bitPos = 0;
       for (let c = 0; c < passWidth; c++) {
         const x = px + c * dx;
-        for (const sample of samplesOf(y * width + x)) {
+        for (let k = 0; k < channelOrder.length; k++) {
+          const sample = sampleAt(y * width + x, channelOrder[k]);
           if (bitDepth === 16) {
             row[bitPos >> 3] = sample >> 8;
             row[(bitPos >> 3) + 1] = sample & 0xff;
@@ -473,14 +493,16 @@ export function encodePngVariant(image: RgbaImage, variant: PngVariant): Buffer 
         }
       }
       const filter = rowNumber++ % 5;
-      raw.push(filter);
+      const filtered = new Uint8Array(rowBytes + 1);
+      filtered[0] = filter;
       for (let i = 0; i < rowBytes; i++) {
         const left = i >= bytesPerPixel ? row[i - bytesPerPixel] : 0;
         const up = previous[i];
         const upLeft = i >= bytesPerPixel ? previous[i - bytesPerPixel] : 0;
         const predictor = filter === 0 ? 0 : filter === 1 ? left : filter === 2 ? up : filter === 3 ? (left + up) >> 1 : paeth(left, up, upLeft);
-        raw.push((row[i] - predictor) & 0xff);
+        filtered[i + 1] = (row[i] - predictor) & 0xff;
       }
+      rows.push(filtered);
       previous = row;
     }
   }
@@ -503,7 +525,7 @@ export function encodePngVariant(image: RgbaImage, variant: PngVariant): Buffer 
     chunks.push(pngChunk('PLTE', plte));
     if (trns.some((a) => a !== 255)) chunks.push(pngChunk('tRNS', trns));
   }
-  chunks.push(pngChunk('IDAT', deflateSync(Uint8Array.from(raw))));
+  chunks.push(pngChunk('IDAT', deflateSync(Buffer.concat(rows))));
   chunks.push(pngChunk('IEND', new Uint8Array(0)));
   return Buffer.concat(chunks);
 }

@@ -104,6 +104,12 @@ test('a header claiming 100000 x 100000 is refused from the header, naming the f
   assert.throws(() => decodePng(bytes, 'huge.png'), (e: Error) => e instanceof ImageInputError && /too large/.test(e.message));
 });
 
+test('a tiny file whose header claims a big (allowed) size is refused before decoding', () => {
+  // 16000 x 2500 is within the limits, but 20 bytes of data cannot hold 160 MB of pixels
+  const bytes = pngClaiming(16000, 2500, deflateSync(Buffer.alloc(10)));
+  assert.throws(() => decodePng(bytes, 'liar.png'), (e: Error) => e instanceof ImageInputError && /liar\.png/.test(e.message) && /cannot hold/.test(e.message));
+});
+
 test('the largest accepted image is configurable', () => {
   const bytes = encodePng(blankImage(300, 200));
   assert.equal(decodePng(bytes, 'ok.png').width, 300);
