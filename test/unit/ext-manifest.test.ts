@@ -30,6 +30,9 @@ test('entry points carry the when clauses the issue asks for', () => {
   assert.match(menu('explorer/context', 'procapReview.describeVsHead'), /!listMultiSelection.*gitOpenRepositoryCount/);
   assert.match(menu('scm/resourceState/context', 'procapReview.scm.headVsWorkingTree'), /scmProvider == git.*scmResourceGroup == workingTree/);
   assert.match(menu('scm/resourceState/context', 'procapReview.scm.stagedVsWorkingTree'), /scmResourceGroup == workingTree/);
+  // VS Code sets no resource context keys (resourceExtname) on Source Control rows: measured in
+  // code-server 4.139; a clause on them would hide the items everywhere. The handler checks the extension.
+  assert.doesNotMatch(menu('scm/resourceState/context', 'procapReview.scm.headVsWorkingTree'), /resourceExtname/);
   assert.match(menu('editor/title', 'procapReview.describeDiffEditor'), /isInDiffEditor/);
   // the regex in the when clauses matches .png and .PNG only
   const pattern = /resourceExtname =~ \/(.+)\/i/.exec(menu('explorer/context', 'procapReview.describeChange'))![1];
