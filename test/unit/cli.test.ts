@@ -1,0 +1,154 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { globToRegExp, parseShard } from '../../src/cli/main.js';
+import { CLI, MODELS_DIR, drawPng, screenPair, tempDir } from './runtime-fixtures.js';
+
+function cli(args: string[], cwd?: string) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const M = ['--models', MODELS_DIR];
+
+function writePair(dir: string): { before: string; after: string } {
+  const pair = screenPair();
+  fs.mkdirSync(dir, { recursive: true });
+  const before = path.join(dir, 'before.png'), after = path.join(dir, 'after.png');
+  fs.writeFileSync(before, pair.before);
+  fs.writeFileSync(after, pair.after);
+  return { before, after };
+}
+
+test('shard and glob parsing', () => {
+  assert.deepEqual(parseShard('2/4'), { index: 2, count: 4 });
+  assert.throws(() => parseShard('0/4'), /1 <= i <= n/);
+  assert.throws(() => parseShard('5/4'), /1 <= i <= n/);
+  assert.throws(() => parseShard('two'), /i\/n/);
+  const g = globToRegExp('screens/**/*.png');
+  assert.ok(g.test('screens/a.png') && g.test('screens/x/y/b.png') && !g.test('other/a.png') && !g.test('screens/a.jpg'));
+  assert.ok(globToRegExp('*.png').test('a.png') && !globToRegExp('*.png').test('d/a.png'));
+});
+
+test('describe --json prints the ChangeReport; --html and --frames write files', () => {
+  const dir = tempDir('cli');
+  const { before, after } = writePair(dir);
+  const html = path.join(dir, 'out', 'report.html');
+  const frames = path.join(dir, 'frames');
+  const r = cli(['describe', before, after, '--json', '--html', html, '--frames', frames, '--provider', 'cpu', ...M]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(typeof report.summary, 'string');
+  assert.equal(report.provider, 'cpu');
+  assert.ok(report.regions.length >= 2);
+  for (const region of report.regions) {
+    assert.equal(typeof region.kind, 'string');
+    assert.equal(typeof region.caption, 'string');
+  }
+  assert.equal(report.regions[0].procedure.keyframes.length, 2);
+  const page = fs.readFileSync(html, 'utf8');
+  assert.match(page, /<svg viewBox="0 0 480 320"/);
+  assert.match(page, /data:image\/png;base64,/);
+  assert.doesNotMatch(page, /(src|href)="(https?:|\/\/)/, 'no external resources');
+  const written = fs.readdirSync(frames);
+  assert.ok(written.includes('region1-frame0.png') && written.includes('region1-frame8.png') && written.includes('region1-imagined1.png'));
+  assert.equal(written.filter((f) => f.startsWith('region1-') && f.endsWith('-key.png')).length, 2);
+});
+
+test('describe without --json prints a readable summary; --fail-on-change exits 1 on a change', () => {
+  const dir = tempDir('cli');
+  const { before, after } = writePair(dir);
+  const r = cli(['describe', before, after, '--no-procedure', '--fail-on-change', ...M]);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /^summary: /);
+  const same = cli(['describe', before, before, '--no-procedure', '--fail-on-change', ...M]);
+  assert.equal(same.code, 0);
+  assert.match(same.stdout, /summary: no visible change/);
+});
+
+test('exit codes: usage 2, bad image 3 (naming the file), broken models 4', () => {
+  const dir = tempDir('cli');
+  const { before, after } = writePair(dir);
+  assert.equal(cli([]).code, 2);
+  assert.equal(cli(['describe', before, ...M]).code, 2);
+  assert.equal(cli(['describe', before, before, '--beam', 'x', ...M]).code, 2);
+  assert.equal(cli(['frobnicate', ...M]).code, 2);
+  const bad = path.join(dir, 'bad.png');
+  fs.writeFileSync(bad, 'not a png');
+  const r = cli(['describe', before, bad, ...M]);
+  assert.equal(r.code, 3);
+  assert.ok(r.stderr.includes(bad), r.stderr);
+  const emptyModels = tempDir('nomodels');
+  fs.copyFileSync(path.join(MODELS_DIR, 'contract.json'), path.join(emptyModels, 'contract.json'));
+  fs.copyFileSync(path.join(MODELS_DIR, 'vocab.json'), path.join(emptyModels, 'vocab.json'));
+  const m = cli(['describe', before, after, '--models', emptyModels]);
+  assert.equal(m.code, 4);
+  assert.match(m.stderr, /\.onnx: the model file is missing/);
+});
+
+test('batch over two folders: JSON + HTML, added/removed screenshots, shards, --fail-on-change', () => {
+  const root = tempDir('batch');
+  const a = path.join(root, 'a'), b = path.join(root, 'b');
+  fs.mkdirSync(path.join(a, 'sub'), { recursive: true });
+  fs.mkdirSync(path.join(b, 'sub'), { recursive: true });
+  const pair = screenPair();
+  fs.writeFileSync(path.join(a, 'changed.png'), pair.before);
+  fs.writeFileSync(path.join(b, 'changed.png'), pair.after);
+  fs.writeFileSync(path.join(a, 'sub', 'same.png'), pair.before);
+  fs.writeFileSync(path.join(b, 'sub', 'same.png'), pair.before);
+  fs.writeFileSync(path.join(a, 'gone.png'), drawPng(50, 50, []));
+  fs.writeFileSync(path.join(b, 'new.png'), drawPng(50, 50, []));
+  const out = path.join(root, 'out');
+  const r = cli(['batch', a, b, '--out', out, '--no-procedure', ...M]);
+  assert.equal(r.code, 0, r.stderr);
+  const result = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
+  assert.deepEqual(result.pairs.map((p: { name: string; status: string }) => [p.name, p.status]),
+    [['changed.png', 'compared'], ['gone.png', 'removed'], ['new.png', 'added'], ['sub/same.png', 'compared']]);
+  assert.equal(result.pairs[0].changed, true);
+  assert.equal(result.pairs[3].changed, false);
+  assert.equal(result.summary.changed, 1);
+  assert.equal(result.summary.unchanged, 1);
+  const html = fs.readFileSync(path.join(out, 'report.html'), 'utf8');
+  assert.match(html, /changed\.png/);
+  assert.match(html, /screenshot added/);
+  assert.equal(cli(['batch', a, b, '--fail-on-change', '--no-procedure', ...M]).code, 1);
+  // shards partition the pairs
+  const names = [1, 2].flatMap((i) => JSON.parse(cli(['batch', a, b, '--shard', `${i}/2`, '--json', '--no-procedure', ...M]).stdout)
+    .pairs.map((p: { name: string }) => p.name));
+  assert.deepEqual(names.sort(), ['changed.png', 'gone.png', 'new.png', 'sub/same.png']);
+  // a broken pair is reported, the others still run, exit code 3
+  fs.writeFileSync(path.join(b, 'sub', 'same.png'), 'broken');
+  const broken = cli(['batch', a, b, '--json', '--no-procedure', ...M]);
+  assert.equal(broken.code, 3);
+  const res = JSON.parse(broken.stdout);
+  assert.equal(res.summary.errors, 1);
+  assert.match(res.pairs.find((p: { name: string }) => p.name === 'sub/same.png').error, /same\.png/);
+});
+
+test('batch --pairs DIR and --git REF_A REF_B [--paths GLOB]', () => {
+  const root = tempDir('git');
+  writePair(path.join(root, 'pairs', 'p1'));
+  const r = cli(['batch', '--pairs', path.join(root, 'pairs'), '--json', '--no-procedure', ...M]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).pairs[0].name, 'p1');
+
+  const repo = path.join(root, 'repo');
+  fs.mkdirSync(path.join(repo, 'shots'), { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
+  git('init', '-q');
+  const pair = screenPair();
+  fs.writeFileSync(path.join(repo, 'shots', 'home.png'), pair.before);
+  fs.writeFileSync(path.join(repo, 'other.png'), pair.before);
+  git('add', '.');
+  git('commit', '-q', '-m', 'one');
+  fs.writeFileSync(path.join(repo, 'shots', 'home.png'), pair.after);
+  fs.writeFileSync(path.join(repo, 'other.png'), pair.after);
+  git('commit', '-q', '-am', 'two');
+  const g = cli(['batch', '--git', 'HEAD~1', 'HEAD', '--paths', 'shots/**', '--json', '--no-procedure', ...M], repo);
+  assert.equal(g.code, 0, g.stderr);
+  const res = JSON.parse(g.stdout);
+  assert.deepEqual(res.pairs.map((p: { name: string }) => p.name), ['shots/home.png']);
+  assert.equal(res.pairs[0].changed, true);
+  assert.equal(cli(['batch', '--git', 'HEAD~1', 'nope', ...M], repo).code, 2);
+});
