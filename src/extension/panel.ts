@@ -160,7 +160,7 @@ export class ReviewPanel implements vscode.Disposable {
         return;
       case 'export':
         if (this.loaded === undefined) return;
-        await exportReport(this.loaded.report, message.format, this.loaded.comparison.title, this.log);
+        await exportReport({ report: this.loaded.report, title: this.loaded.comparison.title, beforeBytes: this.loaded.beforeBytes, afterBytes: this.loaded.afterBytes }, message.format, this.log);
         return;
       case 'accept': {
         const loaded = this.loaded;
