@@ -55,16 +55,16 @@ class PhaseBudget:
 class TrainConfig:
     seed: int = 1234
     # image tokenizer (VQ autoencoder; its encoder is the frozen backbone)
-    tokenizer: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=1200, batch=48, lr=2e-3, warmup=50))
+    tokenizer: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=700, batch=48, lr=2e-3, warmup=50))
     # frame interpolator (flow + mask + residual)
-    interpolator: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=700, batch=24, lr=2e-3, warmup=50))
+    interpolator: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=900, batch=24, lr=2e-3, warmup=50))
     # stage 1: explicit procedure modelling
-    stage1: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=450, batch=64, lr=1e-3, warmup=60))
+    stage1: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=200, batch=64, lr=1e-3, warmup=30))
     # stage 2: implicit procedure captioning (lr 1e-3 with warm-up, batch 64: what worked in toolchain.md)
-    stage2: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=1300, batch=64, lr=1e-3, warmup=100))
+    stage2: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=650, batch=64, lr=1e-3, warmup=60))
     encoder_layers: int = 3
     heads: int = 4
-    ffn: int = 384
+    ffn: int = 256
     dropout: float = 0.1
     label_smoothing: float = 0.1
     # loss weights (stage 1 follows the reference: 7 msm + 0.5 align + 0.5 csy)
@@ -77,7 +77,7 @@ class TrainConfig:
     val_every: int = 100
     val_samples: int = 600
     checkpoint_every: int = 100
-    max_stage1_samples: int = 16000   # explicit procedures (with interpolated frames) are built for at most this many
+    max_stage1_samples: int = 4000   # explicit procedures (with interpolated frames) are built for at most this many
     threads: int = 2
 
     def to_json(self) -> dict:

@@ -67,7 +67,7 @@ class DecoderLayer(nn.Module):
 
 class CaptionDecoder(nn.Module):
     def __init__(self, vocab_size: int, d: int = D_MODEL, layers: int = DECODER_LAYERS, heads: int = 4,
-                 ffn: int = 512, dropout: float = 0.1) -> None:
+                 ffn: int = 384, dropout: float = 0.1) -> None:
         super().__init__()
         self.d, self.vocab_size = d, vocab_size
         self.tok_emb = nn.Embedding(vocab_size, d)

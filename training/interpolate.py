@@ -32,7 +32,7 @@ def backward_warp(image: torch.Tensor, flow: torch.Tensor) -> torch.Tensor:
 class Interpolator(nn.Module):
     """frame0, frame1 [B,3,H,W] in [0,1] (H, W multiples of 16) -> middle [B,3,H,W]."""
 
-    def __init__(self, width: int = 24) -> None:
+    def __init__(self, width: int = 16) -> None:
         super().__init__()
         c = width
         self.down1 = _block(9, c, 2)           # H/2

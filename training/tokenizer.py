@@ -20,10 +20,10 @@ class TokenizerEncoder(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.net = nn.Sequential(
-            nn.Conv2d(3, 32, 4, stride=2, padding=1), nn.GELU(),     # 48
-            nn.Conv2d(32, 64, 4, stride=2, padding=1), nn.GELU(),    # 24
-            nn.Conv2d(64, 96, 4, stride=2, padding=1), nn.GELU(),    # 12
-            nn.Conv2d(96, 128, 4, stride=2, padding=1), nn.GELU(),   # 6
+            nn.Conv2d(3, 16, 4, stride=2, padding=1), nn.GELU(),     # 48
+            nn.Conv2d(16, 32, 4, stride=2, padding=1), nn.GELU(),    # 24
+            nn.Conv2d(32, 64, 4, stride=2, padding=1), nn.GELU(),    # 12
+            nn.Conv2d(64, 128, 4, stride=2, padding=1), nn.GELU(),   # 6
             nn.Conv2d(128, FEAT_DIM, 1),
         )
 
@@ -42,8 +42,8 @@ class TokenizerDecoder(nn.Module):
             nn.ConvTranspose2d(128, 96, 4, stride=2, padding=1), nn.GELU(),   # 12
             nn.ConvTranspose2d(96, 64, 4, stride=2, padding=1), nn.GELU(),    # 24
             nn.ConvTranspose2d(64, 32, 4, stride=2, padding=1), nn.GELU(),    # 48
-            nn.ConvTranspose2d(32, 32, 4, stride=2, padding=1), nn.GELU(),    # 96
-            nn.Conv2d(32, 3, 3, padding=1),
+            nn.ConvTranspose2d(32, 16, 4, stride=2, padding=1), nn.GELU(),    # 96
+            nn.Conv2d(16, 3, 3, padding=1),
         )
 
     def forward(self, quantised: torch.Tensor) -> torch.Tensor:
