@@ -1,7 +1,7 @@
 // Imagined procedure frames (ProCap stage 1 head at inference): the procedure encoder predicts a
 // codebook index for every one of the k*n_I query positions; the tokenizer decoder turns each
 // frame's n_I codes back into a 96x96 image. Mirrors training/imagine in training/encode.py.
-import { PNG } from 'pngjs';
+import { deflateSync, crc32 } from 'node:zlib';
 import { ort } from '../session.js';
 import type { ReportImage } from '../report.js';
 
@@ -31,16 +31,44 @@ export async function decodeCodes(
   return out.image.data as Float32Array;
 }
 
-/** One CHW float image in [0, 1] (at `offset` in `data`) -> PNG bytes as a ReportImage. */
+function pngChunk(type: string, data: Uint8Array): Buffer {
+  const chunk = Buffer.alloc(12 + data.length);
+  chunk.writeUInt32BE(data.length, 0);
+  chunk.write(type, 4, 'latin1');
+  chunk.set(data, 8);
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length);
+  return chunk;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/**
+ * One CHW float image in [0, 1] (at `offset` in `data`) -> an 8-bit RGB PNG as a ReportImage.
+ * Written directly (filter 0, fast deflate): a report carries up to 11 small frames per region
+ * and pngjs's general encoder was the slowest part of the imagined-frames stage.
+ */
 export function chwToReportImage(data: Float32Array, offset: number, width: number, height: number): ReportImage {
-  const png = new PNG({ width, height });
   const plane = width * height;
-  for (let i = 0; i < plane; i++) {
-    for (let c = 0; c < 3; c++) {
-      const v = data[offset + c * plane + i];
-      png.data[i * 4 + c] = Number.isFinite(v) ? Math.round(Math.min(1, Math.max(0, v)) * 255) : 0;
+  const stride = width * 3 + 1;
+  const raw = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    raw[y * stride] = 0; // filter type: none
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const o = y * stride + 1 + x * 3;
+      for (let c = 0; c < 3; c++) {
+        const v = data[offset + c * plane + i];
+        raw[o + c] = v > 0 ? (v < 1 ? Math.round(v * 255) : 255) : 0; // NaN -> 0
+      }
     }
-    png.data[i * 4 + 3] = 255;
   }
-  return { width, height, pngBase64: PNG.sync.write(png, { colorType: 2 }).toString('base64') };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // colour type RGB
+  const png = Buffer.concat([
+    PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(raw, { level: 1 })), pngChunk('IEND', new Uint8Array(0)),
+  ]);
+  return { width, height, pngBase64: png.toString('base64') };
 }

@@ -1,0 +1,268 @@
+// npm run --silent bench -- [--json] [--quick] [--reps N] [--models DIR]
+// Where the time goes on this machine: every ProCap stage, end to end to the first caption and to
+// the full report, at 512x512, 1920x1080 and 3840x2160 with 1, 3 and 10 changed regions; batch
+// throughput; model load; peak RSS; 1 vs 2 threads; CUDA when present; and in the same run the
+// baseline, pixelmatch alone on the same pairs. Warm-up first, then medians over repeated runs.
+// The pairs are drawn here (flat UI-like screens with cards, bars and text-like stripes).
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PNG } from 'pngjs';
+import pixelmatch from 'pixelmatch';
+import { SessionManager } from '../core/session.js';
+import { describe } from '../core/pipeline.js';
+import { decodePng } from '../core/image.js';
+import { diffImages } from '../core/diff.js';
+import { findRegions } from '../core/regions.js';
+import { Reviewer } from '../core/reviewer.js';
+import type { ChangeReport } from '../core/report.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = path.resolve(here, '..', '..', '..');
+
+interface BenchOptions {
+  json: boolean;
+  quick: boolean;
+  reps: number;
+  modelsDir: string;
+}
+
+function parse(argv: string[]): BenchOptions {
+  const o: BenchOptions = { json: false, quick: false, reps: 5, modelsDir: path.join(REPO_ROOT, 'models') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') o.json = true;
+    else if (a === '--quick') o.quick = true;
+    else if (a === '--reps') o.reps = Math.max(1, Number(argv[++i]) | 0);
+    else if (a === '--models') o.modelsDir = argv[++i];
+    else throw new Error(`unknown option ${a}\nusage: npm run --silent bench -- [--json] [--quick] [--reps N] [--models DIR]`);
+  }
+  if (o.quick) o.reps = Math.min(o.reps, 2);
+  return o;
+}
+
+/** A deterministic UI-like screen with `changes` elements that differ between before and after. */
+export function syntheticPair(width: number, height: number, changes: number): { before: Buffer; after: Buffer } {
+  const draw = (variant: 'before' | 'after') => {
+    const png = new PNG({ width, height });
+    const d = png.data;
+    const fill = (x0: number, y0: number, x1: number, y1: number, r: number, g: number, b: number) => {
+      for (let y = Math.max(0, y0); y < Math.min(height, y1); y++) {
+        let i = (y * width + Math.max(0, x0)) * 4;
+        for (let x = Math.max(0, x0); x < Math.min(width, x1); x++, i += 4) {
+          d[i] = r; d[i + 1] = g; d[i + 2] = b; d[i + 3] = 255;
+        }
+      }
+    };
+    fill(0, 0, width, height, 246, 247, 249);
+    fill(0, 0, width, 48, 36, 41, 56); // header
+    // a grid of cards with text-like stripes
+    const cols = Math.max(2, Math.floor(width / 320)), rows = Math.max(2, Math.floor((height - 60) / 200));
+    const cw = Math.floor(width / cols), ch = Math.floor((height - 60) / rows);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const x0 = c * cw + 12, y0 = 60 + r * ch + 12, x1 = (c + 1) * cw - 12, y1 = 60 + (r + 1) * ch - 12;
+        fill(x0, y0, x1, y1, 255, 255, 255);
+        for (let s = 0; s < 4; s++) fill(x0 + 16, y0 + 20 + s * 22, x1 - 16 - ((r * 7 + c * 3 + s * 5) % 5) * 20, y0 + 30 + s * 22, 90, 96, 110);
+      }
+    }
+    // the changed elements: buttons spread over the screen; in "after" they move down and change colour
+    const grid = Math.ceil(Math.sqrt(changes));
+    for (let k = 0; k < changes; k++) {
+      const gx = k % grid, gy = Math.floor(k / grid);
+      const x = Math.floor(((gx + 0.5) * width) / grid) - 50;
+      const y = Math.floor(60 + ((gy + 0.5) * (height - 100)) / grid) - 16;
+      if (variant === 'before') fill(x, y, x + 100, y + 32, 37, 99, 235);
+      else if (k % 2 === 0) fill(x, y + 14, x + 100, y + 46, 37, 99, 235);
+      else fill(x, y, x + 100, y + 32, 220, 38, 38);
+    }
+    return PNG.sync.write(png);
+  };
+  return { before: draw('before'), after: draw('after') };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const r1 = (x: number) => Number(x.toFixed(1));
+
+interface StageRow {
+  size: string;
+  changes: number;
+  regions: number;
+  decode_ms: number;
+  diff_ms: number;
+  regions_ms: number;
+  encoder_ms: number;
+  decoder_per_caption_ms: number;
+  interpolation_per_frame_ms: number;
+  imagined_ms: number;
+  first_caption_ms: number;
+  full_report_ms: number;
+  pixelmatch_ms: number;
+  pixelmatch_with_decode_ms: number;
+}
+
+async function measurePair(sessions: SessionManager, width: number, height: number, changes: number, reps: number): Promise<StageRow> {
+  const { before, after } = syntheticPair(width, height, changes);
+  const runs: { report: ChangeReport; first: number }[] = [];
+  for (let i = 0; i < reps + 1; i++) {
+    let first = NaN;
+    const report = await describe(sessions, before, after, { onCaptions: (_r, ms) => { first = ms; } });
+    if (i > 0) runs.push({ report, first }); // run 0 is the warm-up
+  }
+  // the baseline: what a plain pixel-diff tool does on the same pair (decode + pixelmatch), and pixelmatch alone
+  const pm: number[] = [], pmDecode: number[] = [];
+  for (let i = 0; i < reps + 1; i++) {
+    const t0 = performance.now();
+    const a = decodePng(before, 'before'), b = decodePng(after, 'after');
+    const t1 = performance.now();
+    pixelmatch(a.data, b.data, new Uint8Array(a.data.length), width, height, { threshold: 0.1, includeAA: false });
+    const t2 = performance.now();
+    if (i > 0) {
+      pm.push(t2 - t1);
+      pmDecode.push(t2 - t0);
+    }
+  }
+  const reg = runs[0].report.regions.filter((r) => !r.noiseOnly).length + (runs[0].report.global ? 1 : 0);
+  const t = (f: (x: ChangeReport) => number) => median(runs.map((r) => f(r.report)));
+  return {
+    size: `${width}x${height}`, changes, regions: reg,
+    decode_ms: r1(t((x) => x.timings.decodeMs)),
+    diff_ms: r1(t((x) => x.timings.diffMs)),
+    regions_ms: r1(t((x) => x.timings.regionsMs)),
+    encoder_ms: r1(t((x) => x.timings.encodeMs)),
+    decoder_per_caption_ms: r1(t((x) => x.timings.decodeCaptionMs) / Math.max(1, reg)),
+    interpolation_per_frame_ms: r1(t((x) => x.timings.interpolateMs) / Math.max(1, 7 * reg)),
+    imagined_ms: r1(t((x) => x.timings.imagineMs)),
+    first_caption_ms: r1(median(runs.map((r) => r.first))),
+    full_report_ms: r1(t((x) => x.timings.totalMs)),
+    pixelmatch_ms: r1(median(pm)),
+    pixelmatch_with_decode_ms: r1(median(pmDecode)),
+  };
+}
+
+async function run(o: BenchOptions): Promise<Record<string, unknown>> {
+  const started = performance.now();
+  // model load: fresh session managers, all five models, median of 3
+  const loads: number[] = [];
+  for (let i = 0; i < (o.quick ? 1 : 3); i++) {
+    const s = new SessionManager({ modelsDir: o.modelsDir, provider: 'cpu' });
+    const t = performance.now();
+    await s.loadAll();
+    loads.push(performance.now() - t);
+    await s.dispose();
+  }
+
+  const sessions = new SessionManager({ modelsDir: o.modelsDir, provider: 'auto' });
+  await sessions.loadAll();
+  const sizes: [number, number][] = o.quick ? [[512, 512], [1920, 1080]] : [[512, 512], [1920, 1080], [3840, 2160]];
+  const counts = o.quick ? [3] : [1, 3, 10];
+  const rows: StageRow[] = [];
+  for (const [w, h] of sizes) {
+    for (const n of counts) rows.push(await measurePair(sessions, w, h, n, o.reps));
+  }
+  const hd = rows.find((r) => r.size === '1920x1080' && r.changes === 3) as StageRow;
+
+  // batch throughput: 1080p pairs with 3 changes, full reports, one after another (as `procap batch`)
+  const batchPairs = Array.from({ length: o.quick ? 3 : 12 }, (_, i) => syntheticPair(1920, 1080 + 8 * i, 3));
+  let t = performance.now();
+  for (const p of batchPairs) await describe(sessions, p.before, p.after);
+  const pairsPerMinute = (batchPairs.length * 60_000) / (performance.now() - t);
+  t = performance.now();
+  for (const p of batchPairs) await describe(sessions, p.before, p.after, { procedure: false });
+  const pairsPerMinuteCaptionsOnly = (batchPairs.length * 60_000) / (performance.now() - t);
+  const providerReport = { provider: sessions.provider, reason: sessions.providerReason };
+  await sessions.dispose();
+
+  // 1 vs 2 threads on the 1080p / 3 changes pair
+  const threads: Record<string, { first_caption_ms: number; full_report_ms: number }> = {};
+  for (const n of [1, 2]) {
+    const s = new SessionManager({ modelsDir: o.modelsDir, provider: 'cpu', threads: n });
+    await s.loadAll();
+    const row = await measurePair(s, 1920, 1080, 3, o.reps);
+    threads[`threads_${n}`] = { first_caption_ms: row.first_caption_ms, full_report_ms: row.full_report_ms };
+    await s.dispose();
+  }
+
+  // through the Reviewer (worker thread), as the extension calls it
+  const reviewer = new Reviewer({ modelsDir: o.modelsDir, provider: 'cpu' });
+  await reviewer.warmUp();
+  const pair = syntheticPair(1920, 1080, 3);
+  const viaWorker: number[] = [], viaWorkerFirst: number[] = [];
+  for (let i = 0; i < o.reps + 1; i++) {
+    const t0 = performance.now();
+    let first = NaN;
+    await reviewer.describe(pair.before, pair.after, { onCaptions: () => { first = performance.now() - t0; } });
+    if (i > 0) {
+      viaWorker.push(performance.now() - t0);
+      viaWorkerFirst.push(first);
+    }
+  }
+  await reviewer.dispose();
+
+  // the region analysis alone on the 1080p pair (pure pixel side, for reference)
+  const a = decodePng(pair.before, 'a'), b = decodePng(pair.after, 'b');
+  const d = diffImages(a, b);
+  const regionCount = findRegions(d).regions.length;
+
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  return {
+    machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? 'unknown', memory_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)), node: process.version },
+    reps: o.reps,
+    quick: o.quick,
+    first_caption_ms_1080p: hd.first_caption_ms,
+    full_report_ms_1080p: hd.full_report_ms,
+    pixelmatch_ms_1080p: hd.pixelmatch_with_decode_ms,
+    pixelmatch_only_ms_1080p: hd.pixelmatch_ms,
+    ratio_first_caption_vs_pixelmatch: Number((hd.first_caption_ms / hd.pixelmatch_with_decode_ms).toFixed(2)),
+    ratio_full_report_vs_pixelmatch: Number((hd.full_report_ms / hd.pixelmatch_with_decode_ms).toFixed(2)),
+    reviewer_first_caption_ms_1080p: r1(median(viaWorkerFirst)),
+    reviewer_full_report_ms_1080p: r1(median(viaWorker)),
+    pairs_per_minute: r1(pairsPerMinute),
+    pairs_per_minute_captions_only: r1(pairsPerMinuteCaptionsOnly),
+    model_load_ms: r1(median(loads)),
+    peak_rss_mb: r1(peakRssMb),
+    threads,
+    provider: providerReport,
+    cuda: providerReport.provider === 'cuda' ? 'measured above (provider cuda)' : `not available: ${providerReport.reason}`,
+    regions_1080p_pair: regionCount,
+    stages: rows,
+    seconds: r1((performance.now() - started) / 1000),
+  };
+}
+
+function table(result: Record<string, unknown>): string {
+  const rows = result.stages as StageRow[];
+  const cols: (keyof StageRow)[] = ['size', 'changes', 'regions', 'decode_ms', 'diff_ms', 'regions_ms', 'encoder_ms', 'decoder_per_caption_ms',
+    'interpolation_per_frame_ms', 'imagined_ms', 'first_caption_ms', 'full_report_ms', 'pixelmatch_with_decode_ms', 'pixelmatch_ms'];
+  const lines = [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`];
+  for (const r of rows) lines.push(`| ${cols.map((c) => String(r[c])).join(' | ')} |`);
+  const rest = Object.entries(result).filter(([k]) => k !== 'stages').map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+  return [...lines, '', ...rest].join('\n');
+}
+
+async function main(): Promise<number> {
+  let o: BenchOptions;
+  try {
+    o = parse(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`bench: ${(err as Error).message}\n`);
+    return 2;
+  }
+  try {
+    const result = await run(o);
+    process.stdout.write((o.json ? JSON.stringify(result, null, 2) : table(result)) + '\n');
+    return 0;
+  } catch (err) {
+    process.stderr.write(`bench: ${(err as Error).stack ?? err}\n`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().then((code) => { process.exitCode = code; });
+}
