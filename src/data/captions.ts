@@ -106,6 +106,11 @@ function sizeWord(f: CaptionFacts): { adj: string[]; verb: string | null } {
   return { adj: [wc > 0 ? 'wider but shorter' : 'narrower but taller'], verb: null };
 }
 
+/** "the text of <np>", or just <np> when the element is itself a line of text */
+function textOf(f: CaptionFacts, np: string): string {
+  return f.role === 'text' ? np : `the text of ${np}`;
+}
+
 function colorTarget(f: CaptionFacts, np: string): string[] {
   if (f.colorProp === 'border-color') return [`the border of ${np}`, `the outline of ${np}`];
   if (f.colorProp === 'color' && !TEXT_ROLES.has(f.role)) return [`the text of ${np}`, `the text colour of ${np}`];
@@ -151,15 +156,16 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
     }
     case 'text':
       for (const n of nps) {
-        if (f.numeric) add(`the number in ${n} changed`), add(`${n} shows a different value`), add(`the value of ${n} was updated`);
+        if (f.numeric && f.role === 'number') add(`${n} changed`), add(`${n} shows a different value`), add(`${n} was updated`);
+        else if (f.numeric) add(`the number in ${n} changed`), add(`${n} shows a different value`), add(`the value of ${n} was updated`);
         else {
-          add(`the text of ${n} changed`);
-          add(`${n} shows different text`);
+          add(`${textOf(f, n)} changed`), f.role === 'text' && add(`${n} was rewritten`);
+          f.role !== 'text' && add(`${n} shows different text`);
           add(`the wording of ${n} changed`);
           if (['button', 'tab', 'link', 'menu item', 'badge', 'tag', 'label'].includes(f.role)) add(`the label of ${n} was changed`), add(`${n} was renamed`);
         }
-        if (f.longer) add(`the text of ${n} got longer`);
-        if (f.shorter) add(`the text of ${n} got shorter`);
+        if (f.longer) add(`${textOf(f, n)} got longer`);
+        if (f.shorter) add(`${textOf(f, n)} got shorter`);
       }
       break;
     case 'add': {
@@ -213,10 +219,10 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
         // "<noun phrase> font ..." reads badly after a place phrase: short noun phrases only there
         const isShort = np.short.includes(n);
         switch (f.fontChange) {
-          case 'bold': add(`${n} is now bold`), add(`${n} became bold`), add(`the text of ${n} was made bold`); break;
-          case 'unbold': add(`${n} is no longer bold`), add(`${n} is not bold any more`), add(`the text of ${n} became regular weight`); break;
-          case 'bigger': add(`the text of ${n} got bigger`), isShort && add(`${n} font size increased`), add(`${n} has larger text`); break;
-          case 'smaller': add(`the text of ${n} got smaller`), isShort && add(`${n} font size decreased`), add(`${n} has smaller text`); break;
+          case 'bold': add(`${n} is now bold`), add(`${n} became bold`), add(`${textOf(f, n)} was made bold`); break;
+          case 'unbold': add(`${n} is no longer bold`), add(`${n} is not bold any more`), add(`${textOf(f, n)} became regular weight`); break;
+          case 'bigger': add(`${textOf(f, n)} got bigger`), isShort && add(`${n} font size increased`), f.role !== 'text' && add(`${n} has larger text`); break;
+          case 'smaller': add(`${textOf(f, n)} got smaller`), isShort && add(`${n} font size decreased`), f.role !== 'text' && add(`${n} has smaller text`); break;
           case 'serif': add(`${n} now uses a serif font`), add(`the font of ${n} changed to serif`), add(`the font of ${n} changed`); break;
           case 'mono': add(`${n} now uses a monospace font`), add(`the font of ${n} changed to monospace`), add(`the font of ${n} changed`); break;
           case 'sans': add(`${n} now uses a sans serif font`), add(`the font of ${n} changed to sans serif`), add(`the font of ${n} changed`); break;
@@ -263,6 +269,33 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
   return normalise(out);
 }
 
+/**
+ * The shortest clause for a change (at most 6 words: "the tab moved left"), so that a summary of
+ * three changes always fits in 20 words.
+ */
+export function minimalCaption(f: CaptionFacts): string {
+  const r = f.role;
+  switch (f.kind) {
+    case 'none': return 'no visible change';
+    case 'move': {
+      const dx = f.dx ?? 0;
+      const dy = f.dy ?? 0;
+      return `the ${r} moved ${Math.abs(dy) >= Math.abs(dx) ? (dy > 0 ? 'down' : 'up') : dx > 0 ? 'right' : 'left'}`;
+    }
+    case 'resize': return `the ${r} got ${sizeWord(f).adj[0].split(' ')[0]}`;
+    case 'color': return `the ${r} turned ${f.toColor}`;
+    case 'text': return r === 'text' ? 'the text changed' : `the ${r} text changed`;
+    case 'add': return `${article(r)} ${r} was added`;
+    case 'remove': return `the ${r} was removed`;
+    case 'reorder': return `two ${plural(r)} swapped places`;
+    case 'icon': return `the ${f.fromIcon} icon changed`;
+    case 'font': return r === 'text' ? 'the font changed' : `the ${r} font changed`;
+    case 'spacing': return f.more ? 'the spacing grew' : 'the spacing shrank';
+    case 'opacity': return f.opacityTo === 'faded' ? `the ${r} faded` : f.opacityTo === 'hidden' ? `the ${r} was hidden` : `the ${r} faded in`;
+    case 'theme': return 'the theme changed';
+  }
+}
+
 /** lower-case, single spaces, no punctuation, within the word limit, no duplicates */
 export function normalise(captions: string[]): string[] {
   const seen = new Set<string>();
@@ -284,14 +317,23 @@ export function wordCount(caption: string): number {
  * Region captions for one change: REFS_PER_CHANGE references sampled from the grammar, always
  * including one of the shortest (used to build multi-change summaries).
  */
-export function regionCaptions(rng: Rng, f: CaptionFacts, width: number, height: number): { refs: string[]; short: string[] } {
+export interface ChangeCaptions {
+  refs: string[];
+  /** clauses of at most 6 words, for summaries */
+  short: string[];
+  /** at most 6 words, the fallback that always fits */
+  minimal: string;
+}
+
+export function regionCaptions(rng: Rng, f: CaptionFacts, width: number, height: number): ChangeCaptions {
   const pos = positionPhrases(f.box, width, height);
   const all = captionVariants(f, pos);
   if (all.length < 3) throw new Error(`caption grammar gave ${all.length} captions for kind ${f.kind}`);
   const refs = rng.sample(all, Math.min(REFS_PER_CHANGE, all.length));
   const minWords = Math.min(...all.map(wordCount));
   const short = all.filter((c) => wordCount(c) <= Math.max(minWords, 6));
-  return { refs, short };
+  const minimal = normalise([minimalCaption(f)]);
+  return { refs, short: short.concat(minimal.filter((m) => !short.includes(m))), minimal: minimal[0] };
 }
 
 /**
@@ -299,7 +341,7 @@ export function regionCaptions(rng: Rng, f: CaptionFacts, width: number, height:
  * change, in pair order or another order, joined by "and" (two may also use "while"), kept only
  * when at most 20 words.
  */
-export function summaryCaptions(rng: Rng, perChange: { refs: string[]; short: string[] }[]): string[] {
+export function summaryCaptions(rng: Rng, perChange: ChangeCaptions[]): string[] {
   if (perChange.length === 1) return perChange[0].refs.slice();
   const out = new Set<string>();
   for (let attempt = 0; attempt < 40 && out.size < REFS_PER_CHANGE; attempt++) {
@@ -309,11 +351,19 @@ export function summaryCaptions(rng: Rng, perChange: { refs: string[]; short: st
     const joined = clauses.length === 2 ? clauses.join(joiner) : clauses.join(' and ');
     if (wordCount(joined) <= MAX_CAPTION_WORDS) out.add(joined);
   }
-  // last resort: shortest clauses in order, which the grammar keeps short enough
-  const shortest = perChange.map((c) => c.short.slice().sort((a, b) => wordCount(a) - wordCount(b))[0]);
-  for (let i = 0; out.size < 3 && i < 3; i++) {
-    const rotated = shortest.slice(i).concat(shortest.slice(0, i));
-    out.add(rotated.join(' and '));
+  // last resort: minimal clauses (<= 6 words each, so <= 20 words for three) in every order
+  const minimal = perChange.map((c) => c.minimal);
+  const orders = minimal.length === 2 ? [minimal, [minimal[1], minimal[0]]] : permutations(minimal);
+  for (const joiner of [' and ', ' and also ', ' while ']) {
+    for (const order of orders) {
+      const s = order.join(joiner);
+      if (out.size < 3 && wordCount(s) <= MAX_CAPTION_WORDS) out.add(s);
+    }
   }
   return [...out];
+}
+
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items];
+  return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
 }

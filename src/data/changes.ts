@@ -141,28 +141,60 @@ function base(kind: Kind, m: ElementMeta, continuous: boolean): Omit<PlannedChan
   return { kind, target: m, setup: [], continuous, beforeIds: [m.id], afterIds: [m.id], role: m.role, label: m.label };
 }
 
+/** a nudge by relative positioning: moves the element without reflowing its neighbours */
+function offsetOps(id: string, dx: number, dy: number): Op[] {
+  return [
+    { o: 'style', id, prop: 'position', value: 'relative' },
+    { o: 'style', id, prop: 'left', value: px(dx) },
+    { o: 'style', id, prop: 'top', value: px(dy) },
+  ];
+}
+
+function intersects(a: Box, b: Box): boolean {
+  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+}
+
+function contains(outer: Box, inner: Box): boolean {
+  return outer[0] <= inner[0] && outer[1] <= inner[1] && outer[2] >= inner[2] && outer[3] >= inner[3];
+}
+
+/**
+ * Where a moved box may land: on screen, and not over another element (real layouts move things
+ * into free space). Boxes that contain the landing spot (the element's containers) are fine.
+ */
+function freeSpot(ctx: PlanContext, moving: Box, after: Box): boolean {
+  if (after[0] < 0 || after[1] < 0 || after[2] > ctx.width || after[3] > ctx.height) return false;
+  for (const [, other] of ctx.rects) {
+    if (!other || !intersects(other, after)) continue;
+    if (contains(other, after) && contains(other, moving)) continue; // a container of both spots
+    if (contains(moving, other)) continue; // a child of the moving element
+    return false;
+  }
+  return true;
+}
+
 const planMove: Planner = (ctx) => {
   const { rng } = ctx;
   const targets = visibleTargets(ctx, 'move');
   if (!targets.length) return null;
   const m = rng.pick(targets);
   const box = ctx.rects.get(m.id)!;
-  const band = rng.weighted(['slight', 'plain', 'far'], [0.3, 0.45, 0.25]);
-  const dist = () => (band === 'slight' ? rng.int(2, 7) : band === 'plain' ? rng.int(8, 40) : rng.int(41, 110));
-  const axis = rng.weighted(['x', 'y', 'xy'], [0.4, 0.4, 0.2]);
-  let dx = axis === 'y' ? 0 : dist() * (rng.chance(0.5) ? 1 : -1);
-  let dy = axis === 'x' ? 0 : dist() * (rng.chance(0.5) ? 1 : -1);
-  // keep the moved element on screen: flip a direction that would leave it
-  if (box[0] + dx < 0 || box[2] + dx > ctx.width) dx = -dx;
-  if (box[1] + dy < 0 || box[3] + dy > ctx.height) dy = -dy;
-  if (box[0] + dx < 0 || box[2] + dx > ctx.width || box[1] + dy < 0 || box[3] + dy > ctx.height) return null;
-  return {
-    ...base('move', m, true),
-    opsAt: (t) => [{ o: 'style', id: m.id, prop: 'translate', value: `${px(dx * t)} ${px(dy * t)}` }],
-    from: null, to: null,
-    attrs: { dx, dy },
-    facts: { kind: 'move', role: m.role, color: m.color, area: m.area, dx, dy },
-  };
+  for (let tries = 0; tries < 12; tries++) {
+    const band = rng.weighted(['slight', 'plain', 'far'], [0.3, 0.45, 0.25]);
+    const dist = () => (band === 'slight' ? rng.int(2, 7) : band === 'plain' ? rng.int(8, 40) : rng.int(41, 110));
+    const axis = rng.weighted(['x', 'y', 'xy'], [0.4, 0.4, 0.2]);
+    const dx = axis === 'y' ? 0 : dist() * (rng.chance(0.5) ? 1 : -1);
+    const dy = axis === 'x' ? 0 : dist() * (rng.chance(0.5) ? 1 : -1);
+    if (!freeSpot(ctx, box, [box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy])) continue;
+    return {
+      ...base('move', m, true),
+      opsAt: (t) => offsetOps(m.id, dx * t, dy * t),
+      from: null, to: null,
+      attrs: { dx, dy },
+      facts: { kind: 'move', role: m.role, color: m.color, area: m.area, dx, dy },
+    };
+  }
+  return null;
 };
 
 const planResize: Planner = (ctx) => {
@@ -339,8 +371,8 @@ const planFont: Planner = (ctx) => {
     op = { o: 'style', id: m.id, prop: 'font-weight', value: m.bold ? '400' : '700' };
   } else if (choice === 'size') {
     const bigger = rng.chance(0.55) || m.fontPx! <= 12;
-    const delta = rng.int(3, 8) * (bigger ? 1 : -1);
-    const size = Math.max(9, m.fontPx! + delta);
+    const delta = bigger ? rng.int(3, 8) : -rng.int(2, 5);
+    const size = Math.max(10, m.fontPx! + delta);
     fontChange = bigger ? 'bigger' : 'smaller';
     from = `${m.fontPx}px`;
     to = `${size}px`;
@@ -452,11 +484,11 @@ const planNone: Planner = (ctx) => {
   const m = rng.pick(targets);
   if (noise === 'subpixel') {
     const d = rng.range(0.2, 0.6) * (rng.chance(0.5) ? 1 : -1);
-    return none(m, [{ o: 'style', id: m.id, prop: 'translate', value: rng.chance(0.5) ? `${px(d)} 0px` : `0px ${px(d)}` }]);
+    return none(m, rng.chance(0.5) ? offsetOps(m.id, d, 0) : offsetOps(m.id, 0, d));
   }
   if (noise === 'jitter') {
     const v = rng.chance(0.5) ? 1 : -1;
-    return none(m, [{ o: 'style', id: m.id, prop: 'translate', value: rng.chance(0.5) ? `${v}px 0px` : `0px ${v}px` }]);
+    return none(m, rng.chance(0.5) ? offsetOps(m.id, v, 0) : offsetOps(m.id, 0, v));
   }
   if (!m.colorHex || !m.colorProp) return none(null, []);
   const tinted = mixHex(m.colorHex, rng.chance(0.5) ? '#000000' : '#ffffff', 0.012);

@@ -59,7 +59,9 @@ const MULTI_KINDS: Kind[] = ['move', 'color', 'text', 'icon', 'opacity', 'font',
 
 export const NONE_SHARE = 0.1;
 export const MULTI_SHARE = 0.15;
-const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 10;
+/** attempts that insist on the pair's chosen kinds before any kind is accepted */
+const STRICT_ATTEMPTS = 6;
 
 export function pairId(split: Split, seed: number, index: number): string {
   return `${split}-${seed}-${String(index).padStart(6, '0')}`;
@@ -101,22 +103,50 @@ function overlaps(a: Box, b: Box, pad: number): boolean {
   return a[0] - pad < b[2] && b[0] - pad < a[2] && a[1] - pad < b[3] && b[1] - pad < a[3];
 }
 
-function planChanges(rng: Rng, ctx: PlanContext, pairType: 'none' | 'single' | 'multi'): PlannedChange[] {
+type PairType = 'none' | 'single' | 'multi';
+
+/**
+ * The pair type and kinds come from a stream that ignores the attempt number, so a retry (new
+ * screen) keeps the kinds and the kind mix stays as designed; only late attempts choose freely.
+ */
+function wantedKinds(split: Split, seed: number, index: number): { pairType: PairType; kinds: Kind[] } {
+  const rng = new Rng(hashString(`${split}|${seed}|${index}|kinds`));
+  const roll = rng.float();
+  if (roll < NONE_SHARE) return { pairType: 'none', kinds: ['none'] };
+  if (roll < NONE_SHARE + MULTI_SHARE) {
+    const n = rng.chance(0.7) ? 2 : 3;
+    return { pairType: 'multi', kinds: Array.from({ length: n }, () => rng.pick(MULTI_KINDS)) };
+  }
+  return { pairType: 'single', kinds: [rng.weighted(SINGLE_KINDS, SINGLE_WEIGHTS)] };
+}
+
+function planChanges(rng: Rng, ctx: PlanContext, pairType: PairType, kinds: Kind[], strict: boolean): PlannedChange[] {
   if (pairType === 'none') return [PLANNERS.none(ctx)!];
-  const wanted = pairType === 'single' ? 1 : rng.chance(0.7) ? 2 : 3;
   const changes: PlannedChange[] = [];
   const taken: Box[] = [];
-  for (let tries = 0; tries < 30 && changes.length < wanted; tries++) {
-    const kind = pairType === 'single' ? rng.weighted(SINGLE_KINDS, SINGLE_WEIGHTS) : rng.pick(MULTI_KINDS);
-    const plan = PLANNERS[kind](ctx);
-    if (!plan) continue;
-    const box = union(plan.beforeIds.map((id) => ctx.rects.get(id)));
-    if (pairType === 'multi' && box && taken.some((t) => overlaps(t, box, 12))) continue;
-    if (plan.target) ctx.used.add(plan.target.id);
-    if (box) taken.push(box);
-    changes.push(plan);
+  for (const wanted of kinds) {
+    let placed = false;
+    for (let tries = 0; tries < 8 && !placed; tries++) {
+      const kind = strict || tries < 4 ? wanted : pairType === 'single' ? rng.weighted(SINGLE_KINDS, SINGLE_WEIGHTS) : rng.pick(MULTI_KINDS);
+      const plan = PLANNERS[kind](ctx);
+      if (!plan) continue;
+      const box = union(plan.beforeIds.map((id) => ctx.rects.get(id)));
+      if (pairType === 'multi' && box && taken.some((t) => overlaps(t, box, 12))) continue;
+      if (plan.target) ctx.used.add(plan.target.id);
+      if (box) taken.push(box);
+      changes.push(plan);
+      placed = true;
+    }
+    if (!placed && strict) return [];
   }
   return changes;
+}
+
+const DEBUG = !!process.env.PROCAP_DATA_DEBUG;
+
+function reject(reason: string): null {
+  if (DEBUG) process.stderr.write(`data: attempt rejected: ${reason}\n`);
+  return null;
 }
 
 interface Rendered {
@@ -138,16 +168,15 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
   const style = Object.entries(vars).map(([k, v]) => `${k}:${v}`).join(';') +
     `;--r:${radius}px;--shadow:${shadow};font-family:${choice.font};width:${choice.width}px;height:${choice.height}px;display:flex;flex-direction:column`;
 
-  const rects = await page.load(html, style);
+  const { rects, covered } = await page.load(html, style);
   const planRng = rng.fork('plan');
-  const roll = planRng.float();
-  const pairType = roll < NONE_SHARE ? 'none' : roll < NONE_SHARE + MULTI_SHARE ? 'multi' : 'single';
+  const { pairType, kinds } = wantedKinds(split, seed, index);
   const ctx: PlanContext = {
     rng: planRng, builder, palette, width: choice.width, height: choice.height, rects,
-    used: new Set(), split, paletteIds: paletteIds(split), hasCaret: html.includes('data-caret'),
+    used: new Set(covered), split, paletteIds: paletteIds(split), hasCaret: html.includes('data-caret'),
   };
-  const changes = planChanges(planRng, ctx, pairType);
-  if (!changes.length) return null;
+  const changes = planChanges(planRng, ctx, pairType, kinds, attemptNo < STRICT_ATTEMPTS);
+  if (!changes.length) return reject('no target for ' + kinds.join('+'));
   const { width, height } = choice;
 
   const setup: Op[] = changes.flatMap((c) => c.setup);
@@ -170,7 +199,7 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
   const afterRects = await page.apply(changes.flatMap((c) => c.opsAt(1)), afterIds);
   const afterPng = await page.screenshot(width, height);
 
-  if (!isNone && beforePng.equals(afterPng)) return null; // the change did not show: try again
+  if (!isNone && beforePng.equals(afterPng)) return reject('no visible pixels: ' + changes.map((c) => c.kind).join('+')); // try again
 
   const page_: Box = [0, 0, width, height];
   const records: ChangeRecord[] = [];
@@ -179,10 +208,10 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
     const bb = c.beforeIds.includes('#page') ? page_ : clipBox(union(c.beforeIds.map((x) => rects.get(x))), width, height);
     const ba = c.afterIds.includes('#page') ? page_ : clipBox(union(c.afterIds.map((x) => afterRects.get(x))), width, height);
     if (c.kind !== 'none') {
-      if (c.afterIds.length && !boxVisible(ba, width, height, 2)) return null;
-      if (c.beforeIds.length && !boxVisible(bb, width, height, 2)) return null;
+      if (c.afterIds.length && !boxVisible(ba, width, height, 2)) return reject(`${c.kind}: after box not visible`);
+      if (c.beforeIds.length && !boxVisible(bb, width, height, 2)) return reject(`${c.kind}: before box not visible`);
       const raw = union(c.afterIds.filter((x) => x !== '#page').map((x) => afterRects.get(x)));
-      if (raw && (raw[0] < 0 || raw[1] < 0 || raw[2] > width || raw[3] > height)) return null; // pushed off screen
+      if (raw && (raw[0] < 0 || raw[1] < 0 || raw[2] > width || raw[3] > height)) return reject(`${c.kind}: pushed off screen`);
     }
     records.push({ kind: c.kind, role: c.role, label: c.label, bbox_before: bb, bbox_after: ba, from: c.from, to: c.to, attrs: c.attrs });
     facts.push({ ...c.facts, box: c.kind === 'add' ? ba : c.kind === 'theme' ? null : bb ?? ba });

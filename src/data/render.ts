@@ -23,19 +23,50 @@ const PAGE_SCRIPT = `
 (() => {
   const root = document.getElementById('app');
   const find = (id) => root.querySelector('[data-e="' + id + '"]');
+  const range = document.createRange();
   const rectOf = (el) => {
     if (!el) return null;
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) return null;
-    return [Math.floor(r.left), Math.floor(r.top), Math.ceil(r.right), Math.ceil(r.bottom)];
+    let [x0, y0, x1, y1] = [r.left, r.top, r.right, r.bottom];
+    // text can overflow a narrow box: the box of what is drawn includes it, unless the box clips
+    if (getComputedStyle(el).overflow === 'visible') {
+      range.selectNodeContents(el);
+      const c = range.getBoundingClientRect();
+      if (c.width > 0 && c.height > 0) {
+        x0 = Math.min(x0, c.left); y0 = Math.min(y0, c.top); x1 = Math.max(x1, c.right); y1 = Math.max(y1, c.bottom);
+      }
+    }
+    return [Math.floor(x0), Math.floor(y0), Math.ceil(x1), Math.ceil(y1)];
+  };
+  // Chromium re-rasters only invalidated areas, and a partial raster can shade anti-aliased edges
+  // elsewhere differently from a full one. Real screenshots are full renders, so every state
+  // invalidates the whole screen with an invisible style flip before it is captured.
+  let flip = false;
+  const repaintAll = () => {
+    flip = !flip;
+    root.style.setProperty('box-shadow', flip ? 'inset 0 0 0 0 transparent' : 'none');
   };
   window.__load = async (html, style) => {
     root.setAttribute('style', style);
     root.innerHTML = html;
     await document.fonts.ready;
-    const out = {};
-    for (const el of root.querySelectorAll('[data-e]')) out[el.getAttribute('data-e')] = rectOf(el);
-    return out;
+    const rects = {};
+    const covered = [];
+    for (const el of root.querySelectorAll('[data-e]')) {
+      const id = el.getAttribute('data-e');
+      const r = rectOf(el);
+      rects[id] = r;
+      // an element under an overlay, menu or neighbour cannot be seen changing: report it
+      if (r) {
+        const pts = [[(r[0] + r[2]) / 2, (r[1] + r[3]) / 2], [r[0] + 2, r[1] + 2], [r[2] - 3, r[3] - 3]];
+        for (const [x, y] of pts) {
+          const top = document.elementFromPoint(x, y);
+          if (top && top !== el && !el.contains(top)) { covered.push(id); break; }
+        }
+      }
+    }
+    return { rects, covered };
   };
   window.__apply = (ops, ids) => {
     for (const op of ops) {
@@ -64,6 +95,7 @@ const PAGE_SCRIPT = `
         for (const c of root.querySelectorAll('[data-caret]')) c.style.visibility = op.visible ? 'visible' : 'hidden';
       }
     }
+    repaintAll();
     const out = {};
     for (const id of ids) out[id] = rectOf(find(id));
     return out;
@@ -87,10 +119,11 @@ export class RenderPage {
     return new RenderPage(page, cdp);
   }
 
-  /** replace the screen; returns the rect of every element with a data-e id */
-  async load(html: string, style: string): Promise<Map<string, Box | null>> {
-    const rects = (await this.page.evaluate(([h, s]) => (window as unknown as { __load: (h: string, s: string) => Promise<Record<string, Box | null>> }).__load(h, s), [html, style] as const));
-    return new Map(Object.entries(rects));
+  /** replace the screen; returns the rect of every element with a data-e id, and those covered by others */
+  async load(html: string, style: string): Promise<{ rects: Map<string, Box | null>; covered: Set<string> }> {
+    type Loaded = { rects: Record<string, Box | null>; covered: string[] };
+    const loaded = await this.page.evaluate(([h, s]) => (window as unknown as { __load: (h: string, s: string) => Promise<Loaded> }).__load(h, s), [html, style] as const);
+    return { rects: new Map(Object.entries(loaded.rects)), covered: new Set(loaded.covered) };
   }
 
   async apply(ops: Op[], measureIds: string[]): Promise<Map<string, Box | null>> {

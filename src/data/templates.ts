@@ -82,8 +82,8 @@ export function paragraph(b: ScreenBuilder, area: Area | null, muted = true): st
   return b.el({ tag: 'p', role: 'text', label, cls: 'para', style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, area, kinds: [...LEAF_KINDS, 'color', 'text', 'font'], textSort: 'sentence', fontPx: 14 }, b.text(label));
 }
 
-export function avatar(b: ScreenBuilder, area: Area | null): string {
-  const name = W.person(b.rng);
+export function avatar(b: ScreenBuilder, area: Area | null, person?: string): string {
+  const name = person ?? W.person(b.rng);
   const c = accent(b);
   const initials = name.split(' ').map((s) => s[0]).join('');
   return b.el({ tag: 'span', role: 'avatar', label: name, cls: 'avatar', style: `background-color:${css(c)};color:${textOn(c.hex)}`, color: c.name, colorProp: 'background-color', colorHex: c.hex, area, kinds: [...LEAF_KINDS, 'color', 'resize'] }, escapeInitials(initials));
@@ -255,7 +255,7 @@ function listRow(b: ScreenBuilder, gid: string): string {
   const subText = W.sentence(b.rng, 3, 7);
   const sub = b.el({ tag: 'span', role: 'text', label: subText, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'font'], textSort: 'sentence', fontPx: 12 }, b.text(subText));
   const right = b.rng.chance(0.5) ? badge(b, 'list') : b.rng.chance(0.5) ? iconButton(b, 'list') : `<span class="muted small">${W.escapeHtml(W.date(b.rng))}</span>`;
-  return b.el({ role: 'row', label: name, cls: 'lrow', area: 'list', colorProp: 'background-color', colorHex: p.surface.hex, color: p.surface.name, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, avatar(b, 'list') + `<div class="grow col">${title}${sub}</div>` + right);
+  return b.el({ role: 'row', label: name, cls: 'lrow', area: 'list', colorProp: 'background-color', colorHex: p.surface.hex, color: p.surface.name, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, avatar(b, 'list', name) + `<div class="grow col">${title}${sub}</div>` + right);
 }
 
 export function list(b: ScreenBuilder, rows: number): string {

@@ -25,7 +25,7 @@ export const FIELD_LABELS = [
 ];
 export const STATUSES = ['Active', 'Pending', 'Failed', 'Paid', 'Draft', 'Done', 'New', 'Beta', 'Live', 'Error', 'Open', 'Closed', 'Review'];
 export const FIRST = ['Alice', 'Bruno', 'Chen', 'Dana', 'Elif', 'Farid', 'Grace', 'Hugo', 'Ines', 'Jonas', 'Kemi', 'Liam', 'Maya', 'Noor', 'Omar', 'Priya', 'Quinn', 'Rosa', 'Sven', 'Tara', 'Umar', 'Vera', 'Wen', 'Yusuf', 'Zoe'];
-export const LAST = ['Moreau', 'Silva', 'Okafor', 'Nakamura', 'Kowalski', 'Haddad', 'Larsen', 'Novak', 'Garcia', 'Schmidt', 'Rossi', 'Ivanova', 'Tanaka', 'Brown', 'Dubois', 'Ahmed', 'Fischer', 'Costa'];
+export const LAST = ['Moreau', 'Silva', 'Okafor', 'Nakamura', 'Kowalski', 'Haddad', 'Larsen', 'Novak', 'Garcia', 'Schmidt', 'Rossi', 'Ivanova', 'Tanaka', 'Berg', 'Dubois', 'Ahmed', 'Fischer', 'Costa'];
 const WORDS = [
   'the', 'project', 'update', 'new', 'report', 'team', 'review', 'data', 'build', 'release', 'change',
   'weekly', 'server', 'design', 'meeting', 'notes', 'budget', 'plan', 'launch', 'customer', 'invoice',

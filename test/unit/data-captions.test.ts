@@ -1,0 +1,134 @@
+// Caption grammar properties: every change kind yields at least 3 different, well-formed captions
+// with real variety; summaries fit in 20 words; the vocabulary stays small; no literal UI text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import contract from '../../models/contract.json' with { type: 'json' };
+import {
+  MAX_CAPTION_WORDS, captionVariants, distanceBand, minimalCaption, positionPhrases, regionCaptions, summaryCaptions,
+} from '../../src/data/captions.js';
+import type { CaptionFacts } from '../../src/data/changes.js';
+import { COLOR_NAMES } from '../../src/data/colors.js';
+import { ICON_NAMES } from '../../src/data/icons.js';
+import { Rng } from '../../src/data/rng.js';
+import { KINDS, type Kind, type Role } from '../../src/data/screen.js';
+import * as W from '../../src/data/words.js';
+
+const ROLES: Role[] = ['button', 'icon button', 'tab', 'badge', 'input', 'heading', 'text', 'card', 'menu item', 'row', 'avatar', 'icon', 'link', 'number', 'progress bar'];
+const WELL_FORMED = /^[a-z]+( [a-z]+)*$/;
+
+function randomFacts(rng: Rng, kind: Kind): CaptionFacts {
+  const role = rng.pick(ROLES);
+  const x = rng.int(0, 700);
+  const y = rng.int(0, 500);
+  return {
+    kind, role: kind === 'theme' ? 'page' : role,
+    color: rng.chance(0.7) ? rng.pick(COLOR_NAMES) : null,
+    box: kind === 'theme' ? null : [x, y, x + rng.int(10, 90), y + rng.int(10, 90)],
+    area: rng.chance(0.5) ? rng.pick(['toolbar', 'sidebar', 'nav bar', 'dialog', 'list', 'table', 'menu', 'form'] as const) : null,
+    dx: rng.pick([0, 3, -5, 20, -33, 80, -110]), dy: rng.pick([0, 2, -7, 15, -40, 60]),
+    widthRatio: rng.pick([1, 0.6, 1.5]), heightRatio: rng.pick([1, 0.7, 1.4]),
+    colorProp: rng.pick(['background-color', 'color', 'border-color']),
+    fromColor: 'blue', toColor: rng.pick(['red', 'dark green', 'light grey']),
+    numeric: rng.chance(0.3), longer: rng.chance(0.2),
+    fromIcon: rng.pick(ICON_NAMES), toIcon: rng.pick(ICON_NAMES),
+    fontChange: rng.pick(['bold', 'unbold', 'bigger', 'smaller', 'serif', 'mono', 'sans'] as const),
+    more: rng.chance(0.5), spacingProp: rng.pick(['gap', 'padding']), childRole: rng.chance(0.5) ? 'tab' : undefined,
+    opacityTo: rng.pick(['faded', 'hidden', 'visible'] as const),
+    themeChange: rng.pick(['dark', 'light', 'accent'] as const), fromBg: 'white', toBg: 'black',
+  };
+}
+
+test('the generator uses exactly the kinds of the ONNX contract', () => {
+  assert.deepEqual(KINDS, contract.kinds);
+});
+
+test('every kind yields at least 3 distinct well-formed captions of at most 20 words', () => {
+  const rng = new Rng(42);
+  for (const kind of KINDS) {
+    for (let i = 0; i < 60; i++) {
+      const f = randomFacts(rng, kind);
+      const caps = captionVariants(f, positionPhrases(f.box, 800, 600));
+      assert.ok(caps.length >= 3, `${kind}: only ${caps.length} captions for ${JSON.stringify(f)}`);
+      assert.equal(new Set(caps).size, caps.length, `${kind}: duplicate captions`);
+      for (const c of caps) {
+        assert.match(c, WELL_FORMED, `${kind}: malformed caption "${c}"`);
+        assert.ok(c.split(' ').length <= MAX_CAPTION_WORDS, `${kind}: too long "${c}"`);
+      }
+    }
+  }
+});
+
+test('captions vary in wording, not only in the noun phrase', () => {
+  const rng = new Rng(7);
+  for (const kind of KINDS.filter((k) => k !== 'none')) {
+    const f = randomFacts(rng, kind);
+    const caps = captionVariants(f, positionPhrases(f.box, 800, 600));
+    // strip the element's noun phrase: what is left (verbs, word order) must still differ
+    const skeletons = new Set(caps.map((c) => c.replace(/^the [a-z ]*?(button|tab|badge|input|heading|text|card|item|row|avatar|icon|link|number|bar|page)\b/, 'X')));
+    assert.ok(skeletons.size >= 3, `${kind}: only ${skeletons.size} distinct phrasings: ${[...skeletons].join(' | ')}`);
+  }
+  const none = captionVariants({ kind: 'none', role: 'page', color: null, box: null, area: null }, []);
+  assert.ok(none.includes('no visible change') && none.length >= 5);
+});
+
+test('move captions say direction and rough distance bands', () => {
+  assert.equal(distanceBand(3), 'slight');
+  assert.equal(distanceBand(7), 'slight');
+  assert.equal(distanceBand(8), 'plain');
+  assert.equal(distanceBand(40), 'plain');
+  assert.equal(distanceBand(41), 'far');
+  const base: CaptionFacts = { kind: 'move', role: 'button', color: 'blue', box: [10, 10, 60, 40], area: null };
+  const slightDown = captionVariants({ ...base, dx: 0, dy: 5 }, []);
+  assert.ok(slightDown.every((c) => /down|lower/.test(c)), slightDown.join(' | '));
+  assert.ok(slightDown.every((c) => /slightly|a little|a bit/.test(c)), slightDown.join(' | '));
+  const farLeft = captionVariants({ ...base, dx: -90, dy: 0 }, []);
+  assert.ok(farLeft.every((c) => /left/.test(c) && /far|a long way|a lot|much/.test(c)), farLeft.join(' | '));
+  const plainRight = captionVariants({ ...base, dx: 20, dy: 0 }, []);
+  assert.ok(plainRight.every((c) => /right/.test(c) && !/far|slightly|little|much|a lot/.test(c)), plainRight.join(' | '));
+});
+
+test('colour captions name both colours or the new one', () => {
+  const caps = captionVariants({ kind: 'color', role: 'button', color: 'blue', box: [0, 0, 50, 20], area: null, colorProp: 'background-color', fromColor: 'blue', toColor: 'red' }, ['at the top left']);
+  assert.ok(caps.every((c) => c.includes('red')), caps.join(' | '));
+  assert.ok(caps.some((c) => c.includes('from blue to red')));
+});
+
+test('summaries of 2-3 changes always fit in 20 words and mention every change', () => {
+  const rng = new Rng(3);
+  for (let i = 0; i < 300; i++) {
+    const n = rng.chance(0.5) ? 2 : 3;
+    const facts = Array.from({ length: n }, () => randomFacts(rng, rng.pick(['move', 'color', 'text', 'icon', 'opacity', 'font', 'resize'] as Kind[])));
+    const per = facts.map((f) => regionCaptions(rng, f, 1280, 800));
+    const summaries = summaryCaptions(rng, per);
+    assert.ok(summaries.length >= 3, `only ${summaries.length} summaries`);
+    for (const s of summaries) {
+      assert.match(s, WELL_FORMED);
+      assert.ok(s.split(' ').length <= MAX_CAPTION_WORDS, `too long: "${s}"`);
+      assert.ok(s.split(' and ').length + s.split(' while ').length - 1 >= n, `not every change joined: "${s}"`);
+    }
+    for (const f of facts) assert.ok(minimalCaption(f).split(' ').length <= 6, minimalCaption(f));
+  }
+});
+
+test('the caption vocabulary stays small and never contains literal UI text', () => {
+  const rng = new Rng(11);
+  const vocab = new Set<string>();
+  for (const kind of KINDS) {
+    for (let i = 0; i < 200; i++) {
+      const f = randomFacts(rng, kind);
+      for (const c of captionVariants(f, positionPhrases(f.box, 1024, 700))) for (const w of c.split(' ')) vocab.add(w);
+    }
+  }
+  assert.ok(vocab.size < 400, `vocabulary ${vocab.size} words`);
+  // names and brands only ever appear as on-screen text: none may reach a caption
+  const onScreenOnly = [...W.FIRST, ...W.LAST, ...W.BRANDS, 'dashboard', 'invoice', 'subscribe'].map((s) => s.toLowerCase());
+  assert.deepEqual(onScreenOnly.filter((w) => vocab.has(w)), []);
+});
+
+test('position phrases follow the 3x3 cell of the box centre', () => {
+  assert.deepEqual(positionPhrases([0, 0, 20, 20], 900, 900), ['at the top left', 'in the top left corner']);
+  assert.deepEqual(positionPhrases([440, 440, 460, 460], 900, 900), ['in the middle', 'in the centre of the screen']);
+  assert.deepEqual(positionPhrases([880, 440, 900, 460], 900, 900), ['on the right', 'on the right side']);
+  assert.deepEqual(positionPhrases([440, 880, 460, 900], 900, 900), ['at the bottom', 'near the bottom of the screen']);
+  assert.deepEqual(positionPhrases(null, 900, 900), []);
+});

@@ -1,0 +1,129 @@
+// The generator end to end, with the real browser: same seed => byte-identical corpus (also with a
+// different number of pages), every record follows the format, PNGs are real and sized as recorded,
+// and the recorded boxes really contain the pixels that changed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PNG } from 'pngjs';
+import { parseArgs, runData } from '../../src/data/cli.js';
+import type { PairRecord } from '../../src/data/generate.js';
+import { readManifest, validateRecord } from '../../src/data/manifest.js';
+
+function listFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const rel = path.join(prefix, name);
+    return statSync(path.join(dir, name)).isDirectory() ? listFiles(path.join(dir, name), rel) : [rel];
+  });
+}
+
+function readPng(file: string): PNG {
+  return PNG.sync.read(readFileSync(file));
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'procap-data-test-'));
+const runA = path.join(tmp, 'a');
+const runB = path.join(tmp, 'b');
+const COUNT = 30;
+
+test.after(() => rmSync(tmp, { recursive: true, force: true }));
+
+test('two runs with the same seed write byte-identical files, whatever the concurrency', async () => {
+  await runData({ seed: 4242, count: COUNT, split: 'test', out: runA, browsers: 2, pages: 2, start: 0, quiet: true });
+  await runData({ seed: 4242, count: COUNT, split: 'test', out: runB, browsers: 1, pages: 1, start: 0, quiet: true });
+  const filesA = listFiles(runA);
+  const filesB = listFiles(runB);
+  assert.deepEqual(filesA, filesB);
+  assert.ok(filesA.length >= COUNT * 2 + 1);
+  for (const f of filesA) {
+    assert.ok(readFileSync(path.join(runA, f)).equals(readFileSync(path.join(runB, f))), `${f} differs between runs`);
+  }
+});
+
+test('a different seed or split gives a different corpus', async () => {
+  const other = path.join(tmp, 'c');
+  await runData({ seed: 4243, count: 3, split: 'test', out: other, browsers: 1, pages: 1, start: 0, quiet: true });
+  const a = readManifest(runA).slice(0, 3);
+  const c = readManifest(other);
+  assert.notDeepEqual(a.map((r) => r.captions), c.map((r) => r.captions));
+  assert.ok(!readFileSync(path.join(runA, a[0].before)).equals(readFileSync(path.join(other, c[0].before))));
+});
+
+test('every record follows the documented format and names real PNGs of the recorded size', () => {
+  const records = readManifest(runA);
+  assert.equal(records.length, COUNT);
+  assert.deepEqual(records.map((r) => r.id), records.map((r) => r.id).slice().sort(), 'manifest in index order');
+  for (const r of records) {
+    assert.deepEqual(validateRecord(r), []);
+    for (const rel of [r.before, r.after, ...r.frames]) {
+      const png = readPng(path.join(runA, rel));
+      assert.equal(png.width, r.width, rel);
+      assert.equal(png.height, r.height, rel);
+    }
+  }
+});
+
+/** pixels that differ between two same-sized PNGs */
+function diffPixels(a: PNG, b: PNG): [number, number][] {
+  const out: [number, number][] = [];
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) {
+      const i = (y * a.width + x) * 4;
+      if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) out.push([x, y]);
+    }
+  }
+  return out;
+}
+
+test('changed pixels lie inside the recorded boxes (kinds that do not reflow the page)', () => {
+  const records: PairRecord[] = readManifest(runA);
+  let checked = 0;
+  let changedPairs = 0;
+  for (const r of records) {
+    const diff = diffPixels(readPng(path.join(runA, r.before)), readPng(path.join(runA, r.after)));
+    if (r.changes[0].kind !== 'none') {
+      assert.ok(diff.length > 0, `${r.id}: ${r.changes.map((c) => c.kind).join('+')} changed no pixel`);
+      changedPairs++;
+    }
+    if (!r.changes.every((c) => ['move', 'color', 'icon', 'opacity', 'none'].includes(c.kind))) continue;
+    const boxes = r.changes.flatMap((c) => [c.bbox_before, c.bbox_after]).filter((b): b is [number, number, number, number] => !!b);
+    if (!boxes.length) {
+      assert.equal(diff.length, 0, `${r.id}: identical pair with differing pixels`);
+      continue;
+    }
+    const pad = 4; // shadows and anti-aliasing spill a few pixels past the element box
+    const outside = diff.filter(([x, y]) => !boxes.some((b) => x >= b[0] - pad && y >= b[1] - pad && x < b[2] + pad && y < b[3] + pad));
+    assert.equal(outside.length, 0, `${r.id}: ${outside.length} changed pixels outside the boxes, e.g. ${JSON.stringify(outside.slice(0, 3))}`);
+    checked++;
+  }
+  assert.ok(checked >= 5, `only ${checked} pairs checked`);
+  assert.ok(changedPairs >= COUNT / 2);
+});
+
+test('intermediate frames move from before towards after', () => {
+  const records = readManifest(runA).filter((r) => r.frames.length === 7);
+  assert.ok(records.length >= 3, 'too few pairs with frames');
+  for (const r of records) {
+    const before = readPng(path.join(runA, r.before));
+    const after = readPng(path.join(runA, r.after));
+    const total = diffPixels(before, after).length;
+    const fromBefore = r.frames.map((f) => diffPixels(before, readPng(path.join(runA, f))).length);
+    // the first frame is nearer the before screen than the last one is
+    assert.ok(fromBefore[0] <= fromBefore[6], `${r.id}: frames not ordered ${fromBefore.join(',')}`);
+    assert.ok(fromBefore[6] > 0 || total === 0, `${r.id}: last frame equals before`);
+  }
+});
+
+test('the command line rejects bad arguments with a clear message', () => {
+  assert.throws(() => parseArgs(['--seed', '1', '--count', '5', '--split', 'dev', '--out', 'x']), /--split must be train, val or test, got "dev"/);
+  assert.throws(() => parseArgs(['--seed', 'abc', '--count', '5', '--split', 'train', '--out', 'x']), /--seed must be an integer/);
+  assert.throws(() => parseArgs(['--count', '5', '--split', 'train', '--out', 'x']), /--seed is required/);
+  assert.throws(() => parseArgs(['--seed', '1', '--count', '0', '--split', 'train', '--out', 'x']), /--count must be an integer >= 1/);
+  assert.throws(() => parseArgs(['--bogus']), /unknown argument "--bogus"/);
+  assert.deepEqual(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd']), { seed: 3, count: 2, split: 'val', out: 'd', browsers: 2, pages: 2, start: 0, quiet: false });
+});
+
+test('reading a missing or broken manifest names the file', () => {
+  assert.throws(() => readManifest(path.join(tmp, 'nowhere')), /nowhere\/manifest\.jsonl/);
+});
