@@ -9,8 +9,9 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
-import { describe } from '../core/pipeline.js';
 import { ciderCeiling, scoreCaptions, type CaptionSample } from '../core/metrics.js';
+import { describe as describePair, NO_CHANGE_CAPTION } from '../core/pipeline.js';
+import { regionMatchesChange, globalKindOf } from './crops.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
 
 const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--keep] [--json]';
@@ -97,40 +98,23 @@ function readManifest(dir: string): ManifestPair[] {
   });
 }
 
-function overlap(a: Box, b: Box): number {
-  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
-  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
-  return w > 0 && h > 0 ? w * h : 0;
-}
-
-function unionBox(a: Box | null, b: Box | null): Box | null {
-  if (!a) return b;
-  if (!b) return a;
-  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
-}
-
 /**
- * The kind predicted for one true change: the kind of the meaningful region that overlaps the
- * change's box (before or after) the most; the whole-screen pass when there is one and no region
- * overlaps (theme); "none" when nothing was found there.
+ * The model samples of one pair with their labelled and predicted kinds, labelled exactly as the
+ * training crops are (src/cli/crops.ts, used by training/evaluate.py): the whole-screen sample
+ * gets the pair's kind; a region gets the kind of the first change record it matches, or none;
+ * noise-only regions are not model samples. A no-change pair where nothing is detected counts as
+ * one sample predicted "none" (the runtime says "no visible change" without running the model).
  */
-export function predictedKindFor(change: ManifestChange, report: ChangeReport): string {
-  const meaningful = report.regions.filter((r) => !r.noiseOnly && r.kind !== 'none');
-  const target = unionBox(change.bbox_before, change.bbox_after);
-  let best: ChangeRegion | undefined;
-  let bestArea = 0;
-  if (target) {
-    for (const r of meaningful) {
-      const area = overlap(r.boxBefore, target);
-      if (area > bestArea) {
-        best = r;
-        bestArea = area;
-      }
-    }
+export function kindSamples(pair: ManifestPair, report: ChangeReport): { truth: string; predicted: string }[] {
+  if (report.global) return [{ truth: globalKindOf(pair), predicted: report.global.kind }];
+  const regions = report.regions.filter((r: ChangeRegion) => !r.noiseOnly);
+  if (regions.length === 0) {
+    return report.regions.length === 0 && globalKindOf(pair) === 'none' ? [{ truth: 'none', predicted: 'none' }] : [];
   }
-  if (report.global && report.global.kind !== 'none' && (!best || change.kind === 'theme')) return report.global.kind;
-  if (best) return best.kind;
-  return meaningful.length === 1 && !target ? meaningful[0].kind : 'none';
+  return regions.map((r) => {
+    const match = pair.changes.find((c) => regionMatchesChange(r.boxBefore, c as never));
+    return { truth: match ? match.kind : 'none', predicted: r.kind };
+  });
 }
 
 async function run(options: EvalOptions): Promise<Record<string, unknown>> {
@@ -150,29 +134,23 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
   const describeStart = performance.now();
   try {
     for (const pair of pairs) {
-      const report = await describe(sessions, path.join(dataDir, pair.before), path.join(dataDir, pair.after), {
+      const report = await describePair(sessions, path.join(dataDir, pair.before), path.join(dataDir, pair.after), {
         beamWidth: options.beam, procedure: false,
       });
       samples.push({ candidate: report.summary, references: pair.captions });
-      const real = pair.changes.filter((c) => c.kind !== 'none');
-      if (real.length === 0) {
+      const trulyNone = pair.changes.every((c) => c.kind === 'none');
+      if (trulyNone) {
         noneTotal++;
-        const hit = !report.changed;
-        if (hit) noneHit++;
-        kindTotal++;
-        if (hit) kindCorrect++;
-        const k = (perKind.none ??= { total: 0, correct: 0 });
-        k.total++;
-        if (hit) k.correct++;
-        continue;
+        if (report.summary === NO_CHANGE_CAPTION) noneHit++;
       }
-      for (const change of real) {
-        const ok = predictedKindFor(change, report) === change.kind;
+      for (const { truth, predicted } of kindSamples(pair, report)) {
         kindTotal++;
-        if (ok) kindCorrect++;
-        const k = (perKind[change.kind] ??= { total: 0, correct: 0 });
+        const k = (perKind[truth] ??= { total: 0, correct: 0 });
         k.total++;
-        if (ok) k.correct++;
+        if (truth === predicted) {
+          kindCorrect++;
+          k.correct++;
+        }
       }
     }
   } finally {

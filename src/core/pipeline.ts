@@ -263,8 +263,10 @@ export async function describe(
   }
   const { regions, global } = buildRegions(results);
 
+  // models/CONTRACT.md "Summary caption of a pair": when the whole-screen rule fires the pair is
+  // summarised by the whole-screen sample alone; otherwise by its meaningful regions
   const isMeaningful = (r: ChangeRegion) => !r.noiseOnly && r.kind !== 'none';
-  const meaningfulCaptions = regions.filter(isMeaningful).map((r) => r.caption);
+  const meaningfulCaptions = global ? [] : regions.filter(isMeaningful).map((r) => r.caption);
   const globalCaption = global && global.kind !== 'none' ? global.caption : undefined;
   const summary = composeSummary(meaningfulCaptions, globalCaption, analysis.sizeChange);
   timings.totalMs = performance.now() - started;
