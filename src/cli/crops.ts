@@ -59,7 +59,7 @@ export interface CropSample {
   frames_index: number;
   whole_screen: boolean;
   /** how the sample arose: a detected region, a detected noise region, or a fallback crop. */
-  source: 'region' | 'noise' | 'fallback' | 'whole_screen';
+  source: 'region' | 'unmatched' | 'noise' | 'fallback' | 'whole_screen';
 }
 
 /** What one pair contributes: sample records (index/frames_index filled in by the writer). */
@@ -93,14 +93,17 @@ function isBox(value: unknown): value is Box {
 }
 
 /**
- * A region matches a change when at least half of the smaller of (region box, change box)
- * lies in their intersection, for the change's before or after box.
+ * A region matches a change when their intersection holds at least a quarter of the smaller of
+ * (region box, change box), for the change's before or after box. A quarter, not a half: a region
+ * often also holds the content the change pushed aside (text after an edited word), which makes
+ * it larger than the change record's box.
  */
+export const MATCH_OVERLAP = 0.25;
 export function regionMatchesChange(region: Box, change: ManifestChange): boolean {
   for (const candidate of [change.bbox_before, change.bbox_after]) {
     if (!isBox(candidate)) continue;
     const overlap = intersection(region, candidate);
-    if (overlap > 0 && overlap >= 0.5 * Math.min(boxArea(region), boxArea(candidate))) return true;
+    if (overlap > 0 && overlap >= MATCH_OVERLAP * Math.min(boxArea(region), boxArea(candidate))) return true;
   }
   return false;
 }
@@ -184,7 +187,7 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
         captions: matched.length > 0 ? referencesFor(pair, matched) : NO_CHANGE_REFERENCES.slice(),
         matched,
         wholeScreen: false,
-        source: region.noiseOnly ? 'noise' : 'region',
+        source: region.noiseOnly ? 'noise' : matched.length > 0 ? 'region' : 'unmatched',
       });
     });
     if (planned.length === 0 && globalKindOf(pair) === 'none') {

@@ -61,7 +61,8 @@ function syntheticScreen(width: number, height: number, seed: number, alpha: boo
 /** Reduces an image to at most `count` colours (for palette encodings). */
 function posterise(image: RgbaImage, count: number): RgbaImage {
   const data = image.data.slice();
-  const levels = count >= 16 ? [0, 85, 170, 255] : count >= 4 ? [0, 255] : [0];
+  // 4 levels a channel = 64 colours (8-bit palettes), 2 levels = 8 colours (4-bit palettes)
+  const levels = count >= 64 ? [0, 85, 170, 255] : [0, 255];
   for (let i = 0; i < data.length; i += 4) {
     const grey = (data[i] + data[i + 1] + data[i + 2]) / 3;
     if (count === 2) data.set(grey > 127 ? [255, 255, 255, 255] : [0, 0, 0, 255], i);

@@ -231,11 +231,16 @@ function similarSize(a: Component, b: Component): boolean {
 function belongTogether(a: Component, b: Component, mergeGap: number): boolean {
   const { gapX, gapY } = gapBetween(a, b);
   if (gapX <= mergeGap && gapY <= mergeGap) return true;
-  // an element that moved (or two that swapped): two similar boxes, about one size apart
+  // an element that moved (or two that swapped): two similar boxes, about one size apart; in a
+  // row or a column (a list item moving one place) the gap may be up to twice the size
   if (similarSize(a, b)) {
     const w = Math.max(a.x1 - a.x0, b.x1 - b.x0);
     const h = Math.max(a.y1 - a.y0, b.y1 - b.y0);
-    return gapX <= Math.max(w, mergeGap) && gapY <= Math.max(h, mergeGap);
+    const sameColumn = gapX === 0;
+    const sameRow = gapY === 0;
+    const reachX = sameRow ? 2 * w : w;
+    const reachY = sameColumn ? 2 * h : h;
+    return gapX <= Math.max(reachX, mergeGap) && gapY <= Math.max(reachY, mergeGap);
   }
   return false;
 }

@@ -140,6 +140,8 @@ test('crops: every detected region becomes a labelled sample with before/after/f
   assert.deepEqual(stray.captions, ['no visible change']);
   assert.deepEqual(stray.matched_changes, []);
   assert.equal(stray.frames_index, -1);
+  assert.equal(stray.source, 'unmatched');
+  assert.equal(badge.source, 'region');
 
   const p3 = samples.filter((s) => s.pair_id === 'p3');
   assert.equal(p3.length, 1, 'a no-change pair still yields one sample');
