@@ -45,9 +45,10 @@ class DecoderLayer(nn.Module):
         self.ffn = nn.Sequential(nn.Linear(d, ffn), nn.GELU(), nn.Linear(ffn, d))
         self.dropout = nn.Dropout(dropout)
 
-    def _cross(self, x: torch.Tensor, memory: torch.Tensor) -> torch.Tensor:
+    def _cross(self, x: torch.Tensor, memory: torch.Tensor, cross_kv=None) -> torch.Tensor:
         h = self.norm_cross(x)
-        return self.cross_out(_attend(self.cross_q(h), self.cross_k(memory), self.cross_v(memory), self.heads))
+        k, v = cross_kv if cross_kv is not None else (self.cross_k(memory), self.cross_v(memory))
+        return self.cross_out(_attend(self.cross_q(h), k, v, self.heads))
 
     def forward(self, x: torch.Tensor, memory: torch.Tensor, causal: torch.Tensor) -> torch.Tensor:
         h = self.norm_self(x)
@@ -55,13 +56,14 @@ class DecoderLayer(nn.Module):
         x = x + self.dropout(self._cross(x, memory))
         return x + self.dropout(self.ffn(self.norm_ffn(x)))
 
-    def step(self, x: torch.Tensor, memory: torch.Tensor, past_k: torch.Tensor, past_v: torch.Tensor):
-        """x [B,1,d]; past [B,T,d] -> (x, present_k [B,T+1,d], present_v)."""
+    def step(self, x: torch.Tensor, memory: torch.Tensor, past_k: torch.Tensor, past_v: torch.Tensor, cross_kv=None):
+        """x [B,1,d]; past [B,T,d] -> (x, present_k [B,T+1,d], present_v). cross_kv: the memory's
+        cross-attention keys/values when the caller caches them (Python search only)."""
         h = self.norm_self(x)
         k = torch.cat([past_k, self.self_k(h)], dim=1)
         v = torch.cat([past_v, self.self_v(h)], dim=1)
         x = x + self.self_out(_attend(self.self_q(h), k, v, self.heads))
-        x = x + self._cross(x, memory)
+        x = x + self._cross(x, memory, cross_kv)
         return x + self.ffn(self.norm_ffn(x)), k, v
 
 
@@ -90,16 +92,19 @@ class CaptionDecoder(nn.Module):
         return self._logits(x)
 
     def step(self, token: torch.Tensor, step: torch.Tensor, memory: torch.Tensor,
-             past_key: torch.Tensor, past_value: torch.Tensor):
+             past_key: torch.Tensor, past_value: torch.Tensor, cross_kvs=None):
         """token [B,1] int64, step [1] int64 (position of token), memory [B,M,d],
         past_key/past_value [L,B,T,d] -> (logits [B,V], present_key [L,B,T+1,d], present_value)."""
         x = self.tok_emb(token) + self.pos_emb(step).unsqueeze(0)
         keys, values = [], []
         for i, layer in enumerate(self.layers):
-            x, k, v = layer.step(x, memory, past_key[i], past_value[i])
+            x, k, v = layer.step(x, memory, past_key[i], past_value[i], None if cross_kvs is None else cross_kvs[i])
             keys.append(k)
             values.append(v)
         return self._logits(x)[:, 0], torch.stack(keys), torch.stack(values)
+
+    def cross_cache(self, memory: torch.Tensor) -> list:
+        return [(layer.cross_k(memory), layer.cross_v(memory)) for layer in self.layers]
 
     def empty_cache(self, batch: int) -> tuple[torch.Tensor, torch.Tensor]:
         z = torch.zeros(len(self.layers), batch, 0, self.d)
@@ -121,10 +126,11 @@ def greedy_decode(decoder: CaptionDecoder, memory: torch.Tensor, max_tokens: int
     b = memory.shape[0]
     past_k, past_v = decoder.empty_cache(b)
     token = torch.full((b, 1), BOS, dtype=torch.long)
+    cross = decoder.cross_cache(memory)
     out: list[list[int]] = [[] for _ in range(b)]
     done = torch.zeros(b, dtype=torch.bool)
     for pos in range(max_tokens - 1):
-        logits, past_k, past_v = decoder.step(token, torch.tensor([pos]), memory, past_k, past_v)
+        logits, past_k, past_v = decoder.step(token, torch.tensor([pos]), memory, past_k, past_v, cross)
         nxt = logits.argmax(-1)
         for i in range(b):
             if not done[i]:

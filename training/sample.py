@@ -33,8 +33,6 @@ def sample_keyframes(weights: torch.Tensor, k: int, generator: torch.Generator |
 
 def top_keyframes(weights: torch.Tensor, k: int) -> torch.Tensor:
     """Inference: the k largest w (stable: the earlier frame wins a tie), in time order."""
-    n = weights.shape[-1]
-    # a tiny decreasing bias by index makes ties deterministic and favour earlier frames
-    bias = -torch.arange(n, dtype=weights.dtype) * 1e-9
-    picks = torch.topk(weights + bias, k, dim=-1).indices
+    # a stable descending sort keeps equal weights in index order: ties favour the earlier frame
+    picks = torch.sort(weights, dim=-1, descending=True, stable=True).indices[..., :k]
     return picks.sort(dim=-1).values

@@ -1,0 +1,192 @@
+"""Held-out evaluation: writes models/metrics.json (the interface the checks rely on).
+
+  /usr/bin/python3 -m training.evaluate --data /work/corpus --ckpt /work/ckpt [--split test] [--out models/metrics.json]
+
+Captions are judged per PAIR: each pair's summary is composed from its samples exactly as the
+runtime does (models/CONTRACT.md, "Summary caption of a pair") and scored against the pair's
+summary references from the data engine's manifest. Pairs in which the runtime detects nothing get
+the summary "no visible change" (that is what the runtime would say). Metrics:
+- cider (CIDEr-D x100), bleu4, rougeL: pair summaries vs the manifest's references;
+- cider_ceiling: the references scored against each other (training/metrics.py);
+- kind_accuracy: per model sample (region crop the runtime would feed to the model, noise-only regions
+  excluded): argmax kind_logits == the crop's labelled kind;
+- nochange_recall: per pair: of the pairs whose change records are all `none` (or empty), the
+  fraction whose composed summary is "no visible change".
+Ablation rows (same metrics, same pairs): static (stage 2 over [before, after], no stage 1), k1,
+k2 (the shipped model) and explicit (the k2 model fed the top-k interpolated keyframes' features
+instead of the procedure queries). A variant whose checkpoint does not exist is reported as not
+measured (null), never estimated.
+Interpolator: PSNR (dB) of the 7 recursive midpoint frames against the true frames, and of a linear
+cross-fade, on the split's samples that have true frames.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from . import config as C
+from .data import CropSet, DataError, read_jsonl, to_tensor
+from .decode import greedy_decode
+from .export import load_trained
+from .interpolate import crossfade_seven, interpolate_seven, psnr
+from .metrics import bleu4, cider_ceiling, cider_d, kind_accuracy, nochange_recall, rouge_l
+from .sample import confidence_weights, top_keyframes
+
+VARIANTS = ["static", "k1", "k2", "explicit"]
+
+
+def compose_summary(region_captions: list[str]) -> str:
+    parts: list[str] = []
+    for c in region_captions:
+        if c and c not in parts:
+            parts.append(c)
+    return " and ".join(parts) if parts else C.NO_CHANGE_CAPTION
+
+
+def sample_source(row: dict) -> str:
+    return row.get("source", "region")
+
+
+@torch.no_grad()
+def run_variant(enc, dec, vocab, feats: torch.Tensor, explicit: torch.Tensor | None, batch: int = 128):
+    """feats [N,2,36,64] -> (kinds [N], captions [N])."""
+    kinds, caps = [], []
+    for lo in range(0, feats.shape[0], batch):
+        f = feats[lo:lo + batch]
+        ex = None if explicit is None else explicit[lo:lo + batch]
+        _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], ex)
+        kinds.append(kind_logits.argmax(-1))
+        caps += [vocab.decode(h) for h in greedy_decode(dec, memory)]
+    return torch.cat(kinds).tolist(), caps
+
+
+def score(pair_ids: list[str], manifest: dict, rows: list[dict], kinds: list[int], caps: list[str],
+          model_rows: list[int], ceiling: float) -> dict:
+    """Pair-level caption metrics and kind metrics for one variant."""
+    per_pair: dict[str, list[str]] = OrderedDict((p, []) for p in pair_ids)
+    for j, r in enumerate(model_rows):
+        row = rows[r]
+        if kinds[j] != C.NONE_KIND:
+            per_pair[str(row["pair_id"])].append(caps[j])
+    summaries = [compose_summary(per_pair[p]) for p in pair_ids]
+    refs = [manifest[p]["captions"] for p in pair_ids]
+    truly_none = [all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids]
+    truth_kinds = [C.KINDS.index(rows[r]["kind"]) for r in model_rows]
+    return {"cider": cider_d(summaries, refs), "cider_ceiling": ceiling, "bleu4": bleu4(summaries, refs),
+            "rougeL": rouge_l(summaries, refs), "kind_accuracy": kind_accuracy(kinds, truth_kinds),
+            "nochange_recall": nochange_recall([s == C.NO_CHANGE_CAPTION for s in summaries], truly_none),
+            "region_nochange_recall": nochange_recall([k == C.NONE_KIND for k in kinds],
+                                                      [t == C.NONE_KIND for t in truth_kinds]),
+            "examples": [{"pair": p, "summary": s, "reference": r[0]} for p, s, r in
+                         list(zip(pair_ids, summaries, refs))[:12]]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--ckpt", required=True)
+    ap.add_argument("--split", default="test")
+    ap.add_argument("--out", default=str(C.MODELS_DIR / "metrics.json"))
+    ap.add_argument("--max-pairs", type=int, default=None)
+    ap.add_argument("--interp-samples", type=int, default=400)
+    a = ap.parse_args(argv)
+    torch.set_num_threads(2)
+    t0 = time.time()
+    split_dir = Path(a.data) / a.split
+    try:
+        ds = CropSet(split_dir)
+        rows = read_jsonl(split_dir / "crops.jsonl")
+        manifest = ds.manifest()
+    except DataError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    pair_ids = list(manifest.keys())[:a.max_pairs] if a.max_pairs else list(manifest.keys())
+    keep = set(pair_ids)
+    # the samples the runtime feeds to the model: everything but noise-only regions
+    model_rows = [i for i, r in enumerate(rows) if str(r["pair_id"]) in keep and sample_source(r) != "noise"]
+    vocab, tok, interp, enc2, dec2 = load_trained(Path(a.ckpt), "k2")
+    pairs = torch.stack([to_tensor(ds.pairs[rows[i]["index"]]) for i in model_rows])          # [N,2,3,96,96]
+    n = pairs.shape[0]
+    with torch.no_grad():
+        f, _ = tok.encode(pairs.reshape(n * 2, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
+    feats = f.reshape(n, 2, C.N_I, C.FEAT_DIM)
+    print(f"evaluate: {len(pair_ids)} {a.split} pairs, {n} model samples ({time.time() - t0:.0f}s)", flush=True)
+
+    ceiling = cider_ceiling([manifest[p]["captions"] for p in pair_ids])
+    results: dict[str, dict | None] = {}
+    for variant in VARIANTS:
+        tv = time.time()
+        ckpt_variant = "k2" if variant == "explicit" else variant
+        if not (Path(a.ckpt) / f"stage2_{ckpt_variant}.pt").is_file():
+            results[variant] = None
+            print(f"evaluate: {variant}: no checkpoint stage2_{ckpt_variant}.pt, not measured", flush=True)
+            continue
+        if ckpt_variant == "k2":
+            enc, dec = enc2, dec2
+        else:
+            _, _, _, enc, dec = load_trained(Path(a.ckpt), ckpt_variant)
+        explicit = None
+        if variant == "explicit":
+            with torch.no_grad():
+                mids = []
+                for lo in range(0, n, 64):
+                    p = pairs[lo:lo + 64]
+                    seven = interpolate_seven(interp, p[:, 0], p[:, 1])                    # [b,7,3,96,96]
+                    fm, _ = tok.encode(seven.reshape(-1, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
+                    fm = fm.reshape(p.shape[0], 7, C.N_I, C.FEAT_DIM)
+                    w = confidence_weights(feats[lo:lo + 64, 0], fm, feats[lo:lo + 64, 1])
+                    keys = top_keyframes(w, enc.k)
+                    mids.append(fm[torch.arange(p.shape[0]).unsqueeze(1), keys])
+                explicit = torch.cat(mids)
+        kinds, caps = run_variant(enc, dec, vocab, feats, explicit)
+        results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
+        r = results[variant]
+        print(f"evaluate: {variant}: cider={r['cider']:.1f} (ceiling {ceiling:.1f}) bleu4={r['bleu4']:.3f} "
+              f"rougeL={r['rougeL']:.3f} kind_acc={r['kind_accuracy']:.3f} nochange_recall={r['nochange_recall']:.3f} "
+              f"({time.time() - tv:.0f}s)", flush=True)
+
+    # interpolator vs cross-fade on samples with true frames
+    with_frames = [i for i, s in enumerate(ds.samples) if s.frames_row >= 0 and s.pair_id in keep][:a.interp_samples]
+    p_model, p_fade = [], []
+    with torch.no_grad():
+        for lo in range(0, len(with_frames), 32):
+            idx = with_frames[lo:lo + 32]
+            pr = torch.stack([to_tensor(ds.images(i)) for i in idx])
+            truth = torch.stack([to_tensor(ds.true_frames(i)) for i in idx])
+            p_model.append(psnr(interpolate_seven(interp, pr[:, 0], pr[:, 1]), truth).flatten())
+            p_fade.append(psnr(crossfade_seven(pr[:, 0], pr[:, 1]), truth).flatten())
+    interp_res = {"psnr": float(torch.cat(p_model).mean()) if p_model else None,
+                  "crossfade_psnr": float(torch.cat(p_fade).mean()) if p_fade else None,
+                  "samples": len(with_frames), "frames": 7 * len(with_frames)}
+    print(f"evaluate: interpolator psnr={interp_res['psnr']} crossfade={interp_res['crossfade_psnr']} "
+          f"on {len(with_frames)} samples x 7 frames", flush=True)
+
+    main_res = results["k2"]
+    if main_res is None:
+        print("error: the shipped variant k2 has no checkpoint", file=sys.stderr)
+        return 2
+    names = ["cider", "cider_ceiling", "bleu4", "rougeL", "kind_accuracy", "nochange_recall"]
+    metrics = {"split": a.split, "count": len(pair_ids), **{k: main_res[k] for k in names},
+               "region_nochange_recall": main_res["region_nochange_recall"],
+               "model_samples": n,
+               "nochange_pairs": sum(all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids),
+               "ablation": {v: ({k: results[v][k] for k in names} if results[v] else
+                                {**{k: None for k in names}, "measured": False}) for v in VARIANTS},
+               "interpolator": interp_res,
+               "examples": main_res["examples"],
+               "checkpoint": str(a.ckpt), "seconds": round(time.time() - t0, 1),
+               "command": "python3 -m training.evaluate " + " ".join(argv if argv is not None else sys.argv[1:])}
+    Path(a.out).write_text(json.dumps(metrics, indent=1) + "\n")
+    print(f"wrote {a.out} in {time.time() - t0:.0f}s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

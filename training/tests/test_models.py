@@ -1,0 +1,77 @@
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from training.config import CODEBOOK, KINDS
+from training.data import CropSet, DataError, Vocab
+from training.encode import ProcedureEncoder, make_masks
+from training.synthetic import make_split
+from training.tokenizer import ImageTokenizer
+
+
+def test_tokenizer_shapes_and_nearest_codes():
+    tok = ImageTokenizer().eval()
+    img = torch.rand(3, 3, 96, 96)
+    feats, codes = tok.encode(img)
+    assert feats.shape == (3, 36, 64) and codes.shape == (3, 36) and codes.dtype == torch.int64
+    assert int(codes.min()) >= 0 and int(codes.max()) < CODEBOOK
+    d = torch.cdist(feats.reshape(-1, 64), tok.quantiser.embed)
+    assert torch.equal(d.argmin(-1), codes.reshape(-1))
+    assert tok.decode_codes(codes).shape == (3, 3, 96, 96)
+
+
+def test_procedure_encoder_shapes_and_difference_signal():
+    torch.manual_seed(0)
+    enc = ProcedureEncoder(30, k=2, dropout=0.0).eval()
+    f = torch.randn(2, 36, 64)
+    with torch.no_grad():
+        hidden, memory, kinds, queries = enc.stage2(f, f)
+        assert memory.shape == (2, 144, 128) and kinds.shape == (2, len(KINDS)) and queries.shape == (2, 72, CODEBOOK)
+        # the difference signal is what changes when after differs from before only a little
+        _, memory2, _, _ = enc.stage2(f, f + 0.5)
+        assert not torch.allclose(memory, memory2)
+        frames = torch.randn(2, 4, 36, 64)
+        masked = make_masks(2, 4, torch.Generator().manual_seed(0))
+        codes, align, csy = enc.stage1(frames, masked, torch.tensor([[1, 5, 6, 2, 0, 0]] * 2))
+        assert codes.shape == (2, 144, CODEBOOK) and align.shape == (2,) and csy.shape == (2,)
+
+
+def test_masking_schemes():
+    g = torch.Generator().manual_seed(1)
+    m = make_masks(400, 4, g).reshape(400, 4, 6, 6)
+    frac = m.float().mean(dim=(1, 2, 3))
+    assert (frac == 1.0).any()                      # whole sequence
+    assert ((frac > 0.6) & (frac < 0.95)).any()     # random ~80%
+    tube = [i for i in range(400) if 0 < frac[i] < 1 and bool((m[i] == m[i, :1]).all())]
+    assert tube                                     # same block in every frame (tube / complement)
+    assert m.reshape(400, -1).any(-1).all()         # every sample has a target
+
+
+def test_vocab_roundtrip_and_specials():
+    v = Vocab.build(["the blue button moved", "the red tab"])
+    assert v.tokens[:4] == ["<pad>", "<bos>", "<eos>", "<unk>"] and v.tokens[4] == "the"
+    ids = v.encode("the blue tab zebra")
+    assert len(ids) == 24 and ids[0] == 1 and ids[5] == 2 and ids[4] == 3
+    assert v.decode(ids[1:]) == "the blue tab <unk>"
+
+
+def test_cropset_reads_the_crops_format_and_names_bad_files(tmp_path):
+    make_split(tmp_path / "train", 12, seed=3)
+    ds = CropSet(tmp_path / "train")
+    assert len(ds) == 12 and ds.images(0).shape == (2, 96, 96, 3)
+    assert any(s.frames_row >= 0 for s in ds.samples)
+    assert ds.true_frames(next(i for i, s in enumerate(ds.samples) if s.frames_row >= 0)).shape == (7, 96, 96, 3)
+    # a kind that is not in the contract
+    lines = (tmp_path / "train" / "crops.jsonl").read_text().splitlines()
+    bad = json.loads(lines[0]); bad["kind"] = "wiggle"
+    (tmp_path / "train" / "crops.jsonl").write_text("\n".join([json.dumps(bad)] + lines[1:]) + "\n")
+    with pytest.raises(DataError, match=r"crops\.jsonl:1: kind 'wiggle'"):
+        CropSet(tmp_path / "train")
+    # a wrong array shape
+    np.save(tmp_path / "train" / "crops.pairs.npy", np.zeros((3, 2, 64, 64, 3), np.uint8))
+    with pytest.raises(DataError, match=r"crops\.pairs\.npy: expected uint8"):
+        CropSet(tmp_path / "train")
+    with pytest.raises(DataError, match="missing.*not found|not found"):
+        CropSet(tmp_path / "missing")
