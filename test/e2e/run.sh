@@ -5,7 +5,8 @@
 # process group, runs the tests with node's test runner, and stops everything it started.
 # Screenshots of each step and the code-server log go to e2e-artifacts/ (ignored by git).
 # Usage: npm run test:e2e   (= bash test/e2e/run.sh)
-# Env: PROCAP_E2E_CACHE (tool cache, default ~/.cache/procap-e2e), PROCAP_E2E_KEEP=1 (keep the temp folder).
+# Env: PROCAP_E2E_CACHE (tool cache, default ~/.cache/procap-e2e), PROCAP_E2E_KEEP=1 (keep the temp folder),
+# PROCAP_E2E_DEV_MODELS=DIR (development only: copy DIR's models over the installed extension's).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO="$(pwd)"
@@ -76,6 +77,13 @@ PATH="$NODE24_BIN:$PATH" "$CODE_SERVER" --install-extension "$WORK/procap-review
   || { cat "$WORK/install.log"; echo "e2e: installing the VSIX failed" >&2; exit 1; }
 grep -q "successfully installed" "$WORK/install.log" || { cat "$WORK/install.log"; exit 1; }
 
+EXTENSION_DIR="$(find "$WORK/extensions" -mindepth 1 -maxdepth 1 -type d | head -n 1)"
+if [ -n "${PROCAP_E2E_DEV_MODELS:-}" ]; then
+  # Development only (never set in CI): models from another folder, for UI work before models/ has any.
+  echo "e2e: WARNING: using the models in $PROCAP_E2E_DEV_MODELS instead of the VSIX's (PROCAP_E2E_DEV_MODELS)"
+  cp "$PROCAP_E2E_DEV_MODELS"/*.onnx "$PROCAP_E2E_DEV_MODELS"/vocab.json "$EXTENSION_DIR/models/"
+fi
+
 PORT="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 echo "e2e: starting code-server on 127.0.0.1:$PORT"
 # setsid: its own process group, so that stopping it also stops its watchers and extension hosts.
@@ -102,7 +110,6 @@ export PROCAP_E2E_URL="http://127.0.0.1:$PORT/"
 export PROCAP_E2E_WORKSPACE="$WORK/workspace"
 export PROCAP_E2E_FIXTURE="$WORK/fixture.json"
 export PROCAP_E2E_ARTIFACTS="$ARTIFACTS"
-EXTENSION_DIR="$(find "$WORK/extensions" -mindepth 1 -maxdepth 1 -type d | head -n 1)"
 export PROCAP_E2E_INSTALLED_MANIFEST="$EXTENSION_DIR/package.json"
 export PROCAP_E2E_EXTENSION_LOGS="$WORK/user-data/logs"
 set +e

@@ -79,12 +79,15 @@ export async function selectInExplorer(page, relativePaths) {
   return last;
 }
 
-/** Shows a view container from the activity bar by its name (Explorer, Source Control, ...). */
-export async function showView(page, name, readySelector) {
-  if (readySelector && await page.locator(readySelector).first().isVisible()) return;
-  await page.keyboard.press('Escape');
-  await runCommand(page, `View: Show ${name}`);
-  if (readySelector) await page.locator(readySelector).first().waitFor();
+/**
+ * Shows a view container by clicking its activity bar icon (Explorer, Source Control, ProCap Review),
+ * unless `readySelector` is already visible: clicking the icon of the open container would close it.
+ */
+export async function showView(page, activityLabel, readySelector) {
+  if (await page.locator(readySelector).first().isVisible()) return;
+  // The item (not its icon link): a badge such as "1 pending change" covers part of the icon.
+  await page.locator(`.activitybar .action-item:has(> a[aria-label^="${activityLabel}"])`).click();
+  await page.locator(readySelector).first().waitFor();
 }
 
 const MENU = '.context-view .monaco-menu';
