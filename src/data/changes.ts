@@ -83,6 +83,8 @@ export interface PlanContext {
   split: string;
   paletteIds: string[];
   hasCaret: boolean;
+  /** optional restriction of targets (used to make the bundled example pair) */
+  onlyTargets?: (m: ElementMeta, kind: Kind) => boolean;
 }
 
 const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
@@ -97,6 +99,7 @@ function visibleTargets(ctx: PlanContext, kind: Kind, filter?: (m: ElementMeta, 
     if (!m.kinds.includes(kind) || ctx.used.has(m.id)) return false;
     const box = ctx.rects.get(m.id);
     if (!boxVisible(box, ctx.width, ctx.height)) return false;
+    if (ctx.onlyTargets && !ctx.onlyTargets(m, kind)) return false;
     return filter ? filter(m, box) : true;
   });
 }

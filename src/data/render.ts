@@ -29,12 +29,15 @@ const PAGE_SCRIPT = `
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) return null;
     let [x0, y0, x1, y1] = [r.left, r.top, r.right, r.bottom];
-    // text can overflow a narrow box: the box of what is drawn includes it, unless the box clips
-    if (getComputedStyle(el).overflow === 'visible') {
+    // bare text (data-ink): the box is the text drawn. Otherwise text can overflow a narrow box:
+    // the box of what is drawn includes it, unless the box clips.
+    const ink = el.hasAttribute('data-ink');
+    if (ink || getComputedStyle(el).overflow === 'visible') {
       range.selectNodeContents(el);
       const c = range.getBoundingClientRect();
       if (c.width > 0 && c.height > 0) {
-        x0 = Math.min(x0, c.left); y0 = Math.min(y0, c.top); x1 = Math.max(x1, c.right); y1 = Math.max(y1, c.bottom);
+        if (ink) [x0, y0, x1, y1] = [c.left, c.top, c.right, c.bottom];
+        else { x0 = Math.min(x0, c.left); y0 = Math.min(y0, c.top); x1 = Math.max(x1, c.right); y1 = Math.max(y1, c.bottom); }
       }
     }
     return [Math.floor(x0), Math.floor(y0), Math.ceil(x1), Math.ceil(y1)];

@@ -64,6 +64,12 @@ export interface Screen {
   elements: ElementMeta[];
 }
 
+/**
+ * Roles drawn as bare text (no background or border): their box is the text they draw, not the
+ * (often full-width) block around it, so boxes match what visibly changes.
+ */
+export const INK_ROLES = new Set<Role>(['heading', 'text', 'label', 'number', 'cell', 'link', 'logo']);
+
 export class ScreenBuilder {
   readonly elements: ElementMeta[] = [];
   /** group id -> makes the html of one more child, for "add" changes */
@@ -105,7 +111,7 @@ export class ScreenBuilder {
     const tag = spec.tag ?? 'div';
     const cls = spec.cls ? ` class="${spec.cls}"` : '';
     const style = spec.style ? ` style="${spec.style}"` : '';
-    const attrs = spec.attrs ? ' ' + spec.attrs : '';
+    const attrs = (spec.attrs ? ' ' + spec.attrs : '') + (INK_ROLES.has(spec.role) ? ' data-ink' : '');
     return `<${tag} data-e="${id}"${cls}${style}${attrs}>${inner}</${tag}>`;
   }
 

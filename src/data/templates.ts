@@ -311,7 +311,7 @@ export function menuItems(b: ScreenBuilder, n: number): string {
   const items: string[] = [];
   for (let i = 0; i < n; i++) items.push(make(b));
   b.factories.set(gid, make);
-  return b.el({ id: gid, role: 'menu', label: 'menu', cls: 'menu', area: 'menu', kinds: ['spacing', 'move'], spacingProp: 'padding', spacingPx: 4 }, items.join(''));
+  return b.el({ id: gid, role: 'menu', label: 'menu', cls: 'menu', area: 'menu', kinds: ['spacing'], spacingProp: 'padding', spacingPx: 4 }, items.join(''));
 }
 
 function pricingCard(b: ScreenBuilder, gid: string): string {
@@ -368,7 +368,7 @@ const TEMPLATES: Record<string, Section> = {
   settings: (b) => page(b, heading(b, 'header', 1) + paragraph(b, 'header') + tabs(b) + `<div class="card">${form(b, b.rng.int(2, 4), b.rng.chance(0.3))}</div>` + buttonRow(b, 'footer', b.rng.int(1, 3))),
   dialog: (b) => {
     const bg = nav(b) + page(b, heading(b, 'header', 1) + list(b, b.rng.int(3, 6)));
-    const dlg = b.el({ role: 'dialog', label: 'dialog', cls: 'dialog col', color: b.palette.surface.name, colorProp: 'background-color', colorHex: b.palette.surface.hex, area: 'dialog', kinds: ['spacing', 'resize', 'move'], spacingProp: 'padding', spacingPx: 18 }, `<div class="hrow">${heading(b, 'dialog', 2, b.rng.pick(['Delete project?', 'Confirm changes', 'Invite people', 'Unsaved changes', 'Rename file']))}<div class="spacer"></div>${iconButton(b, 'dialog')}</div>` + paragraph(b, 'dialog') + (b.rng.chance(0.5) ? input(b, 'dialog', 'Type a name') : '') + buttonRow(b, 'dialog', 2));
+    const dlg = b.el({ role: 'dialog', label: 'dialog', cls: 'dialog col', color: b.palette.surface.name, colorProp: 'background-color', colorHex: b.palette.surface.hex, area: 'dialog', kinds: ['spacing', 'resize'], spacingProp: 'padding', spacingPx: 18 }, `<div class="hrow">${heading(b, 'dialog', 2, b.rng.pick(['Delete project?', 'Confirm changes', 'Invite people', 'Unsaved changes', 'Rename file']))}<div class="spacer"></div>${iconButton(b, 'dialog')}</div>` + paragraph(b, 'dialog') + (b.rng.chance(0.5) ? input(b, 'dialog', 'Type a name') : '') + buttonRow(b, 'dialog', 2));
     return bg + `<div class="overlay">${dlg}</div>`;
   },
   inbox: (b) => nav(b) + page(b, toolbar(b) + (b.rng.chance(0.3) ? banner(b) : '') + list(b, b.rng.int(4, 9))),

@@ -127,3 +127,17 @@ test('the command line rejects bad arguments with a clear message', () => {
 test('reading a missing or broken manifest names the file', () => {
   assert.throws(() => readManifest(path.join(tmp, 'nowhere')), /nowhere\/manifest\.jsonl/);
 });
+
+test('the bundled example pair is exactly what the engine makes', async () => {
+  const { makeExample } = await import('../../src/data/example.js');
+  const out = path.join(tmp, 'example');
+  const rec = await makeExample(out);
+  assert.equal(rec.width, 800);
+  assert.deepEqual(rec.changes.map((c) => c.kind), ['move', 'color']);
+  assert.equal(rec.changes[0].role, 'button');
+  assert.ok(Number(rec.changes[0].attrs.dy) > 0, 'the button moves down');
+  const repoExamples = path.join(path.dirname(new URL(import.meta.url).pathname), '../../../examples');
+  for (const f of ['before.png', 'after.png', 'example.json']) {
+    assert.ok(readFileSync(path.join(out, f)).equals(readFileSync(path.join(repoExamples, f))), `examples/${f} differs from a fresh engine run: regenerate it (examples/README.md)`);
+  }
+});
