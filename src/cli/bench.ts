@@ -7,6 +7,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
 import { SessionManager } from '../core/session.js';
@@ -102,17 +103,21 @@ interface StageRow {
   imagined_ms: number;
   first_caption_ms: number;
   full_report_ms: number;
+  /** CPU time (all threads of this process) of one full describe: stable when the machine is shared. */
+  full_report_cpu_ms: number;
   pixelmatch_ms: number;
   pixelmatch_with_decode_ms: number;
 }
 
 async function measurePair(sessions: SessionManager, width: number, height: number, changes: number, reps: number): Promise<StageRow> {
   const { before, after } = syntheticPair(width, height, changes);
-  const runs: { report: ChangeReport; first: number }[] = [];
+  const runs: { report: ChangeReport; first: number; cpu: number }[] = [];
   for (let i = 0; i < reps + 1; i++) {
     let first = NaN;
+    const cpu0 = process.cpuUsage();
     const report = await describe(sessions, before, after, { onCaptions: (_r, ms) => { first = ms; } });
-    if (i > 0) runs.push({ report, first }); // run 0 is the warm-up
+    const cpu = process.cpuUsage(cpu0);
+    if (i > 0) runs.push({ report, first, cpu: (cpu.user + cpu.system) / 1000 }); // run 0 is the warm-up
   }
   // the baseline: what a plain pixel-diff tool does on the same pair (decode + pixelmatch), and pixelmatch alone
   const pm: number[] = [], pmDecode: number[] = [];
@@ -140,6 +145,7 @@ async function measurePair(sessions: SessionManager, width: number, height: numb
     imagined_ms: r1(t((x) => x.timings.imagineMs)),
     first_caption_ms: r1(median(runs.map((r) => r.first))),
     full_report_ms: r1(t((x) => x.timings.totalMs)),
+    full_report_cpu_ms: r1(median(runs.map((r) => r.cpu))),
     pixelmatch_ms: r1(median(pm)),
     pixelmatch_with_decode_ms: r1(median(pmDecode)),
   };
@@ -147,6 +153,7 @@ async function measurePair(sessions: SessionManager, width: number, height: numb
 
 async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   const started = performance.now();
+  const loadAtStart = os.loadavg()[0];
   // model load: fresh session managers, all five models, median of 3
   const loads: number[] = [];
   for (let i = 0; i < (o.quick ? 1 : 3); i++) {
@@ -210,8 +217,9 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   const regionCount = findRegions(d).regions.length;
 
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  const describeRss = childPeakRss(o.modelsDir, o.quick ? 2 : 5);
   return {
-    machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? 'unknown', memory_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)), node: process.version },
+    machine: { load_average_1m_at_start: Number(loadAtStart.toFixed(1)), load_average_1m_at_end: Number(os.loadavg()[0].toFixed(1)), cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? 'unknown', memory_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)), node: process.version },
     reps: o.reps,
     quick: o.quick,
     first_caption_ms_1080p: hd.first_caption_ms,
@@ -225,7 +233,8 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     pairs_per_minute: r1(pairsPerMinute),
     pairs_per_minute_captions_only: r1(pairsPerMinuteCaptionsOnly),
     model_load_ms: r1(median(loads)),
-    peak_rss_mb: r1(peakRssMb),
+    peak_rss_mb: describeRss,
+    bench_process_peak_rss_mb: r1(peakRssMb),
     threads,
     provider: providerReport,
     cuda: providerReport.provider === 'cuda' ? 'measured above (provider cuda)' : `not available: ${providerReport.reason}`,
@@ -235,10 +244,30 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   };
 }
 
+/**
+ * Peak RSS of a fresh process that loads the models and describes the 1080p / 3-change pair
+ * `count` times with full reports: the footprint of the CLI or of the extension's worker.
+ */
+function childPeakRss(modelsDir: string, count: number): number {
+  const url = (rel: string) => JSON.stringify(new URL(`../${rel}`, import.meta.url).href);
+  const script = `
+    const { SessionManager } = await import(${url('core/session.js')});
+    const { describe } = await import(${url('core/pipeline.js')});
+    const { syntheticPair } = await import(${url('cli/bench.js')});
+    const s = new SessionManager({ modelsDir: ${JSON.stringify(modelsDir)}, provider: 'cpu' });
+    const p = syntheticPair(1920, 1080, 3);
+    for (let i = 0; i < ${count}; i++) await describe(s, p.before, p.after);
+    await s.dispose();
+    console.log(JSON.stringify({ maxRss: process.resourceUsage().maxRSS }));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`peak RSS child failed: ${run.stderr.slice(-1000)}`);
+  return r1(JSON.parse(run.stdout.trim().split('\n').pop() as string).maxRss / 1024);
+}
+
 function table(result: Record<string, unknown>): string {
   const rows = result.stages as StageRow[];
   const cols: (keyof StageRow)[] = ['size', 'changes', 'regions', 'decode_ms', 'diff_ms', 'regions_ms', 'encoder_ms', 'decoder_per_caption_ms',
-    'interpolation_per_frame_ms', 'imagined_ms', 'first_caption_ms', 'full_report_ms', 'pixelmatch_with_decode_ms', 'pixelmatch_ms'];
+    'interpolation_per_frame_ms', 'imagined_ms', 'first_caption_ms', 'full_report_ms', 'full_report_cpu_ms', 'pixelmatch_with_decode_ms', 'pixelmatch_ms'];
   const lines = [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`];
   for (const r of rows) lines.push(`| ${cols.map((c) => String(r[c])).join(' | ')} |`);
   const rest = Object.entries(result).filter(([k]) => k !== 'stages').map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);

@@ -220,6 +220,10 @@ export class SessionManager {
       executionMode: 'sequential',
       interOpNumThreads: 1,
       ...(this.threads ? { intraOpNumThreads: this.threads } : {}),
+      // no busy-waiting worker threads: on a shared 2-core machine (or beside the editor) spinning
+      // threads steal the CPU the other thread needs; measured here under load: 2 threads went from
+      // 1.6-3.3 s to 0.1-0.3 s of model time per 1080p describe (BENCHMARKS.md)
+      extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
     };
   }
 
