@@ -209,6 +209,15 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
       viaWorkerFirst.push(first);
     }
   }
+  // cancellation: abort as soon as the captions exist (the frames are still being computed) and
+  // measure how long the worker takes to stop
+  const stops: number[] = [];
+  for (let i = 0; i < Math.max(2, o.reps); i++) {
+    const controller = new AbortController();
+    await reviewer.describe(pair.before, pair.after, { signal: controller.signal, onCaptions: () => controller.abort() }).catch(() => undefined);
+    await reviewer.describe(pair.before, pair.after, { procedure: false }); // waits until the cancelled one stopped
+    if (reviewer.lastCancel) stops.push(reviewer.lastCancel.stopMs);
+  }
   await reviewer.dispose();
 
   // the region analysis alone on the 1080p pair (pure pixel side, for reference)
@@ -230,6 +239,8 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     ratio_full_report_vs_pixelmatch: Number((hd.full_report_ms / hd.pixelmatch_with_decode_ms).toFixed(2)),
     reviewer_first_caption_ms_1080p: r1(median(viaWorkerFirst)),
     reviewer_full_report_ms_1080p: r1(median(viaWorker)),
+    cancel_stop_ms_median: stops.length ? r1(median(stops)) : null,
+    cancel_stop_ms_max: stops.length ? r1(Math.max(...stops)) : null,
     pairs_per_minute: r1(pairsPerMinute),
     pairs_per_minute_captions_only: r1(pairsPerMinuteCaptionsOnly),
     model_load_ms: r1(median(loads)),

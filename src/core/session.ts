@@ -125,6 +125,24 @@ export function loadVocabulary(modelsDir: string, contract: Contract): Vocabular
   return { words, pad: special['<pad>'], bos: special['<bos>'], eos: special['<eos>'], unk: special['<unk>'] };
 }
 
+/**
+ * training/export.py writes export_info.json with the contract version the models were exported
+ * for; models of another version are refused before any of them is loaded.
+ */
+function checkExportInfo(modelsDir: string, contract: Contract): void {
+  const file = path.join(modelsDir, 'export_info.json');
+  if (!fs.existsSync(file)) return;
+  let info: { contract_version?: unknown };
+  try {
+    info = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ModelLoadError(file, `not valid JSON (${(err as Error).message})`);
+  }
+  if (info.contract_version !== undefined && info.contract_version !== contract.contract_version) {
+    throw new ModelLoadError(file, `the models were exported for contract version ${String(info.contract_version)}, but contract.json is version ${contract.contract_version}`);
+  }
+}
+
 /** Checks a loaded session's names, dtypes and fixed dimensions against the contract. */
 function checkAgainstContract(file: string, session: ort.InferenceSession, spec: Contract['models'][ModelName]): void {
   const check = (kind: 'input' | 'output', wanted: Record<string, (number | string)[]>,
@@ -178,6 +196,7 @@ export class SessionManager {
     this.threads = options.threads;
     this.contract = loadContract(this.modelsDir);
     this.vocab = loadVocabulary(this.modelsDir, this.contract);
+    checkExportInfo(this.modelsDir, this.contract);
   }
 
   get provider(): 'cuda' | 'cpu' {

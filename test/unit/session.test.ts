@@ -102,6 +102,15 @@ test('a contract that changes a fixed dimension makes the shipped models fail th
   await sessions.dispose();
 });
 
+test('models exported for another contract version are refused before loading', () => {
+  const dir = copyModels();
+  const info = path.join(dir, 'export_info.json');
+  const previous = fs.existsSync(info) ? JSON.parse(fs.readFileSync(info, 'utf8')) : {};
+  fs.writeFileSync(info, JSON.stringify({ ...previous, contract_version: 999 }));
+  assert.throws(() => new SessionManager({ modelsDir: dir }), (err: Error) =>
+    err instanceof ModelLoadError && err.message.includes(info) && /contract version 999/.test(err.message));
+});
+
 test('missing vocabulary, missing folder and bad options are clear errors', async () => {
   const dir = copyModels();
   fs.rmSync(path.join(dir, 'vocab.json'));
