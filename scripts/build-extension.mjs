@@ -53,9 +53,16 @@ await Promise.all([
     ...common,
     entryPoints: ['webview/src/main.ts'],
     outfile: 'dist/webview.js',
+    sourcemap: false, // inlined into the page: a sourceMappingURL would point nowhere
     format: 'iife',
     platform: 'browser',
     target: 'chrome114',
   }),
 ]);
+// The panel puts dist/webview.js inline in a <script> element (src/extension/pure/webviewHtml.ts):
+// fail here, not at run time, if the bundle holds a sequence that would end that element early.
+const { readFileSync } = await import('node:fs');
+const webviewBundle = readFileSync(path.join(root, 'dist/webview.js'), 'utf8');
+const unsafe = /<\/?script/i.exec(webviewBundle);
+if (unsafe) throw new Error(`dist/webview.js contains "${unsafe[0]}" at offset ${unsafe.index}: it cannot be inlined in the panel page`);
 console.log('built dist/extension.cjs, dist/core-worker.cjs, dist/webview.js');

@@ -1,9 +1,12 @@
 // Hosts the review panel (a webview). One panel, reused: each comparison replaces the last.
-// Security: scripts only with a per-load nonce under a strict CSP (pure/webviewHtml.ts), the
-// webview may load only dist/ and media/ of the extension, every message it posts is validated
-// (pure/messages.ts) before anything happens, and screenshots reach it as data: URIs.
+// Security: the page is self-contained (its script and stylesheet inline under a per-load nonce,
+// strict CSP in pure/webviewHtml.ts), so it may load no resource at all (localResourceRoots is
+// empty); every message it posts is validated (pure/messages.ts) before anything happens, and
+// screenshots reach it as data: URIs. Inline also means no first-load race with VS Code's
+// webview resource service worker (seen in code-server: a panel stuck at "Loading…").
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { ChangeReport } from '../core/report.js';
 import { buildWebviewHtml, createNonce } from './pure/webviewHtml.js';
 import { parseWebviewMessage, MessageValidationError, type HostMessage, type PanelImage, type WebviewMessage } from './pure/messages.js';
@@ -99,6 +102,7 @@ export class ReviewPanel implements vscode.Disposable {
       this.panel.reveal(undefined, true);
       return;
     }
+    const page = this.pageSources();
     const panel = vscode.window.createWebviewPanel(ReviewPanel.viewType, `ProCap: ${title}`,
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
       {
@@ -106,23 +110,35 @@ export class ReviewPanel implements vscode.Disposable {
         enableCommandUris: false,
         enableForms: false,
         retainContextWhenHidden: true,
-        // the page may load only the extension's own bundle and stylesheet
-        localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+        localResourceRoots: [], // the page loads nothing: script, style and images are inline
       });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
     const webview = panel.webview;
-    webview.html = buildWebviewHtml({
-      cspSource: webview.cspSource,
-      nonce: createNonce((size) => randomBytes(size)),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'panel.css')).toString(),
-    });
     webview.onDidReceiveMessage((raw: unknown) => { void this.onMessage(raw); }, undefined, this.disposables);
     panel.onDidDispose(() => {
       this.panel = undefined;
       this.cancelCurrent?.cancel();
     }, undefined, this.disposables);
     this.panel = panel;
+    void page.then((sources) => {
+      if (this.panel !== panel) return;
+      webview.html = buildWebviewHtml({ nonce: createNonce((size) => randomBytes(size)), ...sources });
+    }).catch((error) => {
+      void reportError(this.log, 'could not load the review panel page (reinstall the extension)', error);
+    });
+  }
+
+  private pageSourcesCache: Promise<{ scriptText: string; styleText: string }> | undefined;
+
+  /** dist/webview.js and media/panel.css, read once. */
+  private pageSources(): Promise<{ scriptText: string; styleText: string }> {
+    this.pageSourcesCache ??= (async () => {
+      const file = (...parts: string[]) => vscode.Uri.joinPath(this.extensionUri, ...parts).fsPath;
+      const [scriptText, styleText] = await Promise.all([readFile(file('dist', 'webview.js'), 'utf8'), readFile(file('media', 'panel.css'), 'utf8')]);
+      return { scriptText, styleText };
+    })();
+    this.pageSourcesCache.catch(() => { this.pageSourcesCache = undefined; });
+    return this.pageSourcesCache;
   }
 
   private post(message: HostMessage): void {
