@@ -14,7 +14,8 @@ export const EXAMPLE_SEED = 777;
 export function isWantedExample(r: PairRecord): boolean {
   const [move, color] = r.changes;
   return r.changes.length === 2 && move.kind === 'move' && color?.kind === 'color' &&
-    move.attrs.dx === 0 && Number(move.attrs.dy) >= 12 && Number(move.attrs.dy) <= 40;
+    move.attrs.dx === 0 && Number(move.attrs.dy) >= 12 && Number(move.attrs.dy) <= 40 &&
+    ['red', 'green', 'orange', 'purple', 'pink', 'teal'].includes(String(color.to));
 }
 
 export async function makeExample(outDir: string): Promise<PairRecord> {

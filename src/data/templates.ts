@@ -380,7 +380,10 @@ const TEMPLATES: Record<string, Section> = {
   },
   pricing: (b) => page(b, `<div class="col center-text">${heading(b, 'header', 1)}${paragraph(b, 'header')}</div>` + (b.rng.chance(0.4) ? tabs(b) : '') + pricing(b, b.compact ? 1 : b.rng.int(2, 3)), 24),
   editor: (b) => toolbar(b) + tabs(b) + page(b, heading(b, null, 2) + paragraph(b, null, false) + paragraph(b, null, false) + (b.rng.chance(0.5) ? `<div class="card">${input(b, null, 'Add a comment', b.rng.chance(0.5))}</div>` : '') + buttonRow(b, 'footer', 2)),
-  profile: (b) => nav(b) + page(b, `<div class="hrow">${avatar(b, 'header')}<div class="col">${heading(b, 'header', 2, W.person(b.rng))}${paragraph(b, 'header')}</div></div>` + tagRow(b, 'header') + buttonRow(b, 'header', b.rng.int(1, 3)) + statCards(b, b.compact ? 2 : 3) + (b.rng.chance(0.5) ? progress(b, null) : '')),
+  profile: (b) => {
+    const who = W.person(b.rng);
+    return nav(b) + page(b, `<div class="hrow">${avatar(b, 'header', who)}<div class="col">${heading(b, 'header', 2, who)}${paragraph(b, 'header')}</div></div>` + tagRow(b, 'header') + buttonRow(b, 'header', b.rng.int(1, 3)) + statCards(b, b.compact ? 2 : 3) + (b.rng.chance(0.5) ? progress(b, null) : ''));
+  },
   // held out: only the test split renders these two
   checkout: (b) => nav(b) + page(b, heading(b, 'header', 1, 'Checkout') + `<div class="hrow top wrap">` + `<div class="card grow">${form(b, b.rng.int(3, 4), false)}</div>` + `<div class="card col">${heading(b, null, 3, 'Order summary')}${list(b, 2)}${button(b, null, undefined, 'primary')}</div></div>`),
   kanban: (b) => nav(b) + page(b, `<div class="hrow">${heading(b, 'header', 1, 'Board')}<div class="spacer"></div>${buttonRow(b, 'header', 1)}</div><div class="hrow top">${Array.from({ length: b.compact ? 1 : b.rng.int(2, 4) }, () => kanbanColumn(b)).join('')}</div>`),

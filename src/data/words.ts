@@ -42,9 +42,8 @@ export function person(rng: Rng): string {
 
 export function sentence(rng: Rng, minWords: number, maxWords: number): string {
   const n = rng.int(minWords, maxWords);
-  const words: string[] = [];
-  for (let i = 0; i < n; i++) words.push(rng.pick(WORDS));
-  const s = words.join(' ');
+  // distinct words, so no "draft draft review" stutter
+  const s = rng.sample(WORDS, n).join(' ');
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 

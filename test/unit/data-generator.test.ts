@@ -50,6 +50,16 @@ test('a different seed or split gives a different corpus', async () => {
   assert.ok(!readFileSync(path.join(runA, a[0].before)).equals(readFileSync(path.join(other, c[0].before))));
 });
 
+test('--start makes a piece of a bigger run with the same ids and bytes', async () => {
+  const piece = path.join(tmp, 'piece');
+  await runData({ seed: 4242, count: 2, split: 'test', out: piece, browsers: 1, pages: 1, start: COUNT - 2, quiet: true });
+  const whole = readFileSync(path.join(runA, 'manifest.jsonl'), 'utf8').trim().split('\n').slice(-2);
+  assert.deepEqual(readFileSync(path.join(piece, 'manifest.jsonl'), 'utf8').trim().split('\n'), whole);
+  for (const f of listFiles(path.join(piece, 'pairs'))) {
+    assert.ok(readFileSync(path.join(piece, 'pairs', f)).equals(readFileSync(path.join(runA, 'pairs', f))), f);
+  }
+});
+
 test('every record follows the documented format and names real PNGs of the recorded size', () => {
   const records = readManifest(runA);
   assert.equal(records.length, COUNT);
