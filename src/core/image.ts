@@ -280,30 +280,10 @@ function decodeTruecolour8(bytes: Uint8Array, header: PngHeader): RgbaImage | un
     const rowStart = y * (rowBytes + 1) + 1;
     const filter = raw[rowStart - 1];
     if (filter > 4) return undefined;
-    // unfilter in place: raw[rowStart..] becomes the real row
-    if (filter === 1) {
-      for (let i = channels; i < rowBytes; i++) raw[rowStart + i] = (raw[rowStart + i] + raw[rowStart + i - channels]) & 0xff;
-    } else if (filter === 2) {
-      if (previous >= 0) for (let i = 0; i < rowBytes; i++) raw[rowStart + i] = (raw[rowStart + i] + raw[previous + i]) & 0xff;
-    } else if (filter === 3) {
-      for (let i = 0; i < rowBytes; i++) {
-        const left = i >= channels ? raw[rowStart + i - channels] : 0;
-        const up = previous >= 0 ? raw[previous + i] : 0;
-        raw[rowStart + i] = (raw[rowStart + i] + ((left + up) >> 1)) & 0xff;
-      }
-    } else if (filter === 4) {
-      for (let i = 0; i < rowBytes; i++) {
-        const left = i >= channels ? raw[rowStart + i - channels] : 0;
-        const up = previous >= 0 ? raw[previous + i] : 0;
-        const upLeft = i >= channels && previous >= 0 ? raw[previous + i - channels] : 0;
-        const p = left + up - upLeft;
-        const pa = p > left ? p - left : left - p;
-        const pb = p > up ? p - up : up - p;
-        const pc = p > upLeft ? p - upLeft : upLeft - p;
-        const predictor = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
-        raw[rowStart + i] = (raw[rowStart + i] + predictor) & 0xff;
-      }
-    }
+    // unfilter in place: raw[rowStart..] becomes the real row. The first pixel has no left
+    // neighbour and the first row no upper one; those cases are split off so the hot loops
+    // have no branches.
+    unfilterRow(raw, rowStart, previous, rowBytes, channels, filter);
     let o = y * width * 4;
     if (channels === 3) {
       for (let i = rowStart, end = rowStart + rowBytes; i < end; i += 3, o += 4) {
@@ -319,6 +299,45 @@ function decodeTruecolour8(bytes: Uint8Array, header: PngHeader): RgbaImage | un
   }
   if (channels === 4) compositeOverWhite(out);
   return { width, height, data: out };
+}
+
+/** Reverses one PNG row filter in place (row at `at`, previous unfiltered row at `up`, -1 if none). */
+function unfilterRow(raw: Buffer, at: number, up: number, rowBytes: number, bpp: number, filter: number): void {
+  const end = at + rowBytes;
+  if (filter === 0) return;
+  if (filter === 1) {
+    for (let i = at + bpp; i < end; i++) raw[i] = (raw[i] + raw[i - bpp]) & 0xff;
+    return;
+  }
+  if (up < 0) {
+    // first row: "up" is 0, so Up does nothing, Average and Paeth reduce to Sub-like forms
+    if (filter === 3) for (let i = at + bpp; i < end; i++) raw[i] = (raw[i] + (raw[i - bpp] >> 1)) & 0xff;
+    else if (filter === 4) for (let i = at + bpp; i < end; i++) raw[i] = (raw[i] + raw[i - bpp]) & 0xff;
+    return;
+  }
+  const shift = up - at; // raw[i + shift] is the byte above raw[i]
+  if (filter === 2) {
+    for (let i = at; i < end; i++) raw[i] = (raw[i] + raw[i + shift]) & 0xff;
+    return;
+  }
+  if (filter === 3) {
+    for (let i = at; i < at + bpp; i++) raw[i] = (raw[i] + (raw[i + shift] >> 1)) & 0xff;
+    for (let i = at + bpp; i < end; i++) raw[i] = (raw[i] + ((raw[i - bpp] + raw[i + shift]) >> 1)) & 0xff;
+    return;
+  }
+  // Paeth
+  for (let i = at; i < at + bpp; i++) raw[i] = (raw[i] + raw[i + shift]) & 0xff;
+  for (let i = at + bpp; i < end; i++) {
+    const left = raw[i - bpp];
+    const above = raw[i + shift];
+    const upLeft = raw[i + shift - bpp];
+    const pa = above > upLeft ? above - upLeft : upLeft - above; // |p - left|
+    const pb = left > upLeft ? left - upLeft : upLeft - left; // |p - above|
+    const pcRaw = left + above - 2 * upLeft; // p - upLeft
+    const pc = pcRaw < 0 ? -pcRaw : pcRaw;
+    const predictor = pa <= pb && pa <= pc ? left : pb <= pc ? above : upLeft;
+    raw[i] = (raw[i] + predictor) & 0xff;
+  }
 }
 
 function describePngjsError(message: string): string {
