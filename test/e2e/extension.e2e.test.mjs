@@ -131,6 +131,18 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
   let browser;
   let page;
 
+  /** node:test's test(), plus a screenshot of the workbench when the test fails. */
+  function uiTest(name, body) {
+    test(name, async () => {
+      try {
+        await body();
+      } catch (error) {
+        if (page) await camera.shot(page, `FAILED-${name.slice(0, 40)}`);
+        throw error;
+      }
+    });
+  }
+
   before(async () => {
     browser = await launchBrowser();
     page = await openWorkbench(browser, url);
@@ -148,7 +160,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await browser?.close();
   });
 
-  test('the workbench loads with the extension installed, and its commands are in the palette', async () => {
+  uiTest('the workbench loads with the extension installed, and its commands are in the palette', async () => {
     await camera.shot(page, 'workbench-loaded');
     const titles = paletteCommandTitles();
     assert.ok(titles.length > 0, `the installed manifest contributes no palette commands: ${JSON.stringify(manifest.contributes?.commands)}`);
@@ -167,7 +179,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await camera.shot(page, 'palette-checked');
   });
 
-  test('explorer: two images selected, right-click "Describe Change" shows captions, boxes and the procedure', async () => {
+  uiTest('explorer: two images selected, right-click "Describe Change" shows captions, boxes and the procedure', async () => {
     const [beforePath, afterPath] = fixture.compare;
     const lastRow = await selectInExplorer(page, [beforePath, afterPath]);
     await camera.shot(page, 'explorer-two-selected');
@@ -177,6 +189,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
       changedBox: changedPixelsBox(beforePath, afterPath),
     });
     await camera.shot(page, 'explorer-describe-report');
+    await camera.shotOf(panelFrame(page).locator('[data-testid="procedure"]'), 'explorer-describe-procedure-player');
 
     // Clicking a caption focuses its box.
     const panel = panelFrame(page);
@@ -197,7 +210,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await panel.locator('[data-testid="view-side-by-side"][aria-pressed="true"]').waitFor();
   });
 
-  test('Source Control: a modified image, right-click "Describe Change (HEAD ↔ Working Tree)"', async () => {
+  uiTest('Source Control: a modified image, right-click "Describe Change (HEAD ↔ Working Tree)"', async () => {
     const changed = fixture.workingTreeChange;
     const fileName = changed.split('/').at(-1);
     await showView(page, 'Source Control', '.scm-view');
@@ -210,7 +223,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     sharedSettingsSummary = report.summary;
   });
 
-  test('inline annotation: the line naming a changed screenshot shows its caption, with a hover that opens the panel', async () => {
+  uiTest('inline annotation: the line naming a changed screenshot shows its caption, with a hover that opens the panel', async () => {
     const { file, line: lineNumber, names } = fixture.namingSource;
     const row = await revealInExplorer(page, file);
     await row.dblclick();
@@ -248,14 +261,14 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await camera.shot(page, 'inline-annotation-opened-panel');
   });
 
-  test('PR review: the Changed Screenshots tree captions every changed image; selecting one opens the panel', async () => {
+  uiTest('PR review: the Changed Screenshots tree captions every changed image; selecting one opens the panel', async () => {
     await showView(page, 'ProCap Review', '.pane-header[aria-label^="Changed Screenshots"]');
     const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Changed Screenshots"]') });
     const rows = pane.locator('.monaco-list-row');
-    // Start the review (the welcome button) unless the tree already lists images.
-    const start = pane.locator('.welcome-view-content .monaco-button', { hasText: 'Review Changed Screenshots' });
-    await rows.first().or(start).first().waitFor();
-    if (await rows.count() === 0) await start.click();
+    // Start the review from the view's title bar (the same command as its welcome button).
+    const header = pane.locator('.pane-header');
+    await header.hover();
+    await header.locator('.action-label[aria-label="Review Changed Screenshots"]').click();
     const expected = [fixture.committedChange, fixture.workingTreeChange].map((p) => p.split('/').at(-1)).sort();
     // Wait until each changed image is listed with a caption (not waiting / captioning / error).
     await page.waitForFunction(({ names }) => {
@@ -284,7 +297,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await camera.shot(page, 'pr-review-opened');
   });
 
-  test('snapshot test failure: the Playwright actual/expected pair opens in the panel', async () => {
+  uiTest('snapshot test failure: the Playwright actual/expected pair opens in the panel', async () => {
     await showView(page, 'ProCap Review', '.pane-header[aria-label^="Snapshot Test Failures"]');
     const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Snapshot Test Failures"]') });
     const name = fixture.snapshotFailure.split('/').at(-1);
@@ -299,7 +312,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await camera.shot(page, 'snapshot-failure-report');
   });
 
-  test('a corrupt image gives a clear error naming the file, and the extension still works afterwards', async () => {
+  uiTest('a corrupt image gives a clear error naming the file, and the extension still works afterwards', async () => {
     const corruptName = fixture.corrupt.split('/').at(-1);
     const lastRow = await selectInExplorer(page, [fixture.corrupt, fixture.compare[1]]);
     await pickFromContextMenu(page, lastRow, 'Describe Change');

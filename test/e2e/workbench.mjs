@@ -29,6 +29,13 @@ export class StepCamera {
     await page.screenshot({ path: file }).catch(() => undefined);  // a failed screenshot must not hide the real failure
     return file;
   }
+  /** A screenshot of one element (scrolled into view), e.g. a part of the webview. */
+  async shotOf(locator, name) {
+    this.count += 1;
+    const file = join(this.dir, `${String(this.count).padStart(2, '0')}-${name.replace(/[^a-z0-9-]+/gi, '-')}.png`);
+    await locator.screenshot({ path: file }).catch(() => undefined);
+    return file;
+  }
 }
 
 export async function openWorkbench(browser, url) {
@@ -65,16 +72,30 @@ export async function revealInExplorer(page, relativePath) {
   return row;
 }
 
-/** Selects files in the explorer (click, then Ctrl+click) and returns the last row. */
+/**
+ * Selects files in the explorer as a user does: click the first, Ctrl+click the others. Each click
+ * is confirmed (the row shows as selected) before the next, so a click that landed on a row the
+ * tree was still re-rendering fails here, by name, instead of selecting the wrong pair.
+ */
 export async function selectInExplorer(page, relativePaths) {
+  const selectedRow = (path) =>
+    page.locator(`.explorer-folders-view .monaco-list-row.selected[aria-label="${path.split('/').at(-1)}"]`).first();
   let last;
+  for (const path of relativePaths) await revealInExplorer(page, path);
   for (const [i, path] of relativePaths.entries()) {
     last = await revealInExplorer(page, path);
     await last.click(i === 0 ? {} : { modifiers: ['Control'] });
+    await selectedRow(path).waitFor();
+    if (i === 0) {
+      // A plain click opens the file in a preview editor, and the explorer then selects the active
+      // editor's file again (auto reveal): wait for that editor, as a user sees it, before Ctrl+clicking.
+      await page.locator('.tabs-container .tab.active', { hasText: path.split('/').at(-1) }).first().waitFor();
+    }
   }
-  for (const path of relativePaths) {
-    await page.locator(`.explorer-folders-view .monaco-list-row.selected[aria-label="${path.split('/').at(-1)}"]`)
-      .first().waitFor();
+  for (const path of relativePaths) await selectedRow(path).waitFor();
+  const count = await page.locator('.explorer-folders-view .monaco-list-row.selected').count();
+  if (count !== relativePaths.length) {
+    throw new Error(`explorer: ${count} rows selected, expected ${relativePaths.length} (${relativePaths.join(', ')})`);
   }
   return last;
 }
