@@ -1,8 +1,9 @@
-// `npm run --silent fuzz -- --count N [--json] [--seed S] [--timeout-ms T] [--workers W] [--real DIR] [--save DIR]`
+// `npm run --silent fuzz -- --count N [--json] [--seed S] [--timeout-ms T] [--workers W] [--real DIR] [--save DIR] [--describe]`
 //
 // Mutates real and generated PNG pairs (bit flips, truncation, IHDR edits, chunk shuffles, absurd
 // dimensions, every colour type and bit depth, mismatched sizes) and runs each pair through the core
-// pixel pipeline: decode -> diff -> regions -> crops -> tensors. Each case runs in a worker thread:
+// pixel pipeline: decode -> diff -> regions -> crops -> tensors (with --describe also the runtime's full
+// describe() with the ONNX models of models/, CPU). Each case runs in a worker thread:
 //   crash = an exception that is not our clear ImageInputError, or the worker dying;
 //   hang  = a case still running after --timeout-ms (the worker is terminated and replaced).
 // Prints {cases, crashes, hangs, max_rss_mb, ...}; exits 1 when there is any crash or hang.
@@ -357,6 +358,18 @@ interface WorkerSetup {
   seed: number;
   realDir: string;
   injectFaults: boolean;
+  /** also run the runtime's full describe() (ONNX models from models/) on every case. */
+  describe: boolean;
+}
+
+type DescribeRunner = (before: Uint8Array, after: Uint8Array) => Promise<unknown>;
+
+/** Loads the runtime lazily (it pulls in onnxruntime-node), one CPU session set per worker. */
+async function loadDescribe(): Promise<DescribeRunner> {
+  const { SessionManager } = await import('../core/session.js');
+  const { describe } = await import('../core/pipeline.js');
+  const sessions = new SessionManager({ modelsDir: join(REPO_ROOT, 'models'), provider: 'cpu', threads: 1 });
+  return (before, after) => describe(sessions, before, after, { beforeName: 'before.png', afterName: 'after.png' });
 }
 
 interface CaseResult {
@@ -372,7 +385,8 @@ interface CaseResult {
 function workerMain(setup: WorkerSetup): void {
   const generated = generatedPairs();
   const real = realPairs(setup.realDir);
-  parentPort!.on('message', (index: number) => {
+  let describeRunner: Promise<DescribeRunner> | undefined;
+  parentPort!.on('message', async (index: number) => {
     const caseStarted = performance.now();
     const fuzzCase = makeCase(setup.seed, index, generated, real);
     let outcome: CaseOutcome = 'ok';
@@ -382,6 +396,10 @@ function workerMain(setup: WorkerSetup): void {
       if (setup.injectFaults && index % 50 === 31) for (;;);
       if (setup.injectFaults && index % 50 === 19) process.exit(3); // ends this worker thread only
       runPixelPipeline(fuzzCase.before, fuzzCase.after);
+      if (setup.describe) {
+        describeRunner ??= loadDescribe();
+        await (await describeRunner)(fuzzCase.before, fuzzCase.after);
+      }
     } catch (error) {
       if (error instanceof ImageInputError) {
         outcome = 'clear-error';
@@ -409,11 +427,12 @@ interface Options {
   save?: string;
   only?: number;
   injectFaults: boolean;
+  describe: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
   const options: Options = {
-    count: 1000, json: false, seed: 1, timeoutMs: 20000, workers: Math.min(2, availableParallelism()), realDir: DEFAULT_REAL_DIR, injectFaults: false,
+    count: 1000, json: false, seed: 1, timeoutMs: 20000, workers: Math.min(2, availableParallelism()), realDir: DEFAULT_REAL_DIR, injectFaults: false, describe: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -437,12 +456,13 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--save') options.save = value();
     else if (arg === '--only') options.only = integer(value());
     else if (arg === '--inject-faults') options.injectFaults = true;
+    else if (arg === '--describe') options.describe = true;
     else throw new Error(`unknown argument ${arg}`);
   }
   return options;
 }
 
-const USAGE = 'usage: npm run --silent fuzz -- --count N [--json] [--seed S] [--timeout-ms T] [--workers W] [--real DIR | --no-real] [--save DIR] [--only K]';
+const USAGE = 'usage: npm run --silent fuzz -- --count N [--json] [--seed S] [--timeout-ms T] [--workers W] [--real DIR | --no-real] [--save DIR] [--only K] [--describe]';
 
 async function main(): Promise<void> {
   let options: Options;
@@ -482,7 +502,7 @@ async function main(): Promise<void> {
       }
       active++;
       const worker = new Worker(fileURLToPath(import.meta.url), {
-        workerData: { fuzzWorker: true, seed: options.seed, realDir: options.realDir, injectFaults: options.injectFaults } satisfies WorkerSetup,
+        workerData: { fuzzWorker: true, seed: options.seed, realDir: options.realDir, injectFaults: options.injectFaults, describe: options.describe } satisfies WorkerSetup,
         resourceLimits: { maxOldGenerationSizeMb: 1024 },
       });
       let current = -1;
@@ -546,6 +566,7 @@ async function main(): Promise<void> {
     seed_pairs: seedInfo.seeds,
     real_seed_pairs: seedInfo.real,
     timeout_ms: options.timeoutMs,
+    describe: options.describe,
     slowest_case: slowest,
     seconds: (Date.now() - started) / 1000,
     failures: examples,
