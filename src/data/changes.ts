@@ -467,7 +467,8 @@ const planTheme: Planner = (ctx) => {
 /** Harmless noise that must be described as no visible change. */
 const planNone: Planner = (ctx) => {
   const { rng } = ctx;
-  const noise = rng.weighted(['identical', 'subpixel', 'jitter', 'caret', 'tint'], [0.2, 0.25, 0.25, ctx.hasCaret ? 0.2 : 0, 0.15]);
+  const inputs = ctx.builder.elements.filter((m) => (m.role === 'input' || m.role === 'search box') && !ctx.used.has(m.id) && boxVisible(ctx.rects.get(m.id), ctx.width, ctx.height));
+  const noise = rng.weighted(['identical', 'subpixel', 'jitter', 'caret', 'tint'], [0.2, 0.25, 0.25, ctx.hasCaret || inputs.length ? 0.2 : 0, 0.15]);
   const targets = visibleTargets(ctx, 'move').concat(visibleTargets(ctx, 'color', (m) => !!m.colorHex && !!m.colorProp));
   const none = (m: ElementMeta | null, ops: Op[], setup: Op[] = []): PlannedChange => ({
     kind: 'none', target: m, setup, continuous: false, beforeIds: m ? [m.id] : [], afterIds: m ? [m.id] : [],
@@ -480,9 +481,15 @@ const planNone: Planner = (ctx) => {
   if (noise === 'identical' || !targets.length) return { ...none(null, []), attrs: { noise: 'identical' } };
   if (noise === 'caret') {
     const visibleNow = rng.chance(0.5);
-    const caretHost = ctx.builder.elements.find((m) => m.role === 'input' && ctx.rects.get(m.id));
     const ops: Op[] = [{ o: 'caret', visible: !visibleNow }];
-    return none(caretHost ?? null, ops, [{ o: 'caret', visible: visibleNow }]);
+    if (ctx.hasCaret) {
+      const caretHost = ctx.builder.elements.find((m) => m.role === 'input' && ctx.rects.get(m.id) && ctx.builder.caretHosts.has(m.id));
+      return none(caretHost ?? null, ops, [{ o: 'caret', visible: visibleNow }]);
+    }
+    // no text cursor on this screen yet: put one at the end of a visible input, then blink it
+    const host = rng.pick(inputs);
+    const caret = '<span class="caret" data-caret></span>';
+    return none(host, ops, [{ o: 'insert', ref: host.id, where: 'beforeend', html: caret }, { o: 'caret', visible: visibleNow }]);
   }
   const m = rng.pick(targets);
   if (noise === 'subpixel') {

@@ -57,7 +57,7 @@ export const FONTS = [
  * same number of changes (measured with data:stats on 2,000 train pairs).
  */
 const SINGLE_KINDS: Kind[] = ['move', 'reorder', 'resize', 'color', 'text', 'add', 'remove', 'icon', 'font', 'spacing', 'opacity', 'theme'];
-const SINGLE_WEIGHTS = [1, 1.8, 1, 1, 1, 1.8, 1.8, 1, 1, 1.8, 1, 1.6];
+const SINGLE_WEIGHTS = [1, 1.8, 1, 1, 1, 1.8, 1.8, 1, 1, 1.8, 1, 1.3];
 /** kinds combined in 2-3-change pairs: ones that do not reflow the rest of the screen much */
 const MULTI_KINDS: Kind[] = ['move', 'color', 'text', 'icon', 'opacity', 'font', 'resize'];
 

@@ -74,6 +74,8 @@ export class ScreenBuilder {
   readonly elements: ElementMeta[] = [];
   /** group id -> makes the html of one more child, for "add" changes */
   readonly factories = new Map<string, (b: ScreenBuilder) => string>();
+  /** inputs that show a text cursor */
+  readonly caretHosts = new Set<string>();
   private nextId = 0;
 
   constructor(readonly rng: Rng, readonly palette: Palette, readonly width: number, readonly height: number) {}

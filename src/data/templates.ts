@@ -96,6 +96,7 @@ function escapeInitials(s: string): string {
 export function input(b: ScreenBuilder, area: Area | null, placeholder: string, caret = false, search = false): string {
   const p = b.palette;
   const inner = (search ? iconSvg('search', 16) : '') + `<span class="ph" data-t>${W.escapeHtml(placeholder)}</span>` + (caret ? '<span class="caret" data-caret></span>' : '');
+  if (caret) b.caretHosts.add(b.peekId());
   return b.el({ role: search ? 'search box' : 'input', label: placeholder, cls: 'input', color: null, colorProp: 'border-color', colorHex: p.border.hex, area, kinds: [...LEAF_KINDS, 'resize', 'color', 'text'], textSort: 'field', fontPx: 14 }, inner);
 }
 
