@@ -6,7 +6,7 @@
 // has true frames) its 7 intermediate frames, all with the same crop box, labelled by matching the
 // region to the pair's change records. Output format: docs/CROPS_FORMAT.md.
 
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -447,6 +447,11 @@ async function main(): Promise<void> {
   const manifestDir = dirname(manifestPath);
   const pairs = readManifest(manifestPath, options.limit);
 
+  try {
+    mkdirSync(dirname(resolve(options.out)), { recursive: true });
+  } catch (error) {
+    throw new Error(`${options.out}: cannot create the output folder (${(error as Error).message})`);
+  }
   const jsonl = openSync(`${options.out}.jsonl`, 'w');
   const pairsNpy = new NpyAppender(`${options.out}.pairs.npy`, [2, CROP_SIZE, CROP_SIZE, 3]);
   const framesNpy = new NpyAppender(`${options.out}.frames.npy`, [FRAME_COUNT, CROP_SIZE, CROP_SIZE, 3]);
