@@ -181,6 +181,12 @@ export async function describe(
   const started = performance.now();
   const timings = zeroTimings();
   const checkpoint = () => options.signal?.throwIfAborted();
+  // between the synchronous pixel stages, give the event loop a turn so that a cancel message
+  // (the worker's AbortController) is seen before the next stage starts
+  const pause = async () => {
+    if (options.signal) await new Promise<void>((resolve) => setImmediate(resolve));
+    checkpoint();
+  };
   checkpoint();
   if (options.beamWidth !== undefined && (!Number.isInteger(options.beamWidth) || options.beamWidth < 1 || options.beamWidth > 16)) {
     throw new RangeError(`beamWidth must be an integer from 1 to 16 (got ${options.beamWidth})`);
@@ -191,19 +197,22 @@ export async function describe(
 
   let t = performance.now();
   const a = loadImage(before, options.beforeName, 'before image', limits);
-  const b = loadImage(after, options.afterName, 'after image', limits);
   timings.decodeMs = performance.now() - t;
-  checkpoint();
+  await pause();
+  t = performance.now();
+  const b = loadImage(after, options.afterName, 'after image', limits);
+  timings.decodeMs += performance.now() - t;
+  await pause();
 
   t = performance.now();
   const diff = diffImages(a.image, b.image, { threshold: options.diffThreshold });
   timings.diffMs = performance.now() - t;
-  checkpoint();
+  await pause();
 
   t = performance.now();
   const analysis = findRegions(diff);
   timings.regionsMs = performance.now() - t;
-  checkpoint();
+  await pause();
 
   // model samples: every meaningful region, plus the whole screen when the change is global
   const meaningful = analysis.regions.filter((r) => !r.noiseOnly);
