@@ -152,3 +152,31 @@ test('batch --pairs DIR and --git REF_A REF_B [--paths GLOB]', () => {
   assert.equal(res.pairs[0].changed, true);
   assert.equal(cli(['batch', '--git', 'HEAD~1', 'nope', ...M], repo).code, 2);
 });
+
+test('HTML gallery: escapes captions and names, no script or external resource, strict CSP', async () => {
+  const { renderGallery } = await import('../../src/core/html-report.js');
+  const pair = screenPair();
+  const region = {
+    id: 1, boxBefore: [1, 2, 30, 40] as [number, number, number, number], boxAfter: [1, 2, 30, 40] as [number, number, number, number],
+    kind: 'text' as const, caption: '<img src=x onerror=alert(1)> & "quoted"', confidence: 0.9, diffPixels: 12, noiseOnly: false,
+    cropBox: [0, 0, 96, 96] as [number, number, number, number],
+  };
+  const report = {
+    before: { width: 480, height: 320 }, after: { width: 480, height: 320 }, summary: region.caption, changed: true,
+    regions: [region], provider: 'cpu' as const, providerReason: 'cpu requested', modelVersion: 'contract v1',
+    timings: { decodeMs: 0, diffMs: 0, regionsMs: 0, interpolateMs: 0, encodeMs: 0, decodeCaptionMs: 0, imagineMs: 0, totalMs: 1 },
+  };
+  const html = renderGallery([
+    { name: '<script>alert(1)</script>.png', status: 'compared', report, beforePng: pair.before, afterPng: pair.after },
+    { name: 'gone.png', status: 'removed' },
+    { name: 'bad.png', status: 'error', error: 'bad.png: not a valid PNG' },
+  ], { title: 'T' });
+  assert.doesNotMatch(html, /<script/i);
+  assert.doesNotMatch(html, /<img src=x/);
+  assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt; &amp; &quot;quoted&quot;/);
+  assert.match(html, /Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'"/);
+  assert.doesNotMatch(html, /(src|href)="(?!data:|#)/, 'only data: images and in-page links');
+  assert.match(html, /<rect x="1" y="2" width="29" height="38"/);
+  assert.match(html, /screenshot removed/);
+  assert.match(html, /error: bad\.png: not a valid PNG/);
+});
