@@ -1,6 +1,6 @@
 // Real PNG pictures for the core tests: small synthetic screens drawn into RGBA buffers and
 // written as real PNG files (no mocks). Not a test file itself.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodePng, type RgbaImage } from '../../src/core/image.js';
@@ -44,8 +44,18 @@ export function sampleScreen(width = 320, height = 200): RgbaImage {
   return image;
 }
 
+const createdDirs: string[] = [];
+
+/** A fresh temporary folder, removed when the test file's process exits. */
 export function tempDir(prefix = 'procap-core-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (createdDirs.length === 0) {
+    process.on('exit', () => {
+      for (const created of createdDirs) rmSync(created, { recursive: true, force: true });
+    });
+  }
+  createdDirs.push(dir);
+  return dir;
 }
 
 export function writePng(path: string, image: RgbaImage): string {
