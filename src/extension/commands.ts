@@ -113,8 +113,11 @@ async function describeDiffEditor(deps: CommandDeps, argument?: unknown): Promis
     await deps.panel.show(comparison);
     return;
   }
-  // an image opened on its own (not a diff): compare with HEAD
+  // An image diff shown by the image preview (a custom-editor diff) has no tab input in the
+  // extension API (measured: activeTab.input is undefined), so its two sides are not visible to us.
+  // Fall back to HEAD vs working tree, the diff Source Control opens for a changed file.
   const uri = targetUri(argument);
+  deps.log.info(`describe diff editor: the diff's sides are not exposed by VS Code; comparing HEAD with the working tree of ${uri?.fsPath ?? '(nothing)'}`);
   if (uri === undefined) throw new UserInputError('open an image diff first');
   if (uri.scheme === 'git') {
     const side = uriSide(uri);
