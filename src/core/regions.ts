@@ -255,24 +255,28 @@ function absorb(into: Component, from: Component): void {
   into.faint += from.faint;
 }
 
-/** Merges until no two boxes belong together, then merges the closest until at most `max`. */
+/**
+ * Merges until no two boxes belong together; while more than `max` remain, merges the closest
+ * pair and repeats (a merged box may now reach another one).
+ */
 function mergeComponents(list: Component[], mergeGap: number, max: number, rule: typeof belongTogether): Component[] {
   const boxes = list.slice();
-  let merged = true;
-  while (merged) {
-    merged = false;
-    for (let i = 0; i < boxes.length && !merged; i++) {
-      for (let j = i + 1; j < boxes.length; j++) {
-        if (rule(boxes[i], boxes[j], mergeGap)) {
-          absorb(boxes[i], boxes[j]);
-          boxes.splice(j, 1);
-          merged = true;
-          break;
+  for (;;) {
+    let merged = true;
+    while (merged) {
+      merged = false;
+      for (let i = 0; i < boxes.length && !merged; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          if (rule(boxes[i], boxes[j], mergeGap)) {
+            absorb(boxes[i], boxes[j]);
+            boxes.splice(j, 1);
+            merged = true;
+            break;
+          }
         }
       }
     }
-  }
-  while (boxes.length > max) {
+    if (boxes.length <= max) return boxes;
     let bestI = 0;
     let bestJ = 1;
     let bestGap = Infinity;
@@ -289,10 +293,7 @@ function mergeComponents(list: Component[], mergeGap: number, max: number, rule:
     }
     absorb(boxes[bestI], boxes[bestJ]);
     boxes.splice(bestJ, 1);
-    // a merged box may now overlap another one
-    return mergeComponents(boxes, mergeGap, max, rule);
   }
-  return boxes;
 }
 
 function byPosition(a: Component, b: Component): number {
