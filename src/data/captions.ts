@@ -201,6 +201,11 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
       break;
     }
     case 'icon': {
+      if (f.role === 'image') {
+        for (const n of nps) add(`${n} was replaced`), add(`${n} shows a different picture`), add(`${n} changed to another picture`), add(`the picture ${n.replace(/^the image ?/, '')} was swapped`);
+        add('the picture was replaced by a different one'), add('a different image appears');
+        break;
+      }
       const from = f.fromIcon!;
       const to = f.toIcon!;
       add(`the ${from} icon became ${article(to)} ${to} icon`);
@@ -288,7 +293,7 @@ export function minimalCaption(f: CaptionFacts): string {
     case 'add': return `${article(r)} ${r} was added`;
     case 'remove': return `the ${r} was removed`;
     case 'reorder': return `two ${plural(r)} swapped places`;
-    case 'icon': return `the ${f.fromIcon} icon changed`;
+    case 'icon': return r === 'image' ? 'the image was replaced' : `the ${f.fromIcon} icon changed`;
     case 'font': return r === 'text' ? 'the font changed' : `the ${r} font changed`;
     case 'spacing': return f.more ? 'the spacing grew' : 'the spacing shrank';
     case 'opacity': return f.opacityTo === 'faded' ? `the ${r} faded` : f.opacityTo === 'hidden' ? `the ${r} was hidden` : `the ${r} faded in`;

@@ -2,7 +2,7 @@
 // operations that reach its state at time t (t = 1 is the "after" screen; continuous kinds are
 // also rendered at t = 1/8 ... 7/8), plus what a caption needs to describe it.
 import { ACCENT_NAMES, COLOR_NAMES, COLOR_SHADES, colorDistance, mixHex, paletteById, paletteVars, type ColorName, type Palette } from './colors.js';
-import { ICON_NAMES, iconInner } from './icons.js';
+import { ICON_NAMES, IMAGE_SCENES, iconInner, imageBody } from './icons.js';
 import type { Rng } from './rng.js';
 import type { ElementMeta, Kind, Role, ScreenBuilder } from './screen.js';
 import * as W from './words.js';
@@ -83,6 +83,8 @@ export interface PlanContext {
   split: string;
   paletteIds: string[];
   hasCaret: boolean;
+  /** per element: how many px wider it can get without overflowing its parent */
+  widthSlack: Map<string, number>;
   /** optional restriction of targets (used to make the bundled example pair) */
   onlyTargets?: (m: ElementMeta, kind: Kind) => boolean;
 }
@@ -216,7 +218,8 @@ const planResize: Planner = (ctx) => {
   const fh = which === 'w' ? 1 : square ? fw : factor();
   let w1 = Math.round(w0 * fw);
   let h1 = Math.round(h0 * fh);
-  w1 = Math.min(w1, ctx.width - box[0]);
+  // never wider than the parent allows (a card growing over its neighbour column is not a resize)
+  w1 = Math.min(w1, ctx.width - box[0], w0 + (ctx.widthSlack.get(m.id) ?? 0));
   h1 = Math.min(h1, ctx.height - box[1]);
   if (Math.abs(w1 - w0) < 4 && Math.abs(h1 - h0) < 4) return null;
   const sub = m.role === 'icon' ? 'svg' : undefined;
@@ -345,6 +348,19 @@ const planIcon: Planner = (ctx) => {
   const targets = visibleTargets(ctx, 'icon', (m) => !!m.icon);
   if (!targets.length) return null;
   const m = rng.pick(targets);
+  if (m.role === 'image') {
+    // a different picture: another scene in new colours
+    const scene = rng.pick(IMAGE_SCENES.filter((x) => 'image:' + x !== m.icon));
+    const pick = () => rng.pick(COLOR_SHADES[rng.pick(ACCENT_NAMES)]);
+    const body = imageBody(scene, pick(), pick(), pick());
+    return {
+      ...base('icon', m, false),
+      opsAt: () => [{ o: 'icon', id: m.id, body }],
+      from: m.icon!, to: 'image:' + scene,
+      attrs: {},
+      facts: { kind: 'icon', role: m.role, color: m.color, area: m.area, fromIcon: 'image', toIcon: 'image' },
+    };
+  }
   const toIcon = rng.pick(ICON_NAMES.filter((n) => n !== m.icon));
   return {
     ...base('icon', m, false),

@@ -184,7 +184,7 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
   const style = Object.entries(vars).map(([k, v]) => `${k}:${v}`).join(';') +
     `;--r:${radius}px;--shadow:${shadow};font-family:${choice.font};width:${choice.width}px;height:${choice.height}px;display:flex;flex-direction:column`;
 
-  const { rects, covered } = await page.load(html, style);
+  const { rects, covered, slack } = await page.load(html, style);
   const planRng = rng.fork('plan');
   const wanted = wantedKinds(split, seed, index);
   const kinds = overrides.kinds ?? wanted.kinds;
@@ -192,7 +192,7 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
   const ctx: PlanContext = {
     rng: planRng, builder, palette, width: choice.width, height: choice.height, rects,
     used: new Set(covered), split, paletteIds: paletteIds(split), hasCaret: html.includes('data-caret'),
-    onlyTargets: overrides.onlyTargets,
+    onlyTargets: overrides.onlyTargets, widthSlack: slack,
   };
   const changes = planChanges(planRng, ctx, pairType, kinds, attemptNo < STRICT_ATTEMPTS);
   if (!changes.length) return reject('no target for ' + kinds.join('+'));

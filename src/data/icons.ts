@@ -37,3 +37,24 @@ export function iconInner(name: string): string {
   if (!body) throw new Error(`unknown icon ${name}`);
   return body;
 }
+
+/** Small picture scenes (thumbnails, covers) drawn on a 120x80 grid; "image swapped" redraws one. */
+export const IMAGE_SCENES = ['landscape', 'city', 'portrait', 'shapes'] as const;
+
+export function imageBody(scene: string, sky: string, main: string, accent: string): string {
+  switch (scene) {
+    case 'landscape':
+      return `<rect width="120" height="80" fill="${sky}"/><circle cx="92" cy="20" r="9" fill="${accent}"/>` +
+        `<path d="M0 80L34 34l22 26 16-18 48 38z" fill="${main}"/>`;
+    case 'city':
+      return `<rect width="120" height="80" fill="${sky}"/><rect x="8" y="34" width="18" height="46" fill="${main}"/>` +
+        `<rect x="30" y="18" width="22" height="62" fill="${accent}"/><rect x="56" y="40" width="16" height="40" fill="${main}"/>` +
+        `<rect x="76" y="26" width="24" height="54" fill="${accent}"/><rect x="104" y="46" width="16" height="34" fill="${main}"/>`;
+    case 'portrait':
+      return `<rect width="120" height="80" fill="${sky}"/><circle cx="60" cy="30" r="14" fill="${accent}"/>` +
+        `<path d="M30 80c4-20 16-28 30-28s26 8 30 28z" fill="${main}"/>`;
+    default:
+      return `<rect width="120" height="80" fill="${sky}"/><circle cx="36" cy="44" r="22" fill="${main}"/>` +
+        `<rect x="62" y="16" width="40" height="40" rx="6" fill="${accent}"/>`;
+  }
+}

@@ -50,16 +50,31 @@ const PAGE_SCRIPT = `
     flip = !flip;
     root.style.setProperty('box-shadow', flip ? 'inset 0 0 0 0 transparent' : 'none');
   };
+  // How much wider an element can get before it overflows its parent: in a flex row the whole row
+  // shifts, elsewhere only the element's right edge moves.
+  const widthSlack = (el) => {
+    const parent = el.parentElement;
+    if (!parent) return 0;
+    const ps = getComputedStyle(parent);
+    const pr = parent.getBoundingClientRect();
+    const right = pr.left + parent.clientLeft + parent.clientWidth - parseFloat(ps.paddingRight || '0');
+    const row = ps.display.includes('flex') && ps.flexDirection.startsWith('row');
+    let used = el.getBoundingClientRect().right;
+    if (row) for (const c of parent.children) used = Math.max(used, c.getBoundingClientRect().right);
+    return Math.max(0, Math.floor(right - used));
+  };
   window.__load = async (html, style) => {
     root.setAttribute('style', style);
     root.innerHTML = html;
     await document.fonts.ready;
     const rects = {};
     const covered = [];
+    const slack = {};
     for (const el of root.querySelectorAll('[data-e]')) {
       const id = el.getAttribute('data-e');
       const r = rectOf(el);
       rects[id] = r;
+      slack[id] = widthSlack(el);
       // an element under an overlay, menu or neighbour cannot be seen changing: report it
       if (r) {
         const pts = [[(r[0] + r[2]) / 2, (r[1] + r[3]) / 2], [r[0] + 2, r[1] + 2], [r[2] - 3, r[3] - 3]];
@@ -69,7 +84,7 @@ const PAGE_SCRIPT = `
         }
       }
     }
-    return { rects, covered };
+    return { rects, covered, slack };
   };
   window.__apply = (ops, ids) => {
     for (const op of ops) {
@@ -123,10 +138,10 @@ export class RenderPage {
   }
 
   /** replace the screen; returns the rect of every element with a data-e id, and those covered by others */
-  async load(html: string, style: string): Promise<{ rects: Map<string, Box | null>; covered: Set<string> }> {
-    type Loaded = { rects: Record<string, Box | null>; covered: string[] };
+  async load(html: string, style: string): Promise<{ rects: Map<string, Box | null>; covered: Set<string>; slack: Map<string, number> }> {
+    type Loaded = { rects: Record<string, Box | null>; covered: string[]; slack: Record<string, number> };
     const loaded = await this.page.evaluate(([h, s]) => (window as unknown as { __load: (h: string, s: string) => Promise<Loaded> }).__load(h, s), [html, style] as const);
-    return { rects: new Map(Object.entries(loaded.rects)), covered: new Set(loaded.covered) };
+    return { rects: new Map(Object.entries(loaded.rects)), covered: new Set(loaded.covered), slack: new Map(Object.entries(loaded.slack)) };
   }
 
   async apply(ops: Op[], measureIds: string[]): Promise<Map<string, Box | null>> {

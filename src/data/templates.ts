@@ -1,7 +1,7 @@
 // Screen templates: each builds one plausible screen (sign-in box, dashboard, table, ...) at a given
 // viewport size from reusable sections. Two templates are held out: only the test split uses them.
 import { ACCENT_NAMES, shade, textOn, type NamedColor } from './colors.js';
-import { ICON_NAMES, iconSvg } from './icons.js';
+import { ICON_NAMES, IMAGE_SCENES, iconSvg, imageBody } from './icons.js';
 import { ScreenBuilder, type Area, type Kind } from './screen.js';
 import * as W from './words.js';
 
@@ -53,6 +53,14 @@ export function icon(b: ScreenBuilder, area: Area | null, size = 20): string {
   const name = b.rng.pick(ICON_NAMES);
   const c = b.rng.chance(0.5) ? b.palette.primary : accent(b);
   return b.el({ role: 'icon', label: name, cls: 'ico', style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, area, kinds: [...LEAF_KINDS, 'icon', 'color', 'resize'], icon: name }, iconSvg(name, size));
+}
+
+/** a picture (thumbnail or cover) as inline SVG; its scene can be swapped by an "icon" change */
+export function image(b: ScreenBuilder, area: Area | null, width: number | string, height: number): string {
+  const scene = b.rng.pick(IMAGE_SCENES);
+  const [sky, main, acc] = [accent(b), accent(b), accent(b)];
+  const w = typeof width === 'number' ? `${width}px` : width;
+  return b.el({ tag: 'span', role: 'image', label: scene, cls: 'img', style: `width:${w};height:${height}px`, color: null, area, kinds: [...LEAF_KINDS, 'icon', 'resize'], icon: 'image:' + scene }, `<svg viewBox="0 0 120 80" preserveAspectRatio="xMidYMid slice" width="100%" height="100%">${imageBody(scene, sky.hex, main.hex, acc.hex)}</svg>`);
 }
 
 export function badge(b: ScreenBuilder, area: Area | null, group?: string): string {
@@ -256,7 +264,7 @@ function listRow(b: ScreenBuilder, gid: string): string {
   const subText = W.sentence(b.rng, 3, 7);
   const sub = b.el({ tag: 'span', role: 'text', label: subText, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'font'], textSort: 'sentence', fontPx: 12 }, b.text(subText));
   const right = b.rng.chance(0.5) ? badge(b, 'list') : b.rng.chance(0.5) ? iconButton(b, 'list') : `<span class="muted small">${W.escapeHtml(W.date(b.rng))}</span>`;
-  return b.el({ role: 'row', label: name, cls: 'lrow', area: 'list', colorProp: 'background-color', colorHex: p.surface.hex, color: p.surface.name, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, avatar(b, 'list', name) + `<div class="grow col">${title}${sub}</div>` + right);
+  return b.el({ role: 'row', label: name, cls: 'lrow', area: 'list', colorProp: 'background-color', colorHex: p.surface.hex, color: p.surface.name, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, (b.rng.chance(0.25) ? image(b, 'list', 48, 32) : avatar(b, 'list', name)) + `<div class="grow col">${title}${sub}</div>` + right);
 }
 
 export function list(b: ScreenBuilder, rows: number): string {
@@ -322,7 +330,7 @@ function pricingCard(b: ScreenBuilder, gid: string): string {
   const feats: string[] = [];
   for (let i = 0; i < b.rng.int(2, 4); i++) feats.push(`<div class="hrow small">${iconSvg('check', 14)}<span>${W.escapeHtml(W.sentence(b.rng, 2, 4))}</span></div>`);
   const priceEl = b.el({ role: 'number', label: price, cls: 'stat', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: 24, bold: true }, b.text(price));
-  return b.el({ role: 'card', label: plan, cls: 'card col', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'resize', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 14 }, heading(b, null, 3, plan) + priceEl + feats.join('') + button(b, null, undefined, b.rng.chance(0.5) ? 'primary' : 'secondary'));
+  return b.el({ role: 'card', label: plan, cls: 'card col', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'resize', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 14 }, (b.rng.chance(0.5) ? image(b, null, '100%', 90) : '') + heading(b, null, 3, plan) + priceEl + feats.join('') + button(b, null, undefined, b.rng.chance(0.5) ? 'primary' : 'secondary'));
 }
 
 export function pricing(b: ScreenBuilder, n: number): string {
@@ -337,7 +345,7 @@ function kanbanCard(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
   const title = W.sentence(b.rng, 2, 5);
   const t = b.el({ tag: 'span', role: 'text', label: title, color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'font', 'color'], textSort: 'sentence', fontPx: 14 }, b.text(title));
-  return b.el({ role: 'card', label: title, cls: 'card col tight', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 10 }, t + `<div class="hrow">${badge(b, null)}<div class="spacer"></div>${avatar(b, null)}</div>`);
+  return b.el({ role: 'card', label: title, cls: 'card col tight', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 10 }, (b.rng.chance(0.3) ? image(b, null, '100%', 60) : '') + t + `<div class="hrow">${badge(b, null)}<div class="spacer"></div>${avatar(b, null)}</div>`);
 }
 
 function kanbanColumn(b: ScreenBuilder): string {
@@ -383,7 +391,7 @@ const TEMPLATES: Record<string, Section> = {
   editor: (b) => toolbar(b) + tabs(b) + page(b, heading(b, null, 2) + paragraph(b, null, false) + paragraph(b, null, false) + (b.rng.chance(0.5) ? `<div class="card">${input(b, null, 'Add a comment', b.rng.chance(0.5))}</div>` : '') + buttonRow(b, 'footer', 2)),
   profile: (b) => {
     const who = W.person(b.rng);
-    return nav(b) + page(b, `<div class="hrow">${avatar(b, 'header', who)}<div class="col">${heading(b, 'header', 2, who)}${paragraph(b, 'header')}</div></div>` + tagRow(b, 'header') + buttonRow(b, 'header', b.rng.int(1, 3)) + statCards(b, b.compact ? 2 : 3) + (b.rng.chance(0.5) ? progress(b, null) : ''));
+    return nav(b) + page(b, (b.rng.chance(0.5) ? image(b, 'header', '100%', 110) : '') + `<div class="hrow">${avatar(b, 'header', who)}<div class="col">${heading(b, 'header', 2, who)}${paragraph(b, 'header')}</div></div>` + tagRow(b, 'header') + buttonRow(b, 'header', b.rng.int(1, 3)) + statCards(b, b.compact ? 2 : 3) + (b.rng.chance(0.5) ? progress(b, null) : ''));
   },
   // held out: only the test split renders these two
   checkout: (b) => nav(b) + page(b, heading(b, 'header', 1, 'Checkout') + `<div class="hrow top wrap">` + `<div class="card grow">${form(b, b.rng.int(3, 4), false)}</div>` + `<div class="card col">${heading(b, null, 3, 'Order summary')}${list(b, 2)}${button(b, null, undefined, 'primary')}</div></div>`),
@@ -433,6 +441,8 @@ svg{display:block;flex:none}
 .btn.ghost{background:transparent;color:var(--primary)}
 .iconbtn{display:inline-flex;align-items:center;justify-content:center;width:32px;height:32px;border-radius:var(--r);flex:none}
 .ico{display:inline-flex;flex:none}
+.img{display:block;flex:none;border-radius:calc(var(--r) * 1);overflow:hidden}
+.img>svg{width:100%;height:100%}
 .toolbar{display:flex;align-items:center;gap:8px;padding:8px 12px;background:var(--surface);border-bottom:1px solid var(--border)}
 .card{background-color:var(--surface);border:1px solid var(--border);border-radius:calc(var(--r) * 1.5);padding:14px;box-shadow:var(--shadow)}
 .card.flat{padding:0;overflow:hidden}
