@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import { Reviewer } from '../core/reviewer.js';
-import type { ChangeReport } from '../core/report.js';
+import type { ChangeRegion, ChangeReport } from '../core/report.js';
 import { readSettings, type ReviewSettings } from './settings.js';
 import type { Log } from './log.js';
 
@@ -58,7 +58,7 @@ export class Engine implements vscode.Disposable {
    * work in the engine (its AbortSignal) and rejects with vscode.CancellationError.
    */
   async describe(before: Uint8Array, after: Uint8Array, label: string, token?: vscode.CancellationToken,
-    names?: { before: string; after: string }): Promise<ChangeReport> {
+    names?: { before: string; after: string }, onCaptions?: (regions: ChangeRegion[]) => void): Promise<ChangeReport> {
     const key = pairKey(before, after);
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit;
@@ -72,6 +72,7 @@ export class Engine implements vscode.Disposable {
       try {
         const report = await this.getReviewer().describe(before, after, {
           signal: abort.signal, beforeName: names?.before, afterName: names?.after,
+          onCaptions: onCaptions === undefined ? undefined : (regions) => onCaptions(regions),
         });
         this.log.info(`described ${label} in ${Date.now() - started} ms on ${report.provider}: ${report.summary}`);
         this.noteProvider(report);

@@ -56,8 +56,16 @@ export class ReviewPanel implements vscode.Disposable {
         { location: vscode.ProgressLocation.Window, title: `ProCap: describing ${comparison.title}`, cancellable: false },
         async () => {
           const [beforeBytes, afterBytes] = await Promise.all([comparison.before.read(), comparison.after.read()]);
+          const hideNoise = readSettings().antiAliasing === 'ignore';
           const described = await this.engine.describe(beforeBytes, afterBytes, comparison.title, cancellation.token,
-            { before: comparison.before.label, after: comparison.after.label });
+            { before: comparison.before.label, after: comparison.after.label },
+            (regions) => {
+              // first captions while the procedure frames are still being computed
+              if (this.current !== comparison) return;
+              const captions = regions.filter((r) => !(hideNoise && r.noiseOnly))
+                .map((r) => ({ id: r.id, kind: r.kind, caption: r.caption, noiseOnly: r.noiseOnly }));
+              this.post({ type: 'captions', title: comparison.title, captions });
+            });
           return { described, beforeBytes, afterBytes };
         });
       if (this.current !== comparison) return report.described; // a newer comparison replaced this one

@@ -55,4 +55,6 @@ test('host messages: a well-formed report passes, broken ones are refused', () =
   (badFrame.report as any).regions[0].procedure.frames[0].pngBase64 = '"><script>';
   assert.throws(() => parseHostMessage(badFrame), /not base64/);
   assert.throws(() => parseHostMessage({ type: 'eval', code: '1' }), /unknown host message type/);
+  assert.equal(parseHostMessage({ type: 'captions', title: 't', captions: [{ id: 0, kind: 'text', caption: 'the title changed', noiseOnly: false }] }).type, 'captions');
+  assert.throws(() => parseHostMessage({ type: 'captions', title: 't', captions: [{ id: 0, kind: 'text' }] }), /captions\[0\]/);
 });

@@ -64,6 +64,19 @@ function showStatus(title: string, text: string, kind: 'loading' | 'error'): voi
   }
 }
 
+/** Captions that arrive before the full report (the procedure frames take longer). */
+function showEarlyCaptions(captions: Array<{ id: number; kind: string; caption: string; noiseOnly: boolean }>): void {
+  if (app.dataset.state !== 'loading') return;
+  app.querySelector('.early-captions')?.remove();
+  const list = h('ul', { class: 'regions', 'data-testid': 'early-captions', 'aria-label': 'Captions (procedure still computing)' });
+  for (const item of captions) {
+    list.append(h('li', { 'data-testid': 'early-caption', 'data-region-id': item.id },
+      h('span', { class: 'kind-tag' }, item.kind), ' ', item.caption, item.noiseOnly ? h('span', { class: 'muted' }, ' · anti-aliasing noise') : undefined));
+  }
+  if (captions.length === 0) list.append(h('li', { class: 'muted' }, 'no visible change'));
+  app.append(h('div', { class: 'early-captions' }, h('p', { class: 'muted' }, 'Computing the procedure frames…'), list));
+}
+
 function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
   const report: ChangeReport = message.report;
   viewer?.dispose();
@@ -184,6 +197,9 @@ window.addEventListener('message', (event: MessageEvent) => {
       break;
     case 'error':
       showStatus(message.title, message.message, 'error');
+      break;
+    case 'captions':
+      showEarlyCaptions(message.captions);
       break;
     case 'report':
       renderReport(message);

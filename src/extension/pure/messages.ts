@@ -26,6 +26,8 @@ export interface PanelImage {
 /** Host -> webview. */
 export type HostMessage =
   | { type: 'loading'; title: string; beforeLabel: string; afterLabel: string }
+  /** the captions, sent as soon as they exist (the procedure frames take longer) */
+  | { type: 'captions'; title: string; captions: Array<{ id: number; kind: string; caption: string; noiseOnly: boolean }> }
   | {
       type: 'report';
       title: string;
@@ -170,6 +172,14 @@ export function parseHostMessage(raw: unknown): HostMessage {
       return raw as HostMessage;
     case 'accepted':
       if (typeof raw.message !== 'string') throw new MessageValidationError('accepted needs a message string');
+      return raw as HostMessage;
+    case 'captions':
+      if (typeof raw.title !== 'string' || !Array.isArray(raw.captions)) throw new MessageValidationError('captions needs a title and a captions array');
+      raw.captions.forEach((item, index) => {
+        if (!isPlainObject(item) || typeof item.id !== 'number' || typeof item.kind !== 'string' || typeof item.caption !== 'string' || typeof item.noiseOnly !== 'boolean') {
+          throw new MessageValidationError(`captions[${index}] must be {id, kind, caption, noiseOnly}`);
+        }
+      });
       return raw as HostMessage;
     case 'report': {
       if (typeof raw.title !== 'string') throw new MessageValidationError('report.title must be a string');
