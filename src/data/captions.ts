@@ -323,7 +323,10 @@ export function wordCount(caption: string): number {
  * including one of the shortest (used to build multi-change summaries).
  */
 export interface ChangeCaptions {
+  role: string;
   refs: string[];
+  /** captions that also say where the element is (to tell apart two changes of the same role) */
+  placed: string[];
   /** clauses of at most 6 words, for summaries */
   short: string[];
   /** at most 6 words, the fallback that always fits */
@@ -338,7 +341,9 @@ export function regionCaptions(rng: Rng, f: CaptionFacts, width: number, height:
   const minWords = Math.min(...all.map(wordCount));
   const short = all.filter((c) => wordCount(c) <= Math.max(minWords, 6));
   const minimal = normalise([minimalCaption(f)]);
-  return { refs, short: short.concat(minimal.filter((m) => !short.includes(m))), minimal: minimal[0] };
+  const placedWords = new Set(pos.concat(f.area ? [`in the ${f.area}`] : []));
+  const placed = all.filter((c) => [...placedWords].some((p) => c.includes(p)) && wordCount(c) <= 10);
+  return { role: f.role, refs, short: short.concat(minimal.filter((m) => !short.includes(m))), minimal: minimal[0], placed };
 }
 
 /**
@@ -351,7 +356,12 @@ export function summaryCaptions(rng: Rng, perChange: ChangeCaptions[]): string[]
   const out = new Set<string>();
   for (let attempt = 0; attempt < 40 && out.size < REFS_PER_CHANGE; attempt++) {
     const order = attempt % 2 === 0 ? perChange : rng.shuffle(perChange);
-    const clauses = order.map((c) => rng.pick(attempt < 20 ? c.refs.concat(c.short) : c.short));
+    // two changed elements of the same role ("the image ... and the image ...") are told apart by place
+    const clauses = order.map((c) => {
+      const twin = perChange.some((o) => o !== c && o.role === c.role);
+      if (twin && c.placed.length && attempt < 30) return rng.pick(c.placed);
+      return rng.pick(attempt < 20 ? c.refs.concat(c.short) : c.short);
+    });
     const joiner = clauses.length === 2 && rng.chance(0.25) ? ' while ' : ' and ';
     const joined = clauses.length === 2 ? clauses.join(joiner) : clauses.join(' and ');
     if (wordCount(joined) <= MAX_CAPTION_WORDS) out.add(joined);
