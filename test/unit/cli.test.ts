@@ -180,3 +180,28 @@ test('HTML gallery: escapes captions and names, no script or external resource, 
   assert.match(html, /screenshot removed/);
   assert.match(html, /error: bad\.png: not a valid PNG/);
 });
+
+test('eval labels each model sample as the training crops are', async () => {
+  const { kindSamples } = await import('../../src/cli/eval.js');
+  const region = (box: [number, number, number, number], kind: string, noiseOnly = false) => ({
+    id: 1, boxBefore: box, boxAfter: box, kind, caption: kind, confidence: 1, diffPixels: 10, noiseOnly, cropBox: box,
+  });
+  const base = {
+    before: { width: 400, height: 300 }, after: { width: 400, height: 300 }, summary: '', changed: true, provider: 'cpu',
+    providerReason: '', modelVersion: '', timings: {} as never,
+  };
+  const pair = {
+    id: 'p', before: 'b.png', after: 'a.png', captions: ['x'],
+    changes: [{ kind: 'move', bbox_before: [10, 10, 60, 40], bbox_after: [10, 50, 60, 80] }, { kind: 'color', bbox_before: [200, 200, 260, 230], bbox_after: [200, 200, 260, 230] }],
+  };
+  const report = { ...base, regions: [region([8, 8, 62, 82], 'move'), region([198, 198, 262, 232], 'text'), region([300, 10, 320, 20], 'none'), region([0, 0, 5, 5], 'none', true)] };
+  assert.deepEqual(kindSamples(pair as never, report as never), [
+    { truth: 'move', predicted: 'move' }, { truth: 'color', predicted: 'text' }, { truth: 'none', predicted: 'none' },
+  ]);
+  // whole screen: one sample with the pair's kind
+  const global = { ...report, global: region([0, 0, 400, 300], 'theme') };
+  assert.deepEqual(kindSamples({ ...pair, changes: [{ kind: 'theme', bbox_before: [0, 0, 400, 300], bbox_after: [0, 0, 400, 300] }] } as never, global as never),
+    [{ truth: 'theme', predicted: 'theme' }]);
+  // a no-change pair where nothing was detected: one sample, predicted none
+  assert.deepEqual(kindSamples({ ...pair, changes: [] } as never, { ...base, regions: [] } as never), [{ truth: 'none', predicted: 'none' }]);
+});
