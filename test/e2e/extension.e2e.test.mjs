@@ -29,6 +29,8 @@ const extensionId = `${manifest.publisher}.${manifest.name}`.toLowerCase();
 
 /** Describing runs the models on CPU: generous, because a fresh machine may be slow; a pass is usually ~1-5 s. */
 const DESCRIBE_TIMEOUT_MS = 120_000;
+/** A bound for one test, so that a hang fails that test and the suite goes on. */
+const TEST_TIMEOUT_MS = 200_000;
 
 /** Palette titles ("Category: Title") of the contributed commands the palette should always list. */
 function paletteCommandTitles() {
@@ -70,6 +72,9 @@ async function expectReportInPanel(page, { titleIncludes, changedBox }) {
   const panel = panelFrame(page);
   const summary = panel.locator('[data-testid="summary"]');
   const error = panel.locator('[data-testid="error"]');
+  // The panel names the pair as soon as the command runs (while loading): a command that does
+  // nothing fails here within the UI timeout; then the describe itself may take longer.
+  await panel.locator('[data-testid="title"]', { hasText: titleIncludes }).waitFor();
   await summary.or(error).first().waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
   if (await error.isVisible()) assert.fail(`the panel shows an error instead of a report: ${await error.innerText()}`);
 
@@ -133,7 +138,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
 
   /** node:test's test(), plus a screenshot of the workbench when the test fails. */
   function uiTest(name, body) {
-    test(name, async () => {
+    test(name, { timeout: TEST_TIMEOUT_MS }, async () => {
       try {
         await body();
       } catch (error) {
@@ -316,6 +321,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     const corruptName = fixture.corrupt.split('/').at(-1);
     const lastRow = await selectInExplorer(page, [fixture.corrupt, fixture.compare[1]]);
     await pickFromContextMenu(page, lastRow, 'Describe Change');
+    await panelFrame(page).locator('[data-testid="title"]', { hasText: corruptName }).waitFor();
     const texts = await notificationsMatching(page, corruptName);
     const message = texts.find((text) => text.includes(corruptName));
     assert.match(message, /not a PNG|corrupt|signature|invalid|cannot decode/i, `the error does not say what is wrong: "${message}"`);

@@ -113,7 +113,8 @@ export PROCAP_E2E_ARTIFACTS="$ARTIFACTS"
 export PROCAP_E2E_INSTALLED_MANIFEST="$EXTENSION_DIR/package.json"
 export PROCAP_E2E_EXTENSION_LOGS="$WORK/user-data/logs"
 set +e
-setsid node --test --test-concurrency=1 --test-timeout=240000 --test-reporter=spec \
+# Each test has its own time limit (in the test file); `timeout` bounds the whole run (a hung browser).
+setsid timeout --kill-after=10 420 node --test --test-concurrency=1 --test-reporter=spec \
   test/e2e/extension.e2e.test.mjs &
 TESTS_PGID=$!
 wait "$TESTS_PGID"

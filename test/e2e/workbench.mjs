@@ -62,9 +62,17 @@ export async function revealInExplorer(page, relativePath) {
     const folder = explorerRow(page, parts[i]).first();
     await folder.waitFor();
     if ((await folder.getAttribute('aria-expanded')) !== 'true') {
+      const expanded = page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${parts[i]}"][aria-expanded="true"]`).first();
       await folder.click();
-      await page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${parts[i]}"][aria-expanded="true"]`)
-        .first().waitFor();
+      try {
+        await expanded.waitFor({ timeout: 2000 });
+      } catch {
+        // Seen once right after switching to the Explorer: the click selected the folder while the
+        // tree re-rendered, without toggling it (a swallowed click, as with menus in the note).
+        // Expand the selected folder with the keyboard, as a user would.
+        if ((await folder.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
+        await expanded.waitFor();
+      }
     }
   }
   const row = explorerRow(page, parts.at(-1)).first();
