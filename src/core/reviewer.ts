@@ -15,7 +15,7 @@ export interface ReviewerOptions {
   modelsDir: string;
   /** 'auto' (default) tries CUDA and falls back to CPU; the report says which ran and why. */
   provider?: ProviderChoice;
-  /** intra-op threads of each model session (default: onnxruntime's choice). */
+  /** intra-op threads of each model session (default: the number of CPUs, at most 4). */
   threads?: number;
   /** 1 = greedy (default), > 1 = beam search width. */
   beamWidth?: number;
