@@ -42,3 +42,8 @@ function append(element: Element, children: Child[]): void {
 export function clear(element: Element): void {
   while (element.firstChild) element.firstChild.remove();
 }
+
+/** How a region is named to the user: the core numbers regions from 1; id 0 is the whole-screen pass. */
+export function regionName(id: number): string {
+  return id === 0 ? 'whole screen' : `region ${id}`;
+}

@@ -3,7 +3,7 @@
 // the procedure player, and posts the user's actions back (copy, export, accept, open image).
 import type { ChangeRegion, ChangeReport } from '../../src/core/report.js';
 import { parseHostMessage, VIEW_MODES, type HostMessage, type ViewMode, type WebviewMessage } from '../../src/extension/pure/messages.js';
-import { h, clear } from './dom.js';
+import { h, clear, regionName } from './dom.js';
 import { registerToolkit } from './toolkit.js';
 import { Viewer } from './viewer.js';
 import { ProcedurePlayer } from './procedure.js';
@@ -107,7 +107,7 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
       h('span', { class: 'kind-tag' }, region.kind), ' ', h('span', { class: 'caption-text' }, region.caption),
       h('span', { class: 'muted' }, ` ${(region.confidence * 100).toFixed(0)}%${region.noiseOnly ? ' · anti-aliasing noise' : ''}`));
     caption.addEventListener('click', () => select(index));
-    const copy = button('Copy', 'copy-caption', () => post({ type: 'copyText', text: region.caption }), { 'aria-label': `Copy caption of region ${region.id + 1}` });
+    const copy = button('Copy', 'copy-caption', () => post({ type: 'copyText', text: region.caption }), { 'aria-label': `Copy caption of ${regionName(region.id)}` });
     list.append(h('li', { 'data-region-index': index }, caption, copy));
   });
   if (regions.length === 0) list.append(h('li', { class: 'muted', 'data-testid': 'no-regions' }, 'No changed regions.'));

@@ -2,7 +2,7 @@
 // filmstrip and as an animation, the confidence score of each intermediate frame on a small plot
 // with the sampled keyframes marked, and the model's imagined frames beside them.
 import type { ChangeRegion, ProcedureFrames, ReportImage } from '../../src/core/report.js';
-import { h, svg, clear } from './dom.js';
+import { h, svg, clear, regionName } from './dom.js';
 
 const FRAME_MS = 300;
 
@@ -38,7 +38,7 @@ export class ProcedurePlayer {
       return;
     }
     const procedure = this.procedure;
-    this.element.append(h('p', { class: 'muted' }, `Region ${region.id + 1}: ${region.caption}`));
+    this.element.append(h('p', { class: 'muted' }, `${regionName(region.id)}: ${region.caption}`));
 
     this.stage = h('img', { class: 'procedure-stage', 'data-testid': 'procedure-frame', alt: 'procedure frame 1', src: frameUri(procedure.frames[0]), 'data-frame-index': 0 });
     this.playButton = h('vscode-button', { 'data-testid': 'play', appearance: 'secondary', 'aria-label': 'Play the procedure (Space)' }, 'Play');

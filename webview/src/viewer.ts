@@ -3,7 +3,7 @@
 // viewport moves all of them together. Region boxes are drawn in image pixels inside the layers.
 import type { Box, ChangeRegion } from '../../src/core/report.js';
 import type { PanelImage, ViewMode } from '../../src/extension/pure/messages.js';
-import { h, clear } from './dom.js';
+import { h, clear, regionName } from './dom.js';
 
 interface Transform { scale: number; x: number; y: number }
 
@@ -173,7 +173,7 @@ export class Viewer {
       const box = h('div', {
         class: `region-box${region.id === this.selectedId ? ' selected' : ''}${region.noiseOnly ? ' noise' : ''}`,
         'data-testid': 'region-box', 'data-region-id': region.id, 'data-kind': region.kind,
-        title: region.caption, role: 'button', tabindex: -1, 'aria-label': `region ${region.id + 1}: ${region.caption}`,
+        title: region.caption, role: 'button', tabindex: -1, 'aria-label': `${regionName(region.id)}: ${region.caption}`,
       });
       box.style.left = `${x0}px`;
       box.style.top = `${y0}px`;
