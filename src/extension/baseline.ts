@@ -4,8 +4,8 @@
 // (the extension's global storage), and the last accepts can be undone.
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
-import * as path from 'node:path';
 import type { Log } from './log.js';
+import { baselineTargetProblem, backupFileName, undoNeedsConfirmation } from './pure/baselinePolicy.js';
 
 interface AcceptRecord {
   baseline: string;
@@ -41,13 +41,9 @@ export class BaselineStore {
    * Refuses anything that is not an existing PNG inside a workspace folder.
    */
   async accept(baseline: vscode.Uri, newImage: Uint8Array, newLabel: string): Promise<boolean> {
-    if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('ProCap Review does not write baselines in an untrusted workspace.');
-      return false;
-    }
-    if (baseline.scheme !== 'file' || !/\.png$/i.test(baseline.fsPath) || vscode.workspace.getWorkspaceFolder(baseline) === undefined) {
-      throw new Error(`refusing to write ${baseline.toString()}: baselines must be PNG files inside a workspace folder`);
-    }
+    const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+    const problem = baselineTargetProblem({ scheme: baseline.scheme, fsPath: baseline.fsPath }, roots, vscode.workspace.isTrusted);
+    if (problem !== undefined) throw new Error(`refusing to write the baseline: ${problem}`);
     const relative = vscode.workspace.asRelativePath(baseline, false);
     const choice = await vscode.window.showWarningMessage(
       `Accept the change? ${relative} will be overwritten with ${newLabel}.`,
@@ -61,8 +57,7 @@ export class BaselineStore {
     const oldBytes = await vscode.workspace.fs.readFile(baseline);
     const backupDir = vscode.Uri.joinPath(this.context.globalStorageUri, 'baseline-backups');
     await vscode.workspace.fs.createDirectory(backupDir);
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const backup = vscode.Uri.joinPath(backupDir, `${stamp}-${sha256(oldBytes).slice(0, 12)}-${path.basename(baseline.fsPath)}`);
+    const backup = vscode.Uri.joinPath(backupDir, backupFileName(new Date(), sha256(oldBytes), baseline.fsPath));
     await vscode.workspace.fs.writeFile(backup, oldBytes);
     await vscode.workspace.fs.writeFile(baseline, newImage);
     await this.saveRecords([...this.records, { baseline: baseline.toString(), backup: backup.toString(), acceptedSha256: sha256(newImage), at: new Date().toISOString() }]);
@@ -89,9 +84,9 @@ export class BaselineStore {
     } catch {
       current = undefined;
     }
-    if (current !== undefined && sha256(current) !== last.acceptedSha256) {
+    if (undoNeedsConfirmation(current === undefined ? undefined : sha256(current), last.acceptedSha256)) {
       const choice = await vscode.window.showWarningMessage(
-        `${relative} has changed since it was accepted. Restore the backup anyway?`, { modal: true }, 'Restore Backup');
+        `${relative} has changed (or is gone) since it was accepted. Restore the backup anyway?`, { modal: true }, 'Restore Backup');
       if (choice !== 'Restore Backup') return;
     }
     const backupBytes = await vscode.workspace.fs.readFile(vscode.Uri.parse(last.backup));
