@@ -1,10 +1,10 @@
-// npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--browsers B] [--pages P] [--start I]
+// npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--browsers B] [--pages P] [--start I] [--resume]
 // Renders N pairs into DIR and writes DIR/manifest.jsonl in index order (whatever order the
 // concurrent pages finish in), so the same arguments always give byte-identical files.
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { SPLITS, generatePair, type PairRecord, type Split } from './generate.js';
+import { SPLITS, generatePair, pairId, type PairRecord, type Split } from './generate.js';
 import { RenderPage, launchBrowser } from './render.js';
 
 export interface DataOptions {
@@ -16,12 +16,14 @@ export interface DataOptions {
   pages: number;
   start: number;
   quiet: boolean;
+  /** keep the pairs already in DIR/manifest.jsonl (from a run with the same arguments) and make the rest */
+  resume: boolean;
 }
 
-const USAGE = 'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--browsers 2] [--pages 2] [--start 0] [--quiet]';
+const USAGE = 'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--browsers 2] [--pages 2] [--start 0] [--resume] [--quiet]';
 
 export function parseArgs(argv: string[]): DataOptions {
-  const opts: Partial<DataOptions> = { browsers: 2, pages: 2, start: 0, quiet: false };
+  const opts: Partial<DataOptions> = { browsers: 2, pages: 2, start: 0, quiet: false, resume: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -49,6 +51,7 @@ export function parseArgs(argv: string[]): DataOptions {
       case '--pages': opts.pages = int('--pages', 1); break;
       case '--start': opts.start = int('--start', 0); break;
       case '--quiet': opts.quiet = true; break;
+      case '--resume': opts.resume = true; break;
       case '--help': case '-h': throw new Error(USAGE);
       default: throw new Error(`unknown argument "${arg}"\n${USAGE}`);
     }
@@ -59,26 +62,62 @@ export function parseArgs(argv: string[]): DataOptions {
   return opts as DataOptions;
 }
 
+/** Pairs already complete in an existing manifest (for --resume); a torn last line is cut off. */
+async function completedPairs(manifestPath: string, opts: DataOptions): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(manifestPath, 'utf8');
+  } catch {
+    return 0;
+  }
+  const lines = text.split('\n');
+  let done = 0;
+  let keepBytes = 0;
+  for (const line of lines.slice(0, -1)) {
+    let id: string | undefined;
+    try {
+      id = (JSON.parse(line) as PairRecord).id;
+    } catch {
+      break;
+    }
+    if (id !== pairId(opts.split, opts.seed, opts.start + done)) {
+      throw new Error(`--resume: ${manifestPath} line ${done + 1} is pair ${id}, expected ${pairId(opts.split, opts.seed, opts.start + done)}: not the same --seed/--split/--start`);
+    }
+    done++;
+    keepBytes += Buffer.byteLength(line, 'utf8') + 1;
+  }
+  await truncate(manifestPath, keepBytes);
+  return Math.min(done, opts.count);
+}
+
 export async function runData(opts: DataOptions): Promise<{ pairs: number; seconds: number }> {
   const out = path.resolve(opts.out);
   await mkdir(out, { recursive: true });
   const manifestPath = path.join(out, 'manifest.jsonl');
-  await rm(manifestPath, { force: true });
-  const manifest = await open(manifestPath, 'w');
+  const already = opts.resume ? await completedPairs(manifestPath, opts) : 0;
+  if (!opts.resume) await rm(manifestPath, { force: true });
+  const manifest = await open(manifestPath, opts.resume ? 'a' : 'w');
+  if (already && !opts.quiet) process.stderr.write(`data: resuming after ${already} pairs already in ${manifestPath}\n`);
   const started = performance.now();
   const browsers: Browser[] = [];
   try {
-    const pages: RenderPage[] = [];
+    // one slot per concurrent page; a slot whose page or browser dies gets a fresh one
+    const slots: { browser: number; page: RenderPage }[] = [];
     for (let b = 0; b < opts.browsers; b++) {
       const browser = await launchBrowser();
       browsers.push(browser);
-      for (let p = 0; p < opts.pages; p++) pages.push(await RenderPage.open(browser));
+      for (let p = 0; p < opts.pages; p++) slots.push({ browser: b, page: await RenderPage.open(browser) });
     }
+    const revive = async (slot: { browser: number; page: RenderPage }) => {
+      if (!browsers[slot.browser].isConnected()) browsers[slot.browser] = await launchBrowser();
+      slot.page = await RenderPage.open(browsers[slot.browser]);
+    };
     // finished records wait here until every earlier index is written
     const done = new Map<number, PairRecord>();
-    let nextToWrite = 0;
-    let nextToTake = 0;
+    let nextToWrite = already;
+    let nextToTake = already;
     let written = 0;
+    const toMake = opts.count - already;
     const flush = async () => {
       while (done.has(nextToWrite)) {
         const rec = done.get(nextToWrite)!;
@@ -86,30 +125,40 @@ export async function runData(opts: DataOptions): Promise<{ pairs: number; secon
         nextToWrite++;
         await manifest.write(JSON.stringify(rec) + '\n');
         written++;
-        if (!opts.quiet && (written % 200 === 0 || written === opts.count)) {
+        if (!opts.quiet && (written % 200 === 0 || written === toMake)) {
           const s = (performance.now() - started) / 1000;
-          process.stderr.write(`data: ${written}/${opts.count} pairs, ${(written / s * 60).toFixed(0)} pairs/min\n`);
+          process.stderr.write(`data: ${already + written}/${opts.count} pairs, ${(written / s * 60).toFixed(0)} pairs/min\n`);
         }
       }
     };
     let writing = Promise.resolve();
-    const worker = async (page: RenderPage) => {
+    const worker = async (slot: { browser: number; page: RenderPage }) => {
       while (nextToTake < opts.count) {
         const i = nextToTake++;
-        const rec = await generatePair(page, opts.split, opts.seed, opts.start + i, out);
+        let rec: PairRecord | null = null;
+        for (let tries = 0; !rec; tries++) {
+          try {
+            rec = await generatePair(slot.page, opts.split, opts.seed, opts.start + i, out);
+          } catch (err) {
+            // a crashed page or browser is replaced; the pair is deterministic, so a retry gives the same bytes
+            if (tries >= 2) throw err;
+            process.stderr.write(`data: pair ${pairId(opts.split, opts.seed, opts.start + i)} failed (${(err as Error).message.split('\n')[0]}); retrying on a fresh page\n`);
+            await revive(slot);
+          }
+        }
         done.set(i, rec);
         writing = writing.then(flush);
         await writing;
       }
     };
-    await Promise.all(pages.map(worker));
+    await Promise.all(slots.map(worker));
     await writing;
   } finally {
     await manifest.close();
-    await Promise.all(browsers.map((b) => b.close()));
+    await Promise.all(browsers.map((b) => b.close().catch(() => undefined)));
   }
   const seconds = (performance.now() - started) / 1000;
-  return { pairs: opts.count, seconds };
+  return { pairs: opts.count - already, seconds };
 }
 
 async function main(): Promise<void> {
