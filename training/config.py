@@ -55,14 +55,14 @@ class PhaseBudget:
 class TrainConfig:
     seed: int = 1234
     # image tokenizer (VQ autoencoder; its encoder is the frozen backbone)
-    tokenizer: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=700, batch=48, lr=2e-3, warmup=50))
+    tokenizer: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=250, batch=32, lr=2e-3, warmup=25))
     # frame interpolator (flow + mask + residual)
-    interpolator: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=900, batch=24, lr=2e-3, warmup=50))
+    interpolator: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=300, batch=16, lr=2e-3, warmup=25))
     # stage 1: explicit procedure modelling
-    stage1: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=200, batch=64, lr=1e-3, warmup=30))
+    stage1: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=80, batch=64, lr=1e-3, warmup=15))
     # stage 2: implicit procedure captioning (lr 1e-3 with warm-up, batch 64: what worked in toolchain.md)
-    stage2: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=650, batch=64, lr=1e-3, warmup=60))
-    encoder_layers: int = 3
+    stage2: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=450, batch=64, lr=1e-3, warmup=50))
+    encoder_layers: int = 2
     heads: int = 4
     ffn: int = 256
     dropout: float = 0.1
@@ -75,9 +75,9 @@ class TrainConfig:
     w_kind: float = 1.0
     w_query_msm: float = 0.3
     val_every: int = 100
-    val_samples: int = 600
-    checkpoint_every: int = 100
-    max_stage1_samples: int = 4000   # explicit procedures (with interpolated frames) are built for at most this many
+    val_samples: int = 400
+    checkpoint_every: int = 50
+    max_stage1_samples: int = 3000   # explicit procedures (with interpolated frames) are built for at most this many
     threads: int = 2
 
     def to_json(self) -> dict:
@@ -88,11 +88,11 @@ def smoke_config(seed: int = 1234) -> TrainConfig:
     """A few steps of everything: proves that the pipeline runs, losses fall and the exports load."""
     return TrainConfig(
         seed=seed,
-        tokenizer=PhaseBudget(steps=60, batch=16, lr=3e-3, warmup=5),
-        interpolator=PhaseBudget(steps=30, batch=8, lr=3e-3, warmup=5),
-        stage1=PhaseBudget(steps=30, batch=16, lr=1e-3, warmup=5),
-        stage2=PhaseBudget(steps=60, batch=16, lr=2e-3, warmup=5),
-        val_every=30, val_samples=64, checkpoint_every=20, max_stage1_samples=400,
+        tokenizer=PhaseBudget(steps=40, batch=16, lr=3e-3, warmup=5),
+        interpolator=PhaseBudget(steps=24, batch=8, lr=3e-3, warmup=4),
+        stage1=PhaseBudget(steps=24, batch=16, lr=1e-3, warmup=4),
+        stage2=PhaseBudget(steps=40, batch=16, lr=2e-3, warmup=5),
+        val_every=20, val_samples=48, checkpoint_every=20, max_stage1_samples=200,
     )
 
 

@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(C.MODELS_DIR / "metrics.json"))
     ap.add_argument("--max-pairs", type=int, default=None)
     ap.add_argument("--interp-samples", type=int, default=400)
+    ap.add_argument("--partial", action="store_true", help="use last periodic checkpoints of unfinished phases")
     a = ap.parse_args(argv)
     torch.set_num_threads(2)
     t0 = time.time()
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     keep = set(pair_ids)
     # the samples the runtime feeds to the model: everything but noise-only regions
     model_rows = [i for i, r in enumerate(rows) if str(r["pair_id"]) in keep and sample_source(r) != "noise"]
-    vocab, tok, interp, enc2, dec2 = load_trained(Path(a.ckpt), "k2")
+    vocab, tok, interp, enc2, dec2 = load_trained(Path(a.ckpt), "k2", a.partial)
     pairs = torch.stack([to_tensor(ds.pairs[rows[i]["index"]]) for i in model_rows])          # [N,2,3,96,96]
     n = pairs.shape[0]
     with torch.no_grad():

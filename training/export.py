@@ -32,18 +32,37 @@ ONNX_FILES = ["interpolator.onnx", "tokenizer_encoder.onnx", "tokenizer_decoder.
               "procedure_encoder.onnx", "decoder_step.onnx"]
 
 
-def load_trained(ckpt: Path, variant: str = "k2"):
+def _state(ckpt: Path, name: str, partial: bool, used: dict):
+    """A phase's weights: the finished <name>.pt, or with partial=True the last periodic checkpoint
+    <name>.ckpt of a phase still running (recorded in `used` so export_info says so)."""
+    if (ckpt / f"{name}.pt").is_file():
+        used[name] = "finished"
+        return torch.load(ckpt / f"{name}.pt")["state"]
+    if partial and (ckpt / f"{name}.ckpt").is_file():
+        c = torch.load(ckpt / f"{name}.ckpt")
+        used[name] = f"partial checkpoint at step {c['step']}"
+        return c["state"]
+    if partial and name == "interpolator":
+        used[name] = "untrained (an exact cross-fade)"
+        return None
+    raise FileNotFoundError(f"{ckpt / (name + '.pt')} missing: train first (python3 -m training.train ...)")
+
+
+def load_trained(ckpt: Path, variant: str = "k2", partial: bool = False, used: dict | None = None):
+    used = {} if used is None else used
     cfg_json = json.loads((ckpt / "config.json").read_text())
     cfg = TrainConfig(seed=cfg_json.get("seed", 1234))
     for key in ("encoder_layers", "heads", "ffn"):
         setattr(cfg, key, cfg_json.get(key, getattr(cfg, key)))
     vocab = Vocab.load(ckpt / "vocab.json")
     tok = ImageTokenizer()
-    tok.load_state_dict(torch.load(ckpt / "tokenizer.pt")["state"]["model"])
+    tok.load_state_dict(_state(ckpt, "tokenizer", False, used)["model"])
     interp = Interpolator()
-    interp.load_state_dict(torch.load(ckpt / "interpolator.pt")["state"]["model"])
+    si = _state(ckpt, "interpolator", partial, used)
+    if si is not None:
+        interp.load_state_dict(si["model"])
     enc, dec = make_models(vocab, {"k2": 2, "k1": 1, "static": 0}[variant], cfg)
-    s2 = torch.load(ckpt / f"stage2_{variant}.pt")["state"]
+    s2 = _state(ckpt, f"stage2_{variant}", partial, used)
     enc.load_state_dict(s2["encoder"])
     dec.load_state_dict(s2["decoder"])
     for m in (tok, interp, enc, dec):
@@ -78,12 +97,13 @@ def _export(module: torch.nn.Module, args: tuple, path: Path, inputs: list[str],
     onnx.checker.check_model(onnx.load(str(path)))
 
 
-def export_all(ckpt: Path, models_dir: Path, variant: str = "k2") -> dict:
+def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool = False) -> dict:
     t0 = time.time()
     models_dir.mkdir(parents=True, exist_ok=True)
     golden_dir = models_dir / "golden"
     golden_dir.mkdir(exist_ok=True)
-    vocab, tok, interp, enc, dec = load_trained(ckpt, variant)
+    used: dict = {}
+    vocab, tok, interp, enc, dec = load_trained(ckpt, variant, partial, used)
     vocab.save(models_dir / "vocab.json")
     golden: dict[str, dict] = {}
 
@@ -152,7 +172,7 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2") -> dict:
     sizes = {f: (models_dir / f).stat().st_size for f in ONNX_FILES}
     info = {"exported_at": time.strftime("%Y-%m-%d %H:%M:%S"), "checkpoint": str(ckpt), "variant": variant,
             "vocab_size": len(vocab), "onnx_bytes": sizes, "onnx_total_mb": sum(sizes.values()) / 2 ** 20,
-            "opset": C.OPSET, "contract_version": C.CONTRACT["contract_version"]}
+            "opset": C.OPSET, "contract_version": C.CONTRACT["contract_version"], "weights": used}
     (models_dir / "export_info.json").write_text(json.dumps(info, indent=1) + "\n")
     print(f"exported {len(ONNX_FILES)} ONNX files ({info['onnx_total_mb']:.2f} MB) + golden to {models_dir} "
           f"in {time.time() - t0:.1f}s", flush=True)
@@ -164,13 +184,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ckpt", required=True)
     ap.add_argument("--models", default=str(C.MODELS_DIR))
     ap.add_argument("--variant", default="k2")
+    ap.add_argument("--partial", action="store_true",
+                    help="export phases still training from their last periodic checkpoint (said in export_info.json)")
     a = ap.parse_args(argv)
     torch.set_num_threads(2)
-    for f in ("config.json", "vocab.json", "tokenizer.pt", "interpolator.pt", f"stage2_{a.variant}.pt"):
+    for f in ("config.json", "vocab.json"):
         if not (Path(a.ckpt) / f).is_file():
             print(f"error: {Path(a.ckpt) / f} missing: train first (python3 -m training.train ...)", file=sys.stderr)
             return 2
-    export_all(Path(a.ckpt), Path(a.models), a.variant)
+    try:
+        export_all(Path(a.ckpt), Path(a.models), a.variant, a.partial)
+    except FileNotFoundError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -3,9 +3,10 @@
   /usr/bin/python3 -m training.train --all --data /work/corpus --out /work/ckpt [--resume] [--smoke]
 
 Phases (each checkpointed under --out; --resume continues a phase from its last checkpoint and skips
-finished ones): vocab -> tokenizer (VQ autoencoder = frozen backbone) -> interpolator -> cache (frozen
-backbone features/codes of every crop, interpolated procedures, confidence weights) -> stage1 (explicit
-procedure modelling, k keyframes) -> stage2 (implicit procedure captioning) -> export (models/).
+finished ones): vocab -> tokenizer (VQ autoencoder = frozen backbone) -> cache (frozen backbone
+features/codes of every crop; the true 7-frame procedures of the continuous changes with confidence
+weights) -> stage1 (explicit procedure modelling, k keyframes) -> stage2 (implicit procedure
+captioning) -> interpolator (used at inference only) -> export (models/).
 Variants for the ablation table: --variant k2 (the shipped model), k1 (stage 1 and 2 with k=1),
 static (no stage 1, no queries: stage 2 over [before, after] only).
 While stage 2 trains, change-kind accuracy and no-change recall on the val split are logged.
@@ -29,7 +30,7 @@ from .config import TrainConfig, smoke_config
 from .data import CropSet, DataError, Vocab, to_tensor
 from .decode import CaptionDecoder, caption_loss, greedy_decode
 from .encode import ProcedureEncoder, make_masks
-from .interpolate import MIDPOINT_TRIPLES, Interpolator, interpolate_seven, interpolator_loss
+from .interpolate import MIDPOINT_TRIPLES, Interpolator, interpolator_loss
 from .sample import confidence_weights, sample_keyframes
 from .tokenizer import ImageTokenizer, tokenizer_loss
 
@@ -233,16 +234,21 @@ def _affine(img: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
 
 
 @torch.no_grad()
-def build_cache(ds: CropSet, tok: ImageTokenizer, interp: Interpolator | None, max_procedures: int,
-                path: Path, seed: int, batch: int = 64) -> dict:
-    """Frozen backbone features (fp16) and codes of before/after for every sample; for the first
-    max_procedures samples also the 7 intermediate frames (true ones where the corpus has them, else
-    the interpolator's), their confidence weights, and two perturbed frames (colour shift, affine
-    warp) used as consistency negatives in stage 1."""
+def build_cache(ds: CropSet, tok: ImageTokenizer, max_procedures: int, path: Path, seed: int,
+                batch: int = 64) -> dict:
+    """Frozen backbone features (fp16) and codes of before/after for every sample; for up to
+    max_procedures samples that have TRUE intermediate frames (continuous kinds: the data engine
+    renders them) also the 7 frames' features and codes, their confidence weights, and two perturbed
+    frames (colour shift, affine warp) used as consistency negatives in stage 1. Stage 1 learns from
+    these true procedures (the paper interpolates because its data has none; ours has them, and it
+    saves interpolating on 2 shared cores)."""
     if path.is_file():
         return torch.load(path)
     n = len(ds)
-    m = min(n, max_procedures) if interp is not None else 0
+    proc_samples = [i for i, s in enumerate(ds.samples) if s.frames_row >= 0][:max_procedures]
+    m = len(proc_samples)
+    proc_of_sample = torch.full((n,), -1, dtype=torch.long)
+    proc_of_sample[torch.tensor(proc_samples, dtype=torch.long)] = torch.arange(m)
     ends_f = torch.zeros(n, 2, C.N_I, C.FEAT_DIM, dtype=torch.float16)
     ends_c = torch.zeros(n, 2, C.N_I, dtype=torch.uint8)
     mid_f = torch.zeros(m, 7, C.N_I, C.FEAT_DIM, dtype=torch.float16)
@@ -251,7 +257,6 @@ def build_cache(ds: CropSet, tok: ImageTokenizer, interp: Interpolator | None, m
     pert_f = torch.zeros(m, 2, C.N_I, C.FEAT_DIM, dtype=torch.float16)
     gen = torch.Generator().manual_seed(seed)
     t0 = time.time()
-    true_count = 0
     for lo in range(0, n, batch):
         hi = min(n, lo + batch)
         pairs = to_tensor(np.stack([ds.images(i) for i in range(lo, hi)]))        # [b,2,3,96,96]
@@ -259,40 +264,31 @@ def build_cache(ds: CropSet, tok: ImageTokenizer, interp: Interpolator | None, m
         f, c = tok.encode(pairs.reshape(b * 2, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
         ends_f[lo:hi] = f.reshape(b, 2, C.N_I, C.FEAT_DIM).half()
         ends_c[lo:hi] = c.reshape(b, 2, C.N_I).to(torch.uint8)
-        if lo < m:
-            hm = min(hi, m)
-            bm = hm - lo
-            mids = torch.zeros(bm, 7, 3, C.IMAGE_SIZE, C.IMAGE_SIZE)
-            need = []
-            for j, i in enumerate(range(lo, hm)):
-                fr = ds.true_frames(i)
-                if fr is not None:
-                    mids[j] = to_tensor(fr)
-                    true_count += 1
-                else:
-                    need.append(j)
-            if need:
-                sel = torch.tensor(need)
-                mids[sel] = interpolate_seven(interp, pairs[sel, 0], pairs[sel, 1])
-            fm, cm = tok.encode(mids.reshape(bm * 7, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
-            fm = fm.reshape(bm, 7, C.N_I, C.FEAT_DIM)
-            mid_f[lo:hm] = fm.half()
-            mid_c[lo:hm] = cm.reshape(bm, 7, C.N_I).to(torch.uint8)
-            weights[lo:hm] = confidence_weights(f.reshape(b, 2, C.N_I, C.FEAT_DIM)[:bm, 0], fm,
-                                                f.reshape(b, 2, C.N_I, C.FEAT_DIM)[:bm, 1])
-            # perturbed copies of one random frame of each procedure (from the 9)
-            seq = torch.cat([pairs[:bm, :1], mids, pairs[:bm, 1:]], 1)
-            pick = torch.randint(0, 9, (bm,), generator=gen)
-            src = seq[torch.arange(bm), pick]
-            pf, _ = tok.encode(torch.cat([_colour_shift(src, gen), _affine(src, gen)]))
-            pert_f[lo:hm] = pf.reshape(2, bm, C.N_I, C.FEAT_DIM).transpose(0, 1).half()
-        if (lo // batch) % 20 == 0:
+        if (lo // batch) % 25 == 0:
             log(f"cache {path.name}: {hi}/{n} samples ({time.time() - t0:.0f}s)")
+    for lo in range(0, m, batch // 2):
+        rows = list(range(lo, min(m, lo + batch // 2)))
+        idx = [proc_samples[r] for r in rows]
+        bm = len(rows)
+        pairs = to_tensor(np.stack([ds.images(i) for i in idx]))
+        mids = to_tensor(np.stack([ds.true_frames(i) for i in idx]))                # [bm,7,3,96,96]
+        fm, cm = tok.encode(mids.reshape(bm * 7, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
+        fm = fm.reshape(bm, 7, C.N_I, C.FEAT_DIM)
+        mid_f[rows[0]:rows[-1] + 1] = fm.half()
+        mid_c[rows[0]:rows[-1] + 1] = cm.reshape(bm, 7, C.N_I).to(torch.uint8)
+        ends = ends_f[torch.tensor(idx)].float()
+        weights[rows[0]:rows[-1] + 1] = confidence_weights(ends[:, 0], fm, ends[:, 1])
+        # perturbed copies of one random frame of each procedure (of the 9)
+        seq = torch.cat([pairs[:, :1], mids, pairs[:, 1:]], 1)
+        pick = torch.randint(0, 9, (bm,), generator=gen)
+        src = seq[torch.arange(bm), pick]
+        pf, _ = tok.encode(torch.cat([_colour_shift(src, gen), _affine(src, gen)]))
+        pert_f[rows[0]:rows[-1] + 1] = pf.reshape(2, bm, C.N_I, C.FEAT_DIM).transpose(0, 1).half()
     cache = {"ends_f": ends_f, "ends_c": ends_c, "mid_f": mid_f, "mid_c": mid_c, "weights": weights,
              "pert_f": pert_f, "kinds": torch.tensor([s.kind for s in ds.samples]),
-             "true_frames": true_count}
+             "proc_samples": torch.tensor(proc_samples, dtype=torch.long), "proc_of_sample": proc_of_sample}
     save_atomic(cache, path)
-    log(f"cache {path.name}: {n} samples, {m} procedures ({true_count} with true frames) in {time.time() - t0:.0f}s")
+    log(f"cache {path.name}: {n} samples, {m} true procedures in {time.time() - t0:.0f}s")
     return cache
 
 
@@ -307,22 +303,23 @@ def train_stage1(train: CropSet, cache: dict, vocab: Vocab, k: int, cfg: TrainCo
     enc, _ = make_models(vocab, k, cfg)
     m = cache["mid_f"].shape[0]
     if m == 0:
-        raise DataError("stage 1 needs procedures in the cache (no interpolator?)")
+        raise DataError("stage 1 needs procedures: no training sample has true intermediate frames")
     name = f"stage1_k{k}"
 
     def step_fn(step):
         rng = rng_for(cfg.seed, name, step)
         gen = torch_gen(cfg.seed, name, step)
         b = cfg.stage1.batch
-        idx = torch.from_numpy(rng.integers(0, m, b))
+        idx = torch.from_numpy(rng.integers(0, m, b))                                # procedure rows
+        sample_idx = cache["proc_samples"][idx]
         keys = sample_keyframes(cache["weights"][idx], k, gen)                       # [b,k]
         ar = torch.arange(b).unsqueeze(1)
         mid_f = cache["mid_f"][idx][ar, keys].float()                               # [b,k,36,64]
         mid_c = cache["mid_c"][idx][ar, keys].long()
-        ends_f, ends_c = cache["ends_f"][idx].float(), cache["ends_c"][idx].long()
+        ends_f, ends_c = cache["ends_f"][sample_idx].float(), cache["ends_c"][sample_idx].long()
         frames = torch.cat([ends_f[:, :1], mid_f, ends_f[:, 1:]], 1)                 # [b,k+2,36,64]
         codes = torch.cat([ends_c[:, :1], mid_c, ends_c[:, 1:]], 1).reshape(b, -1)
-        caps = [train.samples[int(i)].captions[int(rng.integers(len(train.samples[int(i)].captions)))] for i in idx]
+        caps = [train.samples[int(i)].captions[int(rng.integers(len(train.samples[int(i)].captions)))] for i in sample_idx]
         # negatives: a quarter with another sample's caption (align), a quarter with broken frames (consistency)
         role = rng.random(b)
         align_neg = role < 0.25
@@ -403,9 +400,10 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
         l_kind = F.cross_entropy(kind_logits, cache["kinds"][idx])
         loss = l_cap + cfg.w_kind * l_kind
         stats = {"cap": float(l_cap), "kind": float(l_kind)}
-        has_proc = idx < m
+        proc_rows = cache["proc_of_sample"][idx]
+        has_proc = proc_rows >= 0
         if k > 0 and bool(has_proc.any()):
-            pi = idx[has_proc]
+            pi = proc_rows[has_proc]
             keys = sample_keyframes(cache["weights"][pi], k, gen)
             target = cache["mid_c"][pi][torch.arange(len(pi)).unsqueeze(1), keys].long().reshape(len(pi), -1)
             l_q = F.cross_entropy(query_logits[has_proc].reshape(-1, C.CODEBOOK), target.reshape(-1))
@@ -467,15 +465,16 @@ def main(argv: list[str] | None = None) -> int:
         log(f"data: {len(train)} train samples, {len(val)} val samples")
         vocab = build_vocab(train, out)
         tok, s_tok = train_tokenizer(train, cfg, out, True)
-        interp, s_int = train_interpolator(train, cfg, out, True)
-        cache = build_cache(train, tok, interp, cfg.max_stage1_samples, out / "cache_train.pt", cfg.seed)
-        val_cache = build_cache(val, tok, None, 0, out / "cache_val.pt", cfg.seed)
-        summaries = {"tokenizer": s_tok, "interpolator": s_int}
+        cache = build_cache(train, tok, cfg.max_stage1_samples, out / "cache_train.pt", cfg.seed)
+        val_cache = build_cache(val, tok, 0, out / "cache_val.pt", cfg.seed)
+        summaries = {"tokenizer": s_tok}
         for variant in variants:
             k = VARIANT_K[variant]
             if k > 0:
                 _, summaries[f"stage1_k{k}"] = train_stage1(train, cache, vocab, k, cfg, out, True)
             _, _, summaries[f"stage2_{variant}"] = train_stage2(train, val, cache, val_cache, vocab, variant, cfg, out, True)
+        # the interpolator is only needed at inference (procedure frames, the explicit ablation): last
+        _, summaries["interpolator"] = train_interpolator(train, cfg, out, True)
     except DataError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -75,3 +75,15 @@ def test_cropset_reads_the_crops_format_and_names_bad_files(tmp_path):
         CropSet(tmp_path / "train")
     with pytest.raises(DataError, match="missing.*not found|not found"):
         CropSet(tmp_path / "missing")
+
+
+def test_merge_crops_parts_keeps_rows_aligned(tmp_path):
+    from training.corpus import merge
+    make_split(tmp_path / "a", 7, seed=1)
+    make_split(tmp_path / "b", 6, seed=2)
+    merge([tmp_path / "a" / "crops", tmp_path / "b" / "crops"], tmp_path / "m" / "crops")
+    m, b = CropSet(tmp_path / "m"), CropSet(tmp_path / "b")
+    assert len(m) == 13
+    assert (m.images(7 + 3) == b.images(3)).all()
+    with_frames = [i for i, s in enumerate(b.samples) if s.frames_row >= 0]
+    assert (m.true_frames(7 + with_frames[0]) == b.true_frames(with_frames[0])).all()

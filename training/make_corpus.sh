@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Renders the training corpus with the data engine and cuts the model crops with the runtime's own
+# region/crop code:  bash training/make_corpus.sh OUT_DIR [TRAIN_PAIRS] [VAL_PAIRS] [TEST_PAIRS] [SEED]
+# Layout: OUT_DIR/<split>/{manifest.jsonl, pairs/..., crops.jsonl, crops.pairs.npy, crops.frames.npy}.
+# A split whose crops.jsonl already exists is kept (rerun-safe).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: make_corpus.sh OUT_DIR [TRAIN] [VAL] [TEST] [SEED]}
+train=${2:-10000}; val=${3:-600}; test=${4:-1200}; seed=${5:-1}
+for spec in "val:$val" "train:$train" "test:$test"; do
+  split=${spec%%:*}; count=${spec##*:}
+  dir="$out/$split"
+  if [ -f "$dir/crops.jsonl" ]; then echo "make_corpus: $split exists, kept"; continue; fi
+  rm -rf "$dir"
+  t0=$(date +%s)
+  npm run --silent data -- --seed "$seed" --count "$count" --split "$split" --out "$dir" --quiet
+  t1=$(date +%s)
+  npm run --silent crops -- --manifest "$dir/manifest.jsonl" --out "$dir/crops.tmp" >"$dir/crops_summary.json"
+  for f in jsonl pairs.npy frames.npy; do mv "$dir/crops.tmp.$f" "$dir/crops.$f"; done
+  echo "make_corpus: $split $count pairs rendered in $((t1 - t0)) s, cropped in $(( $(date +%s) - t1 )) s: $(head -c 300 "$dir/crops_summary.json")"
+done
