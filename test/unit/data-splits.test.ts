@@ -1,0 +1,46 @@
+// Splits: train and val never render the held-out templates and palettes; test does, often; pair
+// streams differ between splits even with the same seed. Pure checks, no browser.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HELD_OUT_PALETTES, paletteIds } from '../../src/data/colors.js';
+import { pairId } from '../../src/data/generate.js';
+import { Rng, hashString } from '../../src/data/rng.js';
+import { HELD_OUT_TEMPLATES, templateNames } from '../../src/data/templates.js';
+
+test('train and val never see the held-out templates and palettes; test has them all', () => {
+  for (const split of ['train', 'val']) {
+    assert.deepEqual(templateNames(split).filter((t) => HELD_OUT_TEMPLATES.has(t)), []);
+    assert.deepEqual(paletteIds(split).filter((p) => HELD_OUT_PALETTES.has(p)), []);
+    assert.ok(templateNames(split).length >= 10);
+    assert.ok(paletteIds(split).length >= 8);
+  }
+  for (const t of HELD_OUT_TEMPLATES) assert.ok(templateNames('test').includes(t));
+  for (const p of HELD_OUT_PALETTES) assert.ok(paletteIds('test').includes(p));
+  assert.ok(HELD_OUT_TEMPLATES.size >= 2 && HELD_OUT_PALETTES.size >= 2);
+});
+
+test('the seeded generator is deterministic and its streams differ by split', () => {
+  const a = new Rng(hashString('train|1|5|0'));
+  const b = new Rng(hashString('train|1|5|0'));
+  const c = new Rng(hashString('test|1|5|0'));
+  const seqA = Array.from({ length: 8 }, () => a.nextUint32());
+  assert.deepEqual(seqA, Array.from({ length: 8 }, () => b.nextUint32()));
+  assert.notDeepEqual(seqA, Array.from({ length: 8 }, () => c.nextUint32()));
+  assert.equal(pairId('val', 3, 42), 'val-3-000042');
+});
+
+test('Rng helpers stay in range and cover it', () => {
+  const rng = new Rng(99);
+  const seen = new Set<number>();
+  for (let i = 0; i < 2000; i++) {
+    const v = rng.int(3, 7);
+    assert.ok(v >= 3 && v <= 7 && Number.isInteger(v));
+    seen.add(v);
+    const f = rng.float();
+    assert.ok(f >= 0 && f < 1);
+  }
+  assert.equal(seen.size, 5);
+  assert.deepEqual(rng.shuffle([1, 2, 3, 4]).sort(), [1, 2, 3, 4]);
+  assert.equal(new Set(rng.sample([1, 2, 3, 4, 5], 3)).size, 3);
+  assert.throws(() => rng.pick([]), /empty list/);
+});
