@@ -84,6 +84,16 @@ export class ScreenBuilder {
     return this.width < 600;
   }
 
+  private readonly shown = new Set<string>();
+
+  /** a label not yet on this screen (two "Back" buttons side by side look wrong) */
+  fresh(labels: readonly string[]): string {
+    let label = this.rng.pick(labels);
+    for (let i = 0; i < 8 && this.shown.has(label); i++) label = this.rng.pick(labels);
+    this.shown.add(label);
+    return label;
+  }
+
   newId(): string {
     return 'e' + this.nextId++;
   }

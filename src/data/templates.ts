@@ -20,7 +20,7 @@ function accent(b: ScreenBuilder): NamedColor {
 }
 
 export function button(b: ScreenBuilder, area: Area | null, group?: string, style: 'primary' | 'secondary' | 'ghost' | 'accent' = 'primary'): string {
-  const label = b.rng.pick(W.BUTTON_LABELS);
+  const label = b.fresh(W.BUTTON_LABELS);
   const withIcon = b.rng.chance(0.3);
   const icon = b.rng.pick(ICON_NAMES);
   const inner = (withIcon ? iconSvg(icon, 16) : '') + b.text(label);
