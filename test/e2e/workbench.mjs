@@ -76,7 +76,13 @@ export async function revealInExplorer(page, relativePath) {
     }
   }
   const row = explorerRow(page, parts.at(-1)).first();
-  await row.waitFor();
+  try {
+    await row.waitFor();
+  } catch (error) {
+    const rows = await page.locator('.explorer-folders-view .monaco-list-row').evaluateAll((els) => els.map((el) =>
+      `${el.getAttribute('aria-label')}${el.getAttribute('aria-expanded') === 'true' ? ' (open)' : ''}${el.classList.contains('selected') ? ' [selected]' : ''}`));
+    throw new Error(`explorer: no row "${parts.at(-1)}" for ${relativePath}; rows: ${rows.join(' | ')}\n${error.message}`);
+  }
   return row;
 }
 
@@ -95,8 +101,8 @@ export async function selectInExplorer(page, relativePaths) {
     await last.click(i === 0 ? {} : { modifiers: ['Control'] });
     await selectedRow(path).waitFor();
     if (i === 0) {
-      // A plain click opens the file in a preview editor, and the explorer then selects the active
-      // editor's file again (auto reveal): wait for that editor, as a user sees it, before Ctrl+clicking.
+      // A plain click opens the file in a preview editor: wait for it, as a user sees it, before
+      // Ctrl+clicking (run.sh turns off explorer.autoReveal, which would re-select this file later).
       await page.locator('.tabs-container .tab.active', { hasText: path.split('/').at(-1) }).first().waitFor();
     }
   }
