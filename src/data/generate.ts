@@ -37,6 +37,12 @@ export interface PairRecord {
   changes: ChangeRecord[];
   captions: string[];
   region_captions: string[][];
+  /**
+   * Elements that did not change themselves but were shifted by the change (reflow: neighbours of
+   * an added, removed, resized or re-spaced element). Not changes to caption; lets tools tell these
+   * regions apart from unexplained differences. Boxes clipped to the screen (null when off it).
+   */
+  reflowed: { bbox_before: Box | null; bbox_after: Box | null }[];
   template: string;
   palette: string;
   font: string;
@@ -217,6 +223,9 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
   const afterIds = [...new Set(changes.flatMap((c) => c.afterIds.filter((x) => x !== '#page')))];
   const afterRects = await page.apply(changes.flatMap((c) => c.opsAt(1)), afterIds);
   const afterPng = await page.screenshot(width, height);
+  const isTheme = changes.some((c) => c.kind === 'theme');
+  const exclude = [...new Set(changes.flatMap((c) => [...c.beforeIds, ...c.afterIds, ...(c.target ? [c.target.id] : [])]).filter((x) => x !== '#page'))];
+  const reflowed = isTheme ? [] : await page.reflowed(exclude);
 
   if (!isNone && beforePng.equals(afterPng)) return reject('no visible pixels: ' + changes.map((c) => c.kind).join('+')); // try again
 
@@ -244,6 +253,9 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
     record: {
       id, split, before: `${dir}/before.png`, after: `${dir}/after.png`, frames, width, height,
       changes: records, captions, region_captions: perChange.map((p) => p.refs),
+      reflowed: reflowed
+        .map((r) => ({ bbox_before: clipBox(r.before, width, height), bbox_after: clipBox(r.after, width, height) }))
+        .filter((r) => r.bbox_before || r.bbox_after),
       template: choice.template, palette: choice.paletteId, font: choice.font.split(',')[0].replace(/'/g, ''),
     },
     files,

@@ -69,5 +69,12 @@ export function validateRecord(r: PairRecord): string[] {
     if (c.kind === 'theme' && (c.bbox_before?.join() !== `0,0,${r.width},${r.height}`)) err('theme box is not the whole page');
   }
   if (r.changes?.some((c) => c.kind === 'none') && r.changes.length !== 1) err('none mixed with other changes');
+  if (!Array.isArray(r.reflowed)) err('reflowed missing (must be a list, maybe empty)');
+  else {
+    for (const f of r.reflowed) {
+      if (f.bbox_before !== null && !isBox(f.bbox_before, r.width, r.height)) err(`bad reflowed bbox_before ${JSON.stringify(f.bbox_before)}`);
+      if (f.bbox_after !== null && !isBox(f.bbox_after, r.width, r.height)) err(`bad reflowed bbox_after ${JSON.stringify(f.bbox_after)}`);
+    }
+  }
   return errors;
 }

@@ -63,6 +63,34 @@ const PAGE_SCRIPT = `
     if (row) for (const c of parent.children) used = Math.max(used, c.getBoundingClientRect().right);
     return Math.max(0, Math.floor(right - used));
   };
+  let loadedRects = {};
+  // Elements that only shifted because something else changed (reflow): same size, new place,
+  // and not carried along by a data-e ancestor that shifted the same way. Changed elements,
+  // their ancestors and their descendants are left out.
+  window.__reflow = (exclude) => {
+    const excluded = exclude.map(find).filter(Boolean);
+    const out = [];
+    const shift = (el) => {
+      const id = el.getAttribute('data-e');
+      const a = loadedRects[id];
+      const b = rectOf(el);
+      if (!a || !b) return null;
+      if (a[2] - a[0] !== b[2] - b[0] || a[3] - a[1] !== b[3] - b[1]) return null;
+      const dx = b[0] - a[0];
+      const dy = b[1] - a[1];
+      return dx || dy ? { id, before: a, after: b, dx, dy } : null;
+    };
+    for (const el of root.querySelectorAll('[data-e]')) {
+      if (excluded.some((x) => x === el || x.contains(el) || el.contains(x))) continue;
+      const s = shift(el);
+      if (!s) continue;
+      const parent = el.parentElement && el.parentElement.closest('[data-e]');
+      const ps = parent && root.contains(parent) ? shift(parent) : null;
+      if (ps && ps.dx === s.dx && ps.dy === s.dy) continue;
+      out.push({ id: s.id, before: s.before, after: s.after });
+    }
+    return out;
+  };
   window.__load = async (html, style) => {
     root.setAttribute('style', style);
     root.innerHTML = html;
@@ -84,6 +112,7 @@ const PAGE_SCRIPT = `
         }
       }
     }
+    loadedRects = rects;
     return { rects, covered, slack };
   };
   window.__apply = (ops, ids) => {
@@ -142,6 +171,11 @@ export class RenderPage {
     type Loaded = { rects: Record<string, Box | null>; covered: string[]; slack: Record<string, number> };
     const loaded = await this.page.evaluate(([h, s]) => (window as unknown as { __load: (h: string, s: string) => Promise<Loaded> }).__load(h, s), [html, style] as const);
     return { rects: new Map(Object.entries(loaded.rects)), covered: new Set(loaded.covered), slack: new Map(Object.entries(loaded.slack)) };
+  }
+
+  /** after the final state: elements that shifted only because of reflow (see __reflow) */
+  async reflowed(exclude: string[]): Promise<{ id: string; before: Box; after: Box }[]> {
+    return this.page.evaluate((ex) => (window as unknown as { __reflow: (ex: string[]) => { id: string; before: Box; after: Box }[] }).__reflow(ex), exclude);
   }
 
   async apply(ops: Op[], measureIds: string[]): Promise<Map<string, Box | null>> {
