@@ -63,31 +63,47 @@ const PAGE_SCRIPT = `
     if (row) for (const c of parent.children) used = Math.max(used, c.getBoundingClientRect().right);
     return Math.max(0, Math.floor(right - used));
   };
-  let loadedRects = {};
-  // Elements that only shifted because something else changed (reflow): same size, new place,
-  // and not carried along by a data-e ancestor that shifted the same way. Changed elements,
-  // their ancestors and their descendants are left out.
+  // Every element's box at load time, to find what a change shifted (reflow) afterwards.
+  let loadedAll = new Map();
+  const inSvg = (el) => el.tagName.toLowerCase() !== 'svg' && !!el.closest('svg');
+  const plainBox = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return null;
+    return [Math.floor(r.left), Math.floor(r.top), Math.ceil(r.right), Math.ceil(r.bottom)];
+  };
+  const paints = (el) => {
+    const cs = getComputedStyle(el);
+    return cs.backgroundColor !== 'rgba(0, 0, 0, 0)' || cs.boxShadow !== 'none' ||
+      parseFloat(cs.borderTopWidth) + parseFloat(cs.borderBottomWidth) + parseFloat(cs.borderLeftWidth) + parseFloat(cs.borderRightWidth) > 0;
+  };
+  const snapshotAll = () => {
+    loadedAll = new Map();
+    for (const el of root.querySelectorAll('*')) if (!inSvg(el)) loadedAll.set(el, plainBox(el));
+  };
+  // Elements a change moved without changing them (reflow): shifted boxes (same size, new place;
+  // not when carried along by a parent that shifted the same way) and resized boxes that paint a
+  // background, border or shadow (a card growing around an added row). The changed elements and
+  // their descendants are left out.
   window.__reflow = (exclude) => {
     const excluded = exclude.map(find).filter(Boolean);
     const out = [];
-    const shift = (el) => {
-      const id = el.getAttribute('data-e');
-      const a = loadedRects[id];
-      const b = rectOf(el);
-      if (!a || !b) return null;
-      if (a[2] - a[0] !== b[2] - b[0] || a[3] - a[1] !== b[3] - b[1]) return null;
-      const dx = b[0] - a[0];
-      const dy = b[1] - a[1];
-      return dx || dy ? { id, before: a, after: b, dx, dy } : null;
-    };
-    for (const el of root.querySelectorAll('[data-e]')) {
-      if (excluded.some((x) => x === el || x.contains(el) || el.contains(x))) continue;
-      const s = shift(el);
-      if (!s) continue;
-      const parent = el.parentElement && el.parentElement.closest('[data-e]');
-      const ps = parent && root.contains(parent) ? shift(parent) : null;
-      if (ps && ps.dx === s.dx && ps.dy === s.dy) continue;
-      out.push({ id: s.id, before: s.before, after: s.after });
+    const shifted = new Map();
+    for (const el of root.querySelectorAll('*')) {
+      if (inSvg(el)) continue;
+      if (excluded.some((x) => x === el || x.contains(el))) continue;
+      const a = loadedAll.get(el);
+      const b = plainBox(el);
+      if (!a || !b) continue;
+      if (a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3]) continue;
+      if (a[2] - a[0] === b[2] - b[0] && a[3] - a[1] === b[3] - b[1]) {
+        const dx = b[0] - a[0];
+        const dy = b[1] - a[1];
+        shifted.set(el, dx + ',' + dy);
+        if (shifted.get(el.parentElement) === dx + ',' + dy) continue;
+        out.push({ before: a, after: b });
+      } else if (paints(el)) {
+        out.push({ before: a, after: b });
+      }
     }
     return out;
   };
@@ -112,7 +128,7 @@ const PAGE_SCRIPT = `
         }
       }
     }
-    loadedRects = rects;
+    snapshotAll();
     return { rects, covered, slack };
   };
   window.__apply = (ops, ids) => {
@@ -174,8 +190,8 @@ export class RenderPage {
   }
 
   /** after the final state: elements that shifted only because of reflow (see __reflow) */
-  async reflowed(exclude: string[]): Promise<{ id: string; before: Box; after: Box }[]> {
-    return this.page.evaluate((ex) => (window as unknown as { __reflow: (ex: string[]) => { id: string; before: Box; after: Box }[] }).__reflow(ex), exclude);
+  async reflowed(exclude: string[]): Promise<{ before: Box; after: Box }[]> {
+    return this.page.evaluate((ex) => (window as unknown as { __reflow: (ex: string[]) => { before: Box; after: Box }[] }).__reflow(ex), exclude);
   }
 
   async apply(ops: Op[], measureIds: string[]): Promise<Map<string, Box | null>> {

@@ -119,6 +119,10 @@ test('changed pixels lie inside the recorded boxes (kinds that do not reflow the
     checked++;
   }
   assert.ok(checked >= 5, `only ${checked} pairs checked`);
+  // kinds that do not reflow leave nothing else shifted
+  for (const r of records) {
+    if (r.changes.every((c) => ['move', 'color', 'icon', 'opacity', 'none', 'theme'].includes(c.kind))) assert.deepEqual(r.reflowed, [], r.id);
+  }
   assert.ok(changedPairs >= COUNT / 2);
 });
 
