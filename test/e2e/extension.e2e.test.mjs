@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
 import {
-  launchBrowser, openWorkbench, paletteMatches, pickFromContextMenu, revealInExplorer, runCommand,
+  launchBrowser, openFile, openWorkbench, paletteMatches, pickFromContextMenu, runCommand,
   selectInExplorer, showView, StepCamera,
 } from './workbench.mjs';
 
@@ -230,8 +230,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
 
   uiTest('inline annotation: the line naming a changed screenshot shows its caption, with a hover that opens the panel', async () => {
     const { file, line: lineNumber, names } = fixture.namingSource;
-    const row = await revealInExplorer(page, file);
-    await row.dblclick();
+    await openFile(page, file);
     const line = page.locator('.monaco-editor .view-line', { hasText: names });
     await line.waitFor();
     // The caption is an `after` decoration: CSS generated content on a span of that line.

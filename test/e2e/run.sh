@@ -55,9 +55,7 @@ node test/e2e/fixture.mjs "$WORK/workspace" > "$WORK/fixture.json"
 
 echo "e2e: installing the VSIX into a throwaway profile"
 mkdir -p "$WORK/user-data/User" "$WORK/extensions"
-# Settings for a quiet, deterministic workbench: no welcome page, no chat side bar, no update checks,
-# and no explorer auto-reveal (it re-selects the active editor's file some time after an editor opens,
-# which can undo a Ctrl+click made in between: no page state tells when it has happened).
+# Settings for a quiet, deterministic workbench: no welcome page, no chat side bar, no update checks.
 cat > "$WORK/user-data/User/settings.json" <<'JSON'
 {
   "workbench.startupEditor": "none",
@@ -71,8 +69,7 @@ cat > "$WORK/user-data/User/settings.json" <<'JSON'
   "git.autofetch": false,
   "git.openRepositoryInParentFolders": "never",
   "security.workspace.trust.enabled": false,
-  "update.mode": "none",
-  "explorer.autoReveal": false
+  "update.mode": "none"
 }
 JSON
 PATH="$NODE24_BIN:$PATH" "$CODE_SERVER" --install-extension "$WORK/procap-review.vsix" \

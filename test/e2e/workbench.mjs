@@ -87,27 +87,29 @@ export async function revealInExplorer(page, relativePath) {
 }
 
 /**
- * Selects files in the explorer as a user does: click the first, Ctrl+click the others. Each click
- * is confirmed (the row shows as selected) before the next, so a click that landed on a row the
- * tree was still re-rendering fails here, by name, instead of selecting the wrong pair.
+ * Selects files in the explorer with Ctrl+click only, starting from an empty selection. (A plain
+ * click also opens a preview editor; seen under load: that editor, once loaded, took the focus and
+ * closed the context menu opened next, and explorer auto-reveal re-selected its file after the
+ * Ctrl+click. Ctrl+click selects without opening anything.) Each click is confirmed before the next.
  */
 export async function selectInExplorer(page, relativePaths) {
-  const selectedRow = (path) =>
-    page.locator(`.explorer-folders-view .monaco-list-row.selected[aria-label="${path.split('/').at(-1)}"]`).first();
-  let last;
+  const name = (path) => path.split('/').at(-1);
+  const selectedRows = page.locator('.explorer-folders-view .monaco-list-row.selected');
   for (const path of relativePaths) await revealInExplorer(page, path);
-  for (const [i, path] of relativePaths.entries()) {
-    last = await revealInExplorer(page, path);
-    await last.click(i === 0 ? {} : { modifiers: ['Control'] });
-    await selectedRow(path).waitFor();
-    if (i === 0) {
-      // A plain click opens the file in a preview editor: wait for it, as a user sees it, before
-      // Ctrl+clicking (run.sh turns off explorer.autoReveal, which would re-select this file later).
-      await page.locator('.tabs-container .tab.active', { hasText: path.split('/').at(-1) }).first().waitFor();
-    }
+  // Focus the tree and clear its selection (Escape in a list), as a keyboard user would.
+  await runCommand(page, 'File: Focus on Files Explorer');
+  await page.locator('.explorer-folders-view .monaco-list:focus-within').first().waitFor();
+  if (await selectedRows.count() > 0) {
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.querySelectorAll('.explorer-folders-view .monaco-list-row.selected').length === 0);
   }
-  for (const path of relativePaths) await selectedRow(path).waitFor();
-  const count = await page.locator('.explorer-folders-view .monaco-list-row.selected').count();
+  let last;
+  for (const path of relativePaths) {
+    last = explorerRow(page, name(path)).first();
+    await last.click({ modifiers: ['Control'] });
+    await page.locator(`.explorer-folders-view .monaco-list-row.selected[aria-label="${name(path)}"]`).first().waitFor();
+  }
+  const count = await selectedRows.count();
   if (count !== relativePaths.length) {
     throw new Error(`explorer: ${count} rows selected, expected ${relativePaths.length} (${relativePaths.join(', ')})`);
   }
@@ -134,7 +136,7 @@ const MENU = '.context-view .monaco-menu';
  */
 export async function pickFromContextMenu(page, target, label, { timeoutMs = UI_TIMEOUT_MS } = {}) {
   const deadline = Date.now() + timeoutMs;
-  let seen = [];
+  const seen = [];
   for (;;) {
     await target.click({ button: 'right' });
     await page.locator(MENU).first().waitFor();
@@ -151,14 +153,30 @@ export async function pickFromContextMenu(page, target, label, { timeoutMs = UI_
       await page.locator(MENU).first().waitFor({ state: 'hidden' });
       return;
     }
-    seen = await page.locator(`${MENU} .action-label`).allInnerTexts();
-    await page.keyboard.press('Escape');
+    seen.push((await page.locator(`${MENU} .action-label`).allInnerTexts()).filter(Boolean).join(' | ') || '(menu closed)');
+    // Escape only while the menu is open: sent to the explorer, Escape would clear its selection.
+    if (await page.locator(MENU).first().isVisible()) await page.keyboard.press('Escape');
     await page.locator(MENU).first().waitFor({ state: 'hidden' });
     if (Date.now() > deadline) {
-      throw new Error(`context menu has no "${label}" after ${timeoutMs} ms; it has: ${seen.filter(Boolean).join(' | ')}`);
+      throw new Error(`context menu has no "${label}" after ${timeoutMs} ms; it had, at each try: ${seen.join('  //  ')}`);
     }
     await page.waitForTimeout(1000);  // menus register late (see the note): reopen after a moment
   }
+}
+
+/** Opens a workspace file as a user does with Go to File (Ctrl+P); waits for its editor tab. */
+export async function openFile(page, relativePath) {
+  const name = relativePath.split('/').at(-1);
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor();
+  await input.fill(relativePath);
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) }).first();
+  await row.waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor();
 }
 
 /** The labels of a context menu (for assertions that an item is NOT offered). */
@@ -166,7 +184,7 @@ export async function contextMenuLabels(page, target) {
   await target.click({ button: 'right' });
   await page.locator(MENU).first().waitFor();
   const labels = (await page.locator(`${MENU} .action-item:not(.disabled) .action-label`).allInnerTexts()).filter(Boolean);
-  await page.keyboard.press('Escape');
+  if (await page.locator(MENU).first().isVisible()) await page.keyboard.press('Escape');
   await page.locator(MENU).first().waitFor({ state: 'hidden' });
   return labels;
 }
