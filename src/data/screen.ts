@@ -94,6 +94,13 @@ export class ScreenBuilder {
     return label;
   }
 
+  /** n distinct labels not yet on this screen */
+  freshMany(labels: readonly string[], n: number): string[] {
+    const picked = this.rng.sample(labels.filter((l) => !this.shown.has(l)), n);
+    for (const l of picked) this.shown.add(l);
+    return picked;
+  }
+
   newId(): string {
     return 'e' + this.nextId++;
   }

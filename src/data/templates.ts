@@ -72,7 +72,7 @@ export function badge(b: ScreenBuilder, area: Area | null, group?: string): stri
 }
 
 export function tag(b: ScreenBuilder, area: Area | null, group: string): string {
-  const label = b.rng.pick(W.NAV_LABELS).toLowerCase();
+  const label = b.fresh(W.NAV_LABELS).toLowerCase();
   const c = accent(b);
   return b.el({ tag: 'span', role: 'tag', label, cls: 'tagchip', style: `border-color:${css(c)};color:${css(c)}`, color: c.name, colorProp: 'border-color', colorHex: c.hex, area, kinds: [...LEAF_KINDS, 'color', 'text', 'reorder'], group, textSort: 'nav', fontPx: 12 }, b.text(label));
 }
@@ -145,12 +145,12 @@ export function nav(b: ScreenBuilder): string {
   const logo = b.el({ role: 'logo', label: brand, cls: 'brand', area: 'nav bar', kinds: ['move', 'text', 'font'], textSort: 'title', fontPx: 17, bold: true }, iconSvg(b.rng.pick(['cloud', 'star', 'home', 'gear']), 20) + b.text(brand));
   const nLinks = b.compact ? 0 : b.rng.int(2, 5);
   const links: string[] = [];
-  const linkLabels = b.rng.sample(W.NAV_LABELS, nLinks);
+  const linkLabels = b.freshMany(W.NAV_LABELS, nLinks);
   for (const label of linkLabels) {
     links.push(b.el({ tag: 'a', role: 'link', label, cls: 'navlink', style: `color:var(--navtext)`, color: p.nav.name === 'white' ? p.text.name : 'white', colorProp: 'color', colorHex: navText, area: 'nav bar', kinds: [...LEAF_KINDS, 'text', 'color', 'font', 'reorder'], group: gid, textSort: 'nav', fontPx: 14 }, b.text(label)));
   }
   b.factories.set(gid, (bb) => {
-    const label = bb.rng.pick(W.NAV_LABELS);
+    const label = bb.fresh(W.NAV_LABELS);
     return bb.el({ tag: 'a', role: 'link', label, cls: 'navlink', style: `color:var(--navtext)`, color: p.nav.name === 'white' ? p.text.name : 'white', colorProp: 'color', colorHex: navText, area: 'nav bar', kinds: [...LEAF_KINDS], group: gid, textSort: 'nav' }, bb.text(label));
   });
   const linkBox = b.el({ id: gid, role: 'nav bar', label: 'links', cls: 'navlinks', area: 'nav bar', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 }, links.join(''));
@@ -167,14 +167,14 @@ export function sidebar(b: ScreenBuilder): string {
   const p = b.palette;
   const n = b.rng.int(4, 8);
   const active = b.rng.int(0, n - 1);
-  const labels = b.rng.sample(W.NAV_LABELS, n);
+  const labels = b.freshMany(W.NAV_LABELS, n);
   const make = (bb: ScreenBuilder, label: string, isActive: boolean) => {
     const ic = bb.rng.pick(ICON_NAMES);
     const c = isActive ? p.primary : p.text;
     return bb.el({ role: 'menu item', label, cls: 'mi' + (isActive ? ' active' : ''), style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, area: 'sidebar', kinds: [...LEAF_KINDS, 'text', 'color', 'icon', 'font', 'reorder'], group: gid, icon: ic, textSort: 'nav', fontPx: 14 }, iconSvg(ic, 16) + bb.text(label));
   };
   const items = labels.map((l, i) => make(b, l, i === active));
-  b.factories.set(gid, (bb) => make(bb, bb.rng.pick(W.NAV_LABELS), false));
+  b.factories.set(gid, (bb) => make(bb, bb.fresh(W.NAV_LABELS), false));
   return b.el({ id: gid, role: 'sidebar', label: 'sidebar', cls: 'sidebar', area: 'sidebar', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 2 }, items.join(''));
 }
 
@@ -199,13 +199,13 @@ export function tabs(b: ScreenBuilder): string {
     const c = on ? p.primary : p.muted;
     return bb.el({ role: 'tab', label, cls: 'tab' + (on ? ' on' : ''), style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, area: 'tabs', kinds: [...LEAF_KINDS, 'text', 'color', 'font', 'reorder'], group: gid, textSort: 'nav', fontPx: 14 }, bb.text(label));
   };
-  const items = b.rng.sample(W.NAV_LABELS, n).map((l, i) => make(b, l, i === active));
-  b.factories.set(gid, (bb) => make(bb, bb.rng.pick(W.NAV_LABELS), false));
+  const items = b.freshMany(W.NAV_LABELS, n).map((l, i) => make(b, l, i === active));
+  b.factories.set(gid, (bb) => make(bb, bb.fresh(W.NAV_LABELS), false));
   return b.el({ id: gid, role: 'tabs', label: 'tabs', cls: 'tabs', area: 'tabs', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 4 }, items.join(''));
 }
 
 function statCard(b: ScreenBuilder, gid: string): string {
-  const title = b.rng.pick(W.CARD_TITLES);
+  const title = b.fresh(W.CARD_TITLES);
   const p = b.palette;
   const t = b.el({ role: 'label', label: title, cls: 'lbl', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 13, bold: true }, b.text(title));
   const v = W.number(b.rng);
@@ -313,7 +313,7 @@ export function menuItems(b: ScreenBuilder, n: number): string {
   const gid = b.newId();
   const p = b.palette;
   const make = (bb: ScreenBuilder) => {
-    const label = bb.rng.pick(['Rename', 'Duplicate', 'Move to', 'Copy link', 'Download', 'Share', 'Delete', 'Archive', 'Properties', 'Open in new tab', 'Pin', 'Export']);
+    const label = bb.fresh(['Rename', 'Duplicate', 'Move to', 'Copy link', 'Download', 'Share', 'Delete', 'Archive', 'Properties', 'Open in new tab', 'Pin', 'Export']);
     const ic = bb.rng.pick(ICON_NAMES);
     return bb.el({ role: 'menu item', label, cls: 'mi', style: `color:var(--text)`, color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'menu', kinds: [...LEAF_KINDS, 'text', 'color', 'icon', 'font', 'reorder'], group: gid, icon: ic, textSort: 'nav', fontPx: 14 }, iconSvg(ic, 16) + bb.text(label));
   };
@@ -325,7 +325,7 @@ export function menuItems(b: ScreenBuilder, n: number): string {
 
 function pricingCard(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
-  const plan = b.rng.pick(W.PLANS);
+  const plan = b.fresh(W.PLANS);
   const price = '$' + b.rng.int(0, 99);
   const feats: string[] = [];
   for (let i = 0; i < b.rng.int(2, 4); i++) feats.push(`<div class="hrow small">${iconSvg('check', 14)}<span>${W.escapeHtml(W.sentence(b.rng, 2, 4))}</span></div>`);
