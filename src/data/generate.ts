@@ -271,5 +271,12 @@ export async function generatePair(page: RenderPage, split: Split, seed: number,
     for (const f of result.files) await writeFile(path.join(outDir, f.rel), f.data);
     return result.record;
   }
-  throw new Error(`pair ${pairId(split, seed, index)}: no valid change after ${MAX_ATTEMPTS} attempts`);
+  // Never seen in practice; rather than stop a long run, make this pair a "none" pair (a none
+  // pair is always valid), deterministically, and say so.
+  process.stderr.write(`data: pair ${pairId(split, seed, index)}: no valid change after ${MAX_ATTEMPTS} attempts; made a "none" pair instead\n`);
+  const fallback = await attempt(page, split, seed, index, MAX_ATTEMPTS, { ...overrides, kinds: ['none'] });
+  if (!fallback) throw new Error(`pair ${pairId(split, seed, index)}: could not render even a "none" pair`);
+  await mkdir(path.join(outDir, 'pairs', fallback.record.id), { recursive: true });
+  for (const f of fallback.files) await writeFile(path.join(outDir, f.rel), f.data);
+  return fallback.record;
 }
