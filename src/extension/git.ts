@@ -89,7 +89,9 @@ export async function openRepositoryRoots(): Promise<string[]> {
   // the git extension may be disabled: fall back to asking git about each workspace folder
   const found: string[] = [];
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const root = await repositoryRoot(folder.uri);
+    // also right after startup, before the git extension has opened the repository: ask git in the
+    // folder itself (repositoryRoot() starts from the parent of the path it is given)
+    const root = await repositoryRoot(vscode.Uri.joinPath(folder.uri, '.git'));
     if (root !== undefined && !found.includes(root)) found.push(root);
   }
   return found;
