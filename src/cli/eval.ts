@@ -102,15 +102,13 @@ function readManifest(dir: string): ManifestPair[] {
  * The model samples of one pair with their labelled and predicted kinds, labelled exactly as the
  * training crops are (src/cli/crops.ts, used by training/evaluate.py): the whole-screen sample
  * gets the pair's kind; a region gets the kind of the first change record it matches, or none;
- * noise-only regions are not model samples. A no-change pair where nothing is detected counts as
- * one sample predicted "none" (the runtime says "no visible change" without running the model).
+ * noise-only regions are not model samples, and neither is anything in a pair where nothing was
+ * detected (the runtime says "no visible change" there without running the model; the crops CLI
+ * writes a "fallback" training crop for such pairs, which the runtime never sees).
  */
 export function kindSamples(pair: ManifestPair, report: ChangeReport): { truth: string; predicted: string }[] {
   if (report.global) return [{ truth: globalKindOf(pair), predicted: report.global.kind }];
   const regions = report.regions.filter((r: ChangeRegion) => !r.noiseOnly);
-  if (regions.length === 0) {
-    return report.regions.length === 0 && globalKindOf(pair) === 'none' ? [{ truth: 'none', predicted: 'none' }] : [];
-  }
   return regions.map((r) => {
     const match = pair.changes.find((c) => regionMatchesChange(r.boxBefore, c as never));
     return { truth: match ? match.kind : 'none', predicted: r.kind };
