@@ -165,6 +165,47 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await browser?.close();
   });
 
+  uiTest('PR review, first thing after start-up: the Changed Screenshots tree captions every changed image; selecting one opens the panel', async () => {
+    // First test on purpose: a user may open the review before the git extension has opened the
+    // repository (a start-up race that once left the tree empty).
+    await showView(page, 'ProCap Review', '.pane-header[aria-label^="Changed Screenshots"]');
+    const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Changed Screenshots"]') });
+    const rows = pane.locator('.monaco-list-row');
+    // Start the review from the view's title bar (the same command as its welcome button).
+    const header = pane.locator('.pane-header');
+    await header.hover();
+    await header.locator('.action-label[aria-label="Review Changed Screenshots"]').click();
+    // Move away so the action's tooltip does not cover the tree's rows.
+    await page.mouse.move(900, 600);
+    await page.locator('.context-view .hover-contents').first().waitFor({ state: 'hidden' });
+    const expected = [fixture.committedChange, fixture.workingTreeChange].map((p) => p.split('/').at(-1)).sort();
+    // Wait until each changed image is listed with a caption (not waiting / captioning / error).
+    await page.waitForFunction(({ names }) => {
+      const pane = [...document.querySelectorAll('.pane')]
+        .find((p) => p.querySelector('.pane-header')?.getAttribute('aria-label')?.startsWith('Changed Screenshots'));
+      const items = [...(pane?.querySelectorAll('.monaco-list-row') ?? [])].map((row) => ({
+        name: row.querySelector('.label-name')?.textContent ?? '',
+        description: row.querySelector('.label-description')?.textContent ?? '',
+      }));
+      return names.every((name) => items.some((item) => item.name === name && item.description !== ''
+        && !/^(waiting|captioning…|error:)/.test(item.description)));
+    }, { names: expected }, { timeout: DESCRIBE_TIMEOUT_MS });
+    await camera.shot(page, 'pr-review-tree');
+    const listed = await rows.evaluateAll((els) => els.map((row) => ({
+      name: row.querySelector('.label-name')?.textContent ?? '',
+      description: row.querySelector('.label-description')?.textContent ?? '',
+    })));
+    assert.deepEqual(listed.map((item) => item.name).sort(), expected, 'the tree lists exactly the changed images');
+
+    const home = fixture.committedChange.split('/').at(-1);
+    const homeRow = rows.filter({ has: page.locator('.label-name', { hasText: home }) }).first();
+    await homeRow.click();
+    const report = await expectReportInPanel(page, { titleIncludes: home });
+    const treeCaption = listed.find((item) => item.name === home).description.replace(/^✓ /, '');
+    assert.equal(report.summary, treeCaption, 'the tree row and the panel show the same caption');
+    await camera.shot(page, 'pr-review-opened');
+  });
+
   uiTest('the workbench loads with the extension installed, and its commands are in the palette', async () => {
     await camera.shot(page, 'workbench-loaded');
     const titles = paletteCommandTitles();
@@ -263,45 +304,6 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await hover.getByRole('link', { name: 'Open in ProCap Review' }).click();
     await expectReportInPanel(page, { titleIncludes: names.split('/').at(-1) });
     await camera.shot(page, 'inline-annotation-opened-panel');
-  });
-
-  uiTest('PR review: the Changed Screenshots tree captions every changed image; selecting one opens the panel', async () => {
-    await showView(page, 'ProCap Review', '.pane-header[aria-label^="Changed Screenshots"]');
-    const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Changed Screenshots"]') });
-    const rows = pane.locator('.monaco-list-row');
-    // Start the review from the view's title bar (the same command as its welcome button).
-    const header = pane.locator('.pane-header');
-    await header.hover();
-    await header.locator('.action-label[aria-label="Review Changed Screenshots"]').click();
-    // Move away so the action's tooltip does not cover the tree's rows.
-    await page.mouse.move(900, 600);
-    await page.locator('.context-view .hover-contents').first().waitFor({ state: 'hidden' });
-    const expected = [fixture.committedChange, fixture.workingTreeChange].map((p) => p.split('/').at(-1)).sort();
-    // Wait until each changed image is listed with a caption (not waiting / captioning / error).
-    await page.waitForFunction(({ names }) => {
-      const pane = [...document.querySelectorAll('.pane')]
-        .find((p) => p.querySelector('.pane-header')?.getAttribute('aria-label')?.startsWith('Changed Screenshots'));
-      const items = [...(pane?.querySelectorAll('.monaco-list-row') ?? [])].map((row) => ({
-        name: row.querySelector('.label-name')?.textContent ?? '',
-        description: row.querySelector('.label-description')?.textContent ?? '',
-      }));
-      return names.every((name) => items.some((item) => item.name === name && item.description !== ''
-        && !/^(waiting|captioning…|error:)/.test(item.description)));
-    }, { names: expected }, { timeout: DESCRIBE_TIMEOUT_MS });
-    await camera.shot(page, 'pr-review-tree');
-    const listed = await rows.evaluateAll((els) => els.map((row) => ({
-      name: row.querySelector('.label-name')?.textContent ?? '',
-      description: row.querySelector('.label-description')?.textContent ?? '',
-    })));
-    assert.deepEqual(listed.map((item) => item.name).sort(), expected, 'the tree lists exactly the changed images');
-
-    const home = fixture.committedChange.split('/').at(-1);
-    const homeRow = rows.filter({ has: page.locator('.label-name', { hasText: home }) }).first();
-    await homeRow.click();
-    const report = await expectReportInPanel(page, { titleIncludes: home });
-    const treeCaption = listed.find((item) => item.name === home).description.replace(/^✓ /, '');
-    assert.equal(report.summary, treeCaption, 'the tree row and the panel show the same caption');
-    await camera.shot(page, 'pr-review-opened');
   });
 
   uiTest('snapshot test failure: the Playwright actual/expected pair opens in the panel', async () => {
