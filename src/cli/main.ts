@@ -338,7 +338,10 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
         });
         result.summary.compared++;
         result.summary[report.changed ? 'changed' : 'unchanged']++;
-        entries.push({ name: source.name, status: 'compared', report, beforePng, afterPng });
+        // screenshots are embedded only where something changed: keeps a big suite's gallery small
+        entries.push(report.changed
+          ? { name: source.name, status: 'compared', report, beforePng, afterPng }
+          : { name: source.name, status: 'compared', report });
         result.pairs.push({ name: source.name, status: 'compared', changed: report.changed, summary: report.summary, report: stripFrames(report) });
         err(`${report.changed ? 'CHANGED  ' : 'unchanged'} ${source.name}: ${report.summary}`);
       } catch (e) {
