@@ -121,7 +121,9 @@ const PAGE_SCRIPT = `
       slack[id] = widthSlack(el);
       // an element under an overlay, menu or neighbour cannot be seen changing: report it
       if (r) {
-        const pts = [[(r[0] + r[2]) / 2, (r[1] + r[3]) / 2], [r[0] + 2, r[1] + 2], [r[2] - 3, r[3] - 3]];
+        // centre and two inner points (25% / 75%): inside rounded corners and circles too
+        const [w, h] = [r[2] - r[0], r[3] - r[1]];
+        const pts = [[r[0] + w / 2, r[1] + h / 2], [r[0] + w / 4, r[1] + h / 4], [r[0] + (3 * w) / 4, r[1] + (3 * h) / 4]];
         for (const [x, y] of pts) {
           const top = document.elementFromPoint(x, y);
           if (top && top !== el && !el.contains(top)) { covered.push(id); break; }

@@ -15,7 +15,7 @@ export type Role =
   | 'button' | 'icon button' | 'link' | 'tab' | 'badge' | 'tag' | 'input' | 'search box' | 'checkbox'
   | 'toggle' | 'icon' | 'heading' | 'text' | 'label' | 'card' | 'menu item' | 'row' | 'avatar'
   | 'chart' | 'bar' | 'logo' | 'progress bar' | 'toolbar' | 'nav bar' | 'sidebar' | 'list' | 'menu'
-  | 'form' | 'table' | 'dialog' | 'banner' | 'number' | 'cell' | 'tabs' | 'page' | 'column' | 'image';
+  | 'form' | 'table' | 'dialog' | 'banner' | 'number' | 'cell' | 'tabs' | 'page' | 'column' | 'image' | 'date';
 
 export type Area = 'nav bar' | 'sidebar' | 'toolbar' | 'dialog' | 'table' | 'list' | 'menu' | 'form' | 'header' | 'footer' | 'tabs';
 

@@ -357,6 +357,27 @@ function kanbanColumn(b: ScreenBuilder): string {
   return `<div class="kcol" style="background-color:var(--bg)">${heading(b, null, 3, b.rng.pick(['To do', 'In progress', 'Review', 'Done', 'Backlog']))}` + b.el({ id: gid, role: 'column', label: 'column', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 }, cards.join('')) + '</div>';
 }
 
+/** a month grid with one selected day, as in date pickers */
+export function calendar(b: ScreenBuilder): string {
+  const p = b.palette;
+  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  const month = b.rng.pick(months);
+  const header = `<div class="hrow">${iconButton(b, 'dialog')}<div class="spacer"></div>${heading(b, 'dialog', 3, `${month} ${b.rng.int(2019, 2026)}`)}<div class="spacer"></div>${iconButton(b, 'dialog')}</div>`;
+  const weekdays = ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'].map((d) => `<span class="cal-wd">${d}</span>`).join('');
+  const offset = b.rng.int(0, 6);
+  const days = b.rng.int(28, 31);
+  const selected = b.rng.int(1, days);
+  const cells: string[] = [];
+  for (let i = 0; i < offset; i++) cells.push('<span></span>');
+  for (let d = 1; d <= days; d++) {
+    const on = d === selected;
+    const c = on ? p.primary : p.surface;
+    const style = on ? `background-color:${css(c)};color:var(--ontext)` : 'background-color:var(--surface)';
+    cells.push(b.el({ tag: 'span', role: 'date', label: String(d), cls: 'cal-day', style, color: on ? c.name : null, colorProp: 'background-color', colorHex: c.hex, area: 'dialog', kinds: ['color', 'text', 'opacity', 'font'], textSort: 'number', fontPx: 13, bold: false }, b.text(String(d))));
+  }
+  return `<div class="col" style="gap:8px">${header}<div class="cal">${weekdays}${cells.join('')}</div></div>`;
+}
+
 // ---- templates -------------------------------------------------------------------------------
 
 function page(b: ScreenBuilder, body: string, pad = 16): string {
@@ -392,6 +413,11 @@ const TEMPLATES: Record<string, Section> = {
   profile: (b) => {
     const who = W.person(b.rng);
     return nav(b) + page(b, (b.rng.chance(0.5) ? image(b, 'header', '100%', 110) : '') + `<div class="hrow">${avatar(b, 'header', who)}<div class="col">${heading(b, 'header', 2, who)}${paragraph(b, 'header')}</div></div>` + tagRow(b, 'header') + buttonRow(b, 'header', b.rng.int(1, 3)) + statCards(b, b.compact ? 2 : 3) + (b.rng.chance(0.5) ? progress(b, null) : ''));
+  },
+  datepicker: (b) => {
+    const bg = nav(b) + page(b, heading(b, 'header', 1) + (b.compact ? '' : statCards(b, 2)));
+    const dlg = b.el({ role: 'dialog', label: 'date picker', cls: 'dialog col', color: b.palette.surface.name, colorProp: 'background-color', colorHex: b.palette.surface.hex, area: 'dialog', kinds: ['spacing'], spacingProp: 'padding', spacingPx: 18 }, calendar(b) + buttonRow(b, 'dialog', 2));
+    return bg + `<div class="overlay">${dlg}</div>`;
   },
   // held out: only the test split renders these two
   checkout: (b) => nav(b) + page(b, heading(b, 'header', 1, 'Checkout') + `<div class="hrow top wrap">` + `<div class="card grow">${form(b, b.rng.int(3, 4), false)}</div>` + `<div class="card col">${heading(b, null, 3, 'Order summary')}${list(b, 2)}${button(b, null, undefined, 'primary')}</div></div>`),
@@ -487,6 +513,9 @@ svg{display:block;flex:none}
 .dialog{background-color:var(--surface);border-radius:10px;padding:18px;width:min(420px,100%);box-shadow:0 10px 30px rgba(0,0,0,.3)}
 .link{color:var(--primary)}
 .para{max-width:560px}
+.cal{display:grid;grid-template-columns:repeat(7,34px);gap:4px;justify-content:center}
+.cal-wd{font-size:12px;color:var(--muted);text-align:center;font-weight:600}
+.cal-day{height:34px;border-radius:50%;display:flex;align-items:center;justify-content:center;font-size:13px}
 .kcol{display:flex;flex-direction:column;gap:8px;padding:10px;border-radius:8px;flex:1;min-width:160px;border:1px solid var(--border)}
 h1{font-size:22px}h2{font-size:18px}h3{font-size:15px}
 `;
