@@ -49,13 +49,17 @@ class PhaseBudget:
     batch: int
     lr: float
     warmup: int = 100
+    # optional wall-clock cap: the phase ends after this many minutes of training even if steps remain,
+    # and its learning-rate schedule runs on max(step fraction, time fraction) so it still anneals
+    # (the machine is shared: steps per minute are not predictable). 0 = no cap.
+    minutes: float = 0.0
 
 
 @dataclass
 class TrainConfig:
     seed: int = 1234
     # image tokenizer (VQ autoencoder; its encoder is the frozen backbone)
-    tokenizer: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=250, batch=32, lr=2e-3, warmup=25))
+    tokenizer: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=200, batch=24, lr=2e-3, warmup=20))
     # frame interpolator (flow + mask + residual)
     interpolator: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=300, batch=16, lr=2e-3, warmup=25))
     # stage 1: explicit procedure modelling
@@ -79,6 +83,7 @@ class TrainConfig:
     checkpoint_every: int = 50
     max_stage1_samples: int = 3000   # explicit procedures (with interpolated frames) are built for at most this many
     threads: int = 2
+    tokenizer_vq_minutes: float = 0.0
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -101,4 +106,15 @@ def with_steps(cfg: TrainConfig, **phase_steps: int) -> TrainConfig:
     out = replace(cfg)
     for phase, steps in phase_steps.items():
         setattr(out, phase, replace(getattr(cfg, phase), steps=steps))
+    return out
+
+
+def with_minutes(cfg: TrainConfig, **phase_minutes: float) -> TrainConfig:
+    """Copy of cfg with wall-clock caps on some phases (tokenizer_vq caps the codebook fine-tune)."""
+    out = replace(cfg)
+    for phase, minutes in phase_minutes.items():
+        if phase == "tokenizer_vq":
+            out.tokenizer_vq_minutes = minutes
+        else:
+            setattr(out, phase, replace(getattr(out, phase), minutes=minutes))
     return out

@@ -110,8 +110,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     pair_ids = list(manifest.keys())[:a.max_pairs] if a.max_pairs else list(manifest.keys())
     keep = set(pair_ids)
-    # the samples the runtime feeds to the model: everything but noise-only regions
-    model_rows = [i for i, r in enumerate(rows) if str(r["pair_id"]) in keep and sample_source(r) != "noise"]
+    # the samples the runtime feeds to the model: everything but noise-only regions and the "fallback"
+    # crops of pairs where nothing was detected (the runtime runs no model there and says "no visible
+    # change", as the docstring says; with this, npm run eval gives the same numbers - B2 runtime)
+    model_rows = [i for i, r in enumerate(rows)
+                  if str(r["pair_id"]) in keep and sample_source(r) not in ("noise", "fallback")]
     vocab, tok, interp, enc2, dec2 = load_trained(Path(a.ckpt), "k2", a.partial)
     pairs = torch.stack([to_tensor(ds.pairs[rows[i]["index"]]) for i in model_rows])          # [N,2,3,96,96]
     n = pairs.shape[0]

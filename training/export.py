@@ -56,7 +56,7 @@ def load_trained(ckpt: Path, variant: str = "k2", partial: bool = False, used: d
         setattr(cfg, key, cfg_json.get(key, getattr(cfg, key)))
     vocab = Vocab.load(ckpt / "vocab.json")
     tok = ImageTokenizer()
-    tok.load_state_dict(_state(ckpt, "tokenizer", False, used)["model"])
+    tok.load_state_dict(_state(ckpt, "tokenizer_vq", False, used)["model"])
     interp = Interpolator()
     si = _state(ckpt, "interpolator", partial, used)
     if si is not None:

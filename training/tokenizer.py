@@ -46,24 +46,23 @@ class TokenizerDecoder(nn.Module):
             nn.Conv2d(16, 3, 3, padding=1),
         )
 
-    def forward(self, quantised: torch.Tensor) -> torch.Tensor:
+    def forward(self, quantised: torch.Tensor, clamp: bool = True) -> torch.Tensor:
+        """Linear output around mid-grey (a sigmoid saturated on the many pure-white pixels of UI crops
+        and stalled training); clamped to [0,1] except inside the training loss."""
         b = quantised.shape[0]
         grid = quantised.transpose(1, 2).reshape(b, FEAT_DIM, GRID, GRID)
-        return torch.sigmoid(self.net(grid))
+        out = self.net(grid) + 0.5
+        return out.clamp(0.0, 1.0) if clamp else out
 
 
 class VectorQuantiser(nn.Module):
-    """Codebook of CODEBOOK vectors, updated by exponential moving averages (no codebook gradient),
-    with dead codes restarted from random encoder outputs so that the whole codebook stays in use."""
+    """Codebook of CODEBOOK vectors in the encoder's feature space, fitted by k-means on encoder
+    outputs once the autoencoder has trained (training the codebook jointly collapsed to ~8 codes on
+    these mostly flat UI crops; k-means on a trained encoder uses the whole codebook)."""
 
-    def __init__(self, decay: float = 0.99, eps: float = 1e-5) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.decay, self.eps = decay, eps
-        embed = torch.randn(CODEBOOK, FEAT_DIM) * 0.1
-        self.register_buffer("embed", embed)
-        self.register_buffer("cluster_size", torch.ones(CODEBOOK))
-        self.register_buffer("embed_sum", embed.clone())
-        self.register_buffer("initialised", torch.tensor(0))
+        self.register_buffer("embed", torch.randn(CODEBOOK, FEAT_DIM) * 0.1)
 
     def codes(self, features: torch.Tensor) -> torch.Tensor:
         """features [...,64] -> int64 codes [...] of the nearest codebook entry (squared L2)."""
@@ -76,39 +75,29 @@ class VectorQuantiser(nn.Module):
         return F.embedding(codes, self.embed)
 
     @torch.no_grad()
-    def _ema_update(self, flat: torch.Tensor, codes: torch.Tensor) -> None:
-        if int(self.initialised) == 0:
-            # start the codebook on real encoder outputs instead of noise
-            pick = torch.randint(0, flat.shape[0], (CODEBOOK,))
-            self.embed.copy_(flat[pick])
-            self.embed_sum.copy_(flat[pick])
-            self.cluster_size.fill_(1.0)
-            self.initialised.fill_(1)
-            return
-        onehot = F.one_hot(codes, CODEBOOK).type(flat.dtype)
-        self.cluster_size.mul_(self.decay).add_(onehot.sum(0), alpha=1 - self.decay)
-        self.embed_sum.mul_(self.decay).add_(onehot.t() @ flat, alpha=1 - self.decay)
-        n = self.cluster_size.sum()
-        size = (self.cluster_size + self.eps) / (n + CODEBOOK * self.eps) * n
-        self.embed.copy_(self.embed_sum / size.unsqueeze(1))
-        dead = self.cluster_size < 0.03
-        if dead.any():
-            count = int(dead.sum())
-            pick = torch.randint(0, flat.shape[0], (count,))
-            self.embed[dead] = flat[pick]
-            self.embed_sum[dead] = flat[pick]
-            self.cluster_size[dead] = 1.0
-
-    def forward(self, features: torch.Tensor):
-        """Returns (straight-through quantised features, codes, commitment loss)."""
-        codes = self.codes(features)
-        if self.training:
-            self._ema_update(features.detach().reshape(-1, FEAT_DIM), codes.reshape(-1))
-            codes = self.codes(features)
-        quantised = self.lookup(codes)
-        commitment = F.mse_loss(features, quantised.detach())
-        quantised = features + (quantised - features).detach()
-        return quantised, codes, commitment
+    def fit(self, vectors: torch.Tensor, iterations: int = 20, seed: int = 0) -> dict:
+        """k-means (Lloyd) with distinct random starting points; empty clusters restart on the points
+        farthest from their centre. Returns usage statistics."""
+        g = torch.Generator().manual_seed(seed)
+        uniq = torch.unique(vectors, dim=0)
+        start = uniq[torch.randperm(uniq.shape[0], generator=g)[:CODEBOOK]]
+        if start.shape[0] < CODEBOOK:   # fewer distinct vectors than codes: jittered copies
+            extra = start[torch.randint(0, start.shape[0], (CODEBOOK - start.shape[0],), generator=g)]
+            start = torch.cat([start, extra + 1e-3 * torch.randn(extra.shape, generator=g)])
+        self.embed.copy_(start)
+        for _ in range(iterations):
+            assign = self.codes(vectors)
+            counts = torch.bincount(assign, minlength=CODEBOOK).float()
+            sums = torch.zeros(CODEBOOK, FEAT_DIM).index_add_(0, assign, vectors)
+            used = counts > 0
+            self.embed[used] = sums[used] / counts[used].unsqueeze(1)
+            empty = int((~used).sum())
+            if empty:
+                err = (vectors - self.embed[assign]).pow(2).sum(-1)
+                self.embed[~used] = vectors[err.topk(empty).indices]
+        assign = self.codes(vectors)
+        err = (vectors - self.embed[assign]).pow(2).sum(-1).mean()
+        return {"codes_used": int(torch.unique(assign).numel()), "quantisation_mse": float(err)}
 
 
 class ImageTokenizer(nn.Module):
@@ -118,10 +107,12 @@ class ImageTokenizer(nn.Module):
         self.quantiser = VectorQuantiser()
         self.decoder = TokenizerDecoder()
 
-    def forward(self, image: torch.Tensor):
+    def forward(self, image: torch.Tensor, quantise: bool = False):
+        """Reconstruction through the continuous features (autoencoder training) or through the codes."""
         features = self.encoder(image)
-        quantised, codes, commitment = self.quantiser(features)
-        return self.decoder(quantised), codes, commitment, features
+        codes = self.quantiser.codes(features)
+        latent = self.quantiser.lookup(codes) if quantise else features
+        return self.decoder(latent, clamp=False), codes, features
 
     @torch.no_grad()
     def encode(self, image: torch.Tensor):
@@ -134,14 +125,13 @@ class ImageTokenizer(nn.Module):
         return self.decoder(self.quantiser.lookup(codes))
 
 
-def tokenizer_loss(tokenizer: ImageTokenizer, images: torch.Tensor):
-    """L1 + MSE reconstruction + 0.25 commitment; returns (loss, stats dict)."""
-    recon, codes, commitment, _ = tokenizer(images)
+def tokenizer_loss(tokenizer: ImageTokenizer, images: torch.Tensor, quantise: bool = False):
+    """L1 + MSE reconstruction (+ a small feature-size penalty that keeps features in a stable range)."""
+    recon, codes, features = tokenizer(images, quantise)
     l1 = (recon - images).abs().mean()
     mse = F.mse_loss(recon, images)
-    loss = l1 + mse + 0.25 * commitment
-    used = int(torch.unique(codes).numel())
-    return loss, {"l1": float(l1), "psnr": float(-10 * torch.log10(mse.detach() + 1e-10)), "codes_used": used}
+    loss = l1 + mse + 1e-4 * features.pow(2).mean()
+    return loss, {"l1": float(l1), "psnr": float(-10 * torch.log10(mse.detach() + 1e-10))}
 
 
 class ExportTokenizerEncoder(nn.Module):

@@ -14,6 +14,7 @@ While stage 2 trains, change-kind accuracy and no-change recall on the val split
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -54,12 +55,22 @@ def torch_gen(seed: int, phase: str, step: int) -> torch.Generator:
     return g
 
 
-def lr_at(step: int, budget: C.PhaseBudget) -> float:
-    """Linear warm-up, then cosine decay to 10%."""
+def progress_fraction(step: int, elapsed: float, budget: C.PhaseBudget) -> float:
+    frac = step / max(1, budget.steps)
+    if budget.minutes > 0:
+        frac = max(frac, elapsed / (60.0 * budget.minutes))
+    return frac
+
+
+def lr_at(step: int, budget: C.PhaseBudget, frac: float | None = None) -> float:
+    """Linear warm-up, then cosine decay to 10% over the phase's progress fraction."""
     if step < budget.warmup:
         return budget.lr * (step + 1) / budget.warmup
-    t = (step - budget.warmup) / max(1, budget.steps - budget.warmup)
-    return budget.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, t))))
+    if frac is None:
+        frac = step / max(1, budget.steps)
+    w = budget.warmup / max(1, budget.steps)
+    t = (frac - w) / max(1e-9, 1 - w)
+    return budget.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, max(0.0, t)))))
 
 
 class Progress:
@@ -107,19 +118,36 @@ def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, stat
         log(f"{name}: already trained ({done_path}), skipping")
         return final.get("losses", {})
     opt = torch.optim.AdamW(params, lr=budget.lr, weight_decay=0.01, betas=(0.9, 0.98))
-    start, losses = 0, []
+    start, losses, elapsed_before = 0, [], 0.0
     if resume and ckpt_path.is_file():
         ck = torch.load(ckpt_path)
         for k, obj in state_objs.items():
             obj.load_state_dict(ck["state"][k])
         opt.load_state_dict(ck["opt"])
-        start, losses = ck["step"], ck["losses"]
+        start, losses, elapsed_before = ck["step"], ck["losses"], ck.get("elapsed", 0.0)
         log(f"{name}: resuming at step {start}/{budget.steps}")
     progress = Progress(name, budget.steps, start, out / "train_log.jsonl")
     t0 = time.time()
+
+    def probe() -> float:
+        """The loss on one fixed batch (a step id no training step uses), in eval mode: comparable
+        before and after training, unlike the running loss of random batches."""
+        for obj in state_objs.values():
+            obj.eval()
+        with torch.no_grad():
+            return float(step_fn(10 ** 6)[0])
+
+    probe_first = probe() if start == 0 else None
+    t_loop = time.time()
+    steps_done = start
     for step in range(start, budget.steps):
+        elapsed = elapsed_before + time.time() - t_loop
+        frac = progress_fraction(step, elapsed, budget)
+        if frac >= 1.0:
+            log(f"{name}: wall-clock cap of {budget.minutes} min reached after {step} of {budget.steps} steps")
+            break
         for g in opt.param_groups:
-            g["lr"] = lr_at(step, budget)
+            g["lr"] = lr_at(step, budget, frac)
         for obj in state_objs.values():
             obj.train()
         loss, stats = step_fn(step)
@@ -129,7 +157,9 @@ def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, stat
         opt.step()
         losses.append(float(stats.get(loss_key, float(loss))))
         progress.update(step, {"loss": float(loss), **stats})
-        last = step + 1 == budget.steps
+        steps_done = step + 1
+        last = step + 1 == budget.steps or progress_fraction(
+            step + 1, elapsed_before + time.time() - t_loop, budget) >= 1.0
         if val_fn is not None and ((step + 1) % cfg.val_every == 0 or last):
             for obj in state_objs.values():
                 obj.eval()
@@ -138,14 +168,19 @@ def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, stat
             progress.write({"phase": name, "step": step + 1, **{f"val_{k}": v for k, v in val.items()}})
         if (step + 1) % cfg.checkpoint_every == 0 and not last:
             save_atomic({"state": {k: o.state_dict() for k, o in state_objs.items()}, "opt": opt.state_dict(),
-                         "step": step + 1, "losses": losses}, ckpt_path)
+                         "step": step + 1, "losses": losses,
+                         "elapsed": elapsed_before + time.time() - t_loop}, ckpt_path)
     n = max(1, min(10, len(losses) // 4))
     summary = {"first": float(np.mean(losses[:n])), "last": float(np.mean(losses[-n:])),
-               "steps": budget.steps, "seconds_this_run": time.time() - t0}
+               "probe_first": probe_first, "probe_last": probe(),
+               "steps": steps_done, "steps_planned": budget.steps, "batch": budget.batch,
+               "minutes_cap": budget.minutes, "train_seconds": elapsed_before + time.time() - t_loop,
+               "seconds_this_run": time.time() - t0}
     save_atomic({"state": {k: o.state_dict() for k, o in state_objs.items()}, "losses": summary}, done_path)
     if ckpt_path.is_file():
         ckpt_path.unlink()
-    log(f"{name}: done, loss {summary['first']:.4f} -> {summary['last']:.4f}")
+    log(f"{name}: done, loss {summary['first']:.4f} -> {summary['last']:.4f} "
+        f"(fixed probe batch {summary['probe_first']} -> {summary['probe_last']:.4f})")
     return summary
 
 
@@ -177,15 +212,30 @@ def random_images(ds: CropSet, rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 def train_tokenizer(train: CropSet, cfg: TrainConfig, out: Path, resume: bool) -> tuple[ImageTokenizer, dict]:
+    """Three steps: (1) the autoencoder through continuous features, (2) the 256-code codebook by
+    k-means on the trained encoder's patch features, (3) the decoder fine-tuned on quantised codes
+    (encoder frozen: it is the backbone every later phase caches)."""
     torch.manual_seed(cfg.seed)
     tok = ImageTokenizer()
 
-    def step_fn(step):
-        imgs = to_tensor(random_images(train, rng_for(cfg.seed, "tokenizer", step), cfg.tokenizer.batch))
-        return tokenizer_loss(tok, imgs)
+    def step_fn(step, quantise=False, phase="tokenizer"):
+        imgs = to_tensor(random_images(train, rng_for(cfg.seed, phase, step), cfg.tokenizer.batch))
+        return tokenizer_loss(tok, imgs, quantise)
 
     summary = run_phase("tokenizer", list(tok.parameters()), cfg.tokenizer, step_fn, out, {"model": tok}, cfg,
                         resume=resume)
+    if not (out / "tokenizer_vq.pt").is_file() and not (out / "tokenizer_vq.ckpt").is_file():
+        tok.eval()
+        imgs = to_tensor(random_images(train, rng_for(cfg.seed, "codebook", 0), 640))
+        with torch.no_grad():
+            vectors = torch.cat([tok.encoder(imgs[i:i + 64]) for i in range(0, len(imgs), 64)]).reshape(-1, C.FEAT_DIM)
+        fit = tok.quantiser.fit(vectors, seed=cfg.seed)
+        log(f"tokenizer: codebook fitted by k-means on {vectors.shape[0]} patch features: {fit}")
+        summary["codebook"] = fit
+    budget = C.PhaseBudget(steps=max(8, cfg.tokenizer.steps // 4), batch=cfg.tokenizer.batch,
+                           lr=cfg.tokenizer.lr / 2, warmup=5, minutes=cfg.tokenizer_vq_minutes)
+    summary["vq"] = run_phase("tokenizer_vq", list(tok.decoder.parameters()), budget,
+                              lambda step: step_fn(step, True, "tokenizer_vq"), out, {"model": tok}, cfg, resume=resume)
     tok.eval()
     return tok, summary
 
@@ -442,12 +492,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", default=str(C.MODELS_DIR), help="where --all exports the ONNX files")
     ap.add_argument("--no-export", action="store_true")
     ap.add_argument("--steps", default="", help="override steps, e.g. stage2=600,stage1=300")
+    ap.add_argument("--minutes", default="", help="wall-clock caps per phase, e.g. stage2=22,stage1=5")
+    ap.add_argument("--batch", default="", help="override batch sizes, e.g. stage2=32")
     ap.add_argument("--train-pairs", type=int, default=None, help="use only the first N training pairs")
     a = ap.parse_args(argv)
 
     cfg = smoke_config(a.seed) if a.smoke else TrainConfig(seed=a.seed)
     if a.steps:
         cfg = C.with_steps(cfg, **{kv.split("=")[0]: int(kv.split("=")[1]) for kv in a.steps.split(",")})
+    if a.minutes:
+        cfg = C.with_minutes(cfg, **{kv.split("=")[0]: float(kv.split("=")[1]) for kv in a.minutes.split(",")})
+    for kv in filter(None, a.batch.split(",")):
+        phase, size = kv.split("=")
+        setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), batch=int(size)))
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     out = Path(a.out)

@@ -17,6 +17,9 @@ def test_tokenizer_shapes_and_nearest_codes():
     feats, codes = tok.encode(img)
     assert feats.shape == (3, 36, 64) and codes.shape == (3, 36) and codes.dtype == torch.int64
     assert int(codes.min()) >= 0 and int(codes.max()) < CODEBOOK
+    stats = tok.quantiser.fit(torch.randn(2000, 64), iterations=5)
+    assert stats["codes_used"] == CODEBOOK          # k-means keeps every code in use
+    feats, codes = tok.encode(img)
     d = torch.cdist(feats.reshape(-1, 64), tok.quantiser.embed)
     assert torch.equal(d.argmin(-1), codes.reshape(-1))
     assert tok.decode_codes(codes).shape == (3, 3, 96, 96)
