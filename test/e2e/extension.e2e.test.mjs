@@ -171,13 +171,9 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await showView(page, 'ProCap Review', '.pane-header[aria-label^="Changed Screenshots"]');
     const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Changed Screenshots"]') });
     const rows = pane.locator('.monaco-list-row');
-    // Start the review from the view's title bar (the same command as its welcome button).
-    const header = pane.locator('.pane-header');
-    await header.hover();
-    await header.locator('.action-label[aria-label="Review Changed Screenshots"]').click();
-    // Move away so the action's tooltip does not cover the tree's rows.
-    await page.mouse.move(900, 600);
-    await page.locator('.context-view .hover-contents').first().waitFor({ state: 'hidden' });
+    // Start the review (the command behind the view's title action and its welcome button) from the
+    // palette: a mouse on the title action leaves a tooltip over the tree's rows.
+    await runCommand(page, 'ProCap Review: Review Changed Screenshots');
     const expected = [fixture.committedChange, fixture.workingTreeChange].map((p) => p.split('/').at(-1)).sort();
     // Wait until each changed image is listed with a caption (not waiting / captioning / error).
     await page.waitForFunction(({ names }) => {

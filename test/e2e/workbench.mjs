@@ -124,6 +124,7 @@ export async function showView(page, activityLabel, readySelector) {
   if (await page.locator(readySelector).first().isVisible()) return;
   // The item (not its icon link): a badge such as "1 pending change" covers part of the icon.
   await page.locator(`.activitybar .action-item:has(> a[aria-label^="${activityLabel}"])`).click();
+  await page.mouse.move(900, 450);  // off the activity bar, so its tooltip goes away
   await page.locator(readySelector).first().waitFor();
 }
 
