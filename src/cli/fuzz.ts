@@ -335,10 +335,27 @@ export function makeCase(seed: number, index: number, generated: SeedPair[], rea
 
 export type CaseOutcome = 'ok' | 'clear-error' | 'crash';
 
+/**
+ * Decodes small images twice and insists on the same pixels: a decoder that reads uninitialised
+ * memory (as pngjs does on short image data) gives different results, which counts as a crash.
+ */
+function decodeTwice(bytes: Uint8Array, name: string): RgbaImage {
+  const image = decodePng(bytes, name);
+  if (image.width * image.height > 250_000) return image;
+  let second: RgbaImage | undefined;
+  try {
+    second = decodePng(bytes, name);
+  } catch (error) {
+    throw new Error(`non-deterministic decode of ${name}: decoded once, then failed with: ${(error as Error).message}`);
+  }
+  if (!Buffer.from(second.data).equals(Buffer.from(image.data))) throw new Error(`non-deterministic decode of ${name}: two decodes differ`);
+  return image;
+}
+
 /** The core pixel pipeline on one pair of PNG byte strings. */
 export function runPixelPipeline(before: Uint8Array, after: Uint8Array): { regions: number } {
-  const a = decodePng(before, 'before.png');
-  const b = decodePng(after, 'after.png');
+  const a = decodeTwice(before, 'before.png');
+  const b = decodeTwice(after, 'after.png');
   const diff = diffImages(a, b);
   const analysis = findRegions(diff);
   const crops: Uint8Array[] = [];
