@@ -1,7 +1,7 @@
 // Drives the real VS Code workbench served by code-server, as a user would: the explorer, context
 // menus, the command palette, Source Control, the panel webview. Every wait is on a condition in the
 // page; the only retries are the ones real-vscode-e2e.md describes (menus that register late, a click
-// swallowed by a menu that has just opened).
+// swallowed by a menu that has just opened, and likewise a folder click swallowed by the explorer).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -180,16 +180,6 @@ export async function openFile(page, relativePath) {
   await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor();
 }
 
-/** The labels of a context menu (for assertions that an item is NOT offered). */
-export async function contextMenuLabels(page, target) {
-  await target.click({ button: 'right' });
-  await page.locator(MENU).first().waitFor();
-  const labels = (await page.locator(`${MENU} .action-item:not(.disabled) .action-label`).allInnerTexts()).filter(Boolean);
-  if (await page.locator(MENU).first().isVisible()) await page.keyboard.press('Escape');
-  await page.locator(MENU).first().waitFor({ state: 'hidden' });
-  return labels;
-}
-
 async function openPalette(page, text) {
   await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
   await page.keyboard.press('F1');
@@ -221,16 +211,6 @@ export async function runCommand(page, title) {
   await row.waitFor();
   await row.click();
   await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
-}
-
-/** The webview of an editor tab: two nested iframes (outer host, inner #active-frame). */
-export function webview(page, index = 0) {
-  return page.frameLocator('iframe.webview.ready').nth(index).frameLocator('#active-frame');
-}
-
-/** Notification toasts currently shown (their text), for error assertions. */
-export async function notificationTexts(page) {
-  return page.locator('.notifications-toasts .notification-toast .notification-list-item-message').allInnerTexts();
 }
 
 export function escapeRegExp(text) {
