@@ -35,6 +35,9 @@ cleanup() {
   trap - EXIT INT TERM
   stop_group "$TESTS_PGID"
   stop_group "$SERVER_PGID"
+  # Playwright starts Chromium in a process group of its own and stops it when the tests exit; should
+  # one be left (tests killed hard), it is found by its profile folder, which lies inside $WORK.
+  for pid in $(pgrep -f -- "--user-data-dir=$WORK/" || true); do kill -KILL "$pid" 2>/dev/null || true; done
   [ -f "$WORK/code-server.log" ] && cp "$WORK/code-server.log" "$ARTIFACTS/" || true
   [ -d "$WORK/user-data/logs" ] && cp -r "$WORK/user-data/logs" "$ARTIFACTS/vscode-logs" 2>/dev/null || true
   if [ "${PROCAP_E2E_KEEP:-0}" = 1 ]; then echo "e2e: kept $WORK"; else rm -rf "$WORK"; fi
@@ -111,10 +114,11 @@ export PROCAP_E2E_WORKSPACE="$WORK/workspace"
 export PROCAP_E2E_FIXTURE="$WORK/fixture.json"
 export PROCAP_E2E_ARTIFACTS="$ARTIFACTS"
 export PROCAP_E2E_INSTALLED_MANIFEST="$EXTENSION_DIR/package.json"
-export PROCAP_E2E_EXTENSION_LOGS="$WORK/user-data/logs"
+mkdir -p "$WORK/tmp"
 set +e
 # Each test has its own time limit (in the test file); `timeout` bounds the whole run (a hung browser).
-setsid timeout --kill-after=10 420 node --test --test-concurrency=1 --test-reporter=spec \
+# TMPDIR: Playwright puts Chromium's profile there, so that the cleanup can tell our Chromium apart.
+TMPDIR="$WORK/tmp" setsid timeout --kill-after=10 420 node --test --test-concurrency=1 --test-reporter=spec \
   test/e2e/extension.e2e.test.mjs &
 TESTS_PGID=$!
 wait "$TESTS_PGID"
