@@ -83,6 +83,10 @@ class ProcedureEncoder(nn.Module):
         rows = torch.arange(GRID).repeat_interleave(GRID)
         cols = torch.arange(GRID).repeat(GRID)
         self.register_buffer("patch_rows", rows, persistent=False)
+        # the before/after feature difference is ~10x smaller than the features themselves: a fixed
+        # gain (1 / std of the training set's differences, set before training, exported in the graph)
+        # gives the difference signal the same scale as the tokens from the first step
+        self.register_buffer("diff_scale", torch.tensor(1.0))
         self.register_buffer("patch_cols", cols, persistent=False)
 
     # ---- token construction -------------------------------------------------------------------
@@ -103,7 +107,7 @@ class ProcedureEncoder(nn.Module):
         queries (the 'explicit' ablation) or None. Returns (hidden [B,(k+2)*36,d], memory, kind_logits,
         query_code_logits [B,k*36,256])."""
         b = before.shape[0]
-        diff = self.diff_in(after - before)
+        diff = self.diff_in((after - before) * self.diff_scale)
         ends_before = self.feat_in(before) + diff
         ends_after = self.feat_in(after) + diff
         if explicit is None:
@@ -126,7 +130,7 @@ class ProcedureEncoder(nn.Module):
         tokens = self.feat_in(frames)                                             # [B,F,36,d]
         # difference signal only where both end patches are visible (it would leak masked content)
         visible_ends = (~masked[:, :N_I]) & (~masked[:, (f - 1) * N_I:])
-        diff = self.diff_in(frames[:, -1] - frames[:, 0]) * visible_ends.unsqueeze(-1).to(tokens.dtype)
+        diff = self.diff_in((frames[:, -1] - frames[:, 0]) * self.diff_scale) * visible_ends.unsqueeze(-1).to(tokens.dtype)
         tokens = torch.cat([tokens[:, :1] + diff.unsqueeze(1), tokens[:, 1:f - 1], tokens[:, f - 1:] + diff.unsqueeze(1)], 1)
         tokens = tokens.reshape(b, f * N_I, self.d)
         tokens = torch.where(masked.unsqueeze(-1), self.mask_emb.view(1, 1, -1).expand_as(tokens), tokens)

@@ -40,6 +40,7 @@ from .metrics import bleu4, cider_ceiling, cider_d, kind_accuracy, nochange_reca
 from .sample import confidence_weights, top_keyframes
 
 VARIANTS = ["static", "k1", "k2", "explicit"]
+# (row name, checkpoint folder key, stage-2 variant, explicit keyframes?)
 
 
 def compose_summary(region_captions: list[str]) -> str:
@@ -97,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-pairs", type=int, default=None)
     ap.add_argument("--interp-samples", type=int, default=400)
     ap.add_argument("--partial", action="store_true", help="use last periodic checkpoints of unfinished phases")
+    ap.add_argument("--ablation-ckpt", default=None,
+                    help="folder of the reduced-budget ablation runs (stage2_static/k1/k2 there); static and k1 "
+                         "rows come from it, and its k2 is reported as k2_reduced next to them")
     a = ap.parse_args(argv)
     torch.set_num_threads(2)
     t0 = time.time()
@@ -125,19 +129,24 @@ def main(argv: list[str] | None = None) -> int:
 
     ceiling = cider_ceiling([manifest[p]["captions"] for p in pair_ids])
     results: dict[str, dict | None] = {}
-    for variant in VARIANTS:
+    rows_plan = [("static", "ablation", "static", False), ("k1", "ablation", "k1", False),
+                 ("k2", "main", "k2", False), ("explicit", "main", "k2", True)]
+    if a.ablation_ckpt:
+        rows_plan += [("k2_reduced", "ablation", "k2", False), ("explicit_reduced", "ablation", "k2", True)]
+    folders = {"main": Path(a.ckpt), "ablation": Path(a.ablation_ckpt) if a.ablation_ckpt else Path(a.ckpt)}
+    for variant, where, ckpt_variant, use_explicit in rows_plan:
         tv = time.time()
-        ckpt_variant = "k2" if variant == "explicit" else variant
-        if not (Path(a.ckpt) / f"stage2_{ckpt_variant}.pt").is_file():
+        folder = folders[where]
+        if not (folder / f"stage2_{ckpt_variant}.pt").is_file():
             results[variant] = None
-            print(f"evaluate: {variant}: no checkpoint stage2_{ckpt_variant}.pt, not measured", flush=True)
+            print(f"evaluate: {variant}: no checkpoint {folder / f'stage2_{ckpt_variant}.pt'}, not measured", flush=True)
             continue
-        if ckpt_variant == "k2":
+        if where == "main" and ckpt_variant == "k2":
             enc, dec = enc2, dec2
         else:
-            _, _, _, enc, dec = load_trained(Path(a.ckpt), ckpt_variant)
+            _, _, _, enc, dec = load_trained(folder, ckpt_variant)
         explicit = None
-        if variant == "explicit":
+        if use_explicit:
             with torch.no_grad():
                 mids = []
                 for lo in range(0, n, 64):
@@ -151,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
                 explicit = torch.cat(mids)
         kinds, caps = run_variant(enc, dec, vocab, feats, explicit)
         results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
+        summ = folder / "summary.json"
+        if summ.is_file():
+            s2 = json.loads(summ.read_text()).get(f"stage2_{ckpt_variant}", {})
+            results[variant]["training"] = {k: s2.get(k) for k in ("steps", "batch", "minutes_cap", "train_seconds")}
+            results[variant]["checkpoint"] = str(folder)
         r = results[variant]
         print(f"evaluate: {variant}: cider={r['cider']:.1f} (ceiling {ceiling:.1f}) bleu4={r['bleu4']:.3f} "
               f"rougeL={r['rougeL']:.3f} kind_acc={r['kind_accuracy']:.3f} nochange_recall={r['nochange_recall']:.3f} "
@@ -181,8 +195,10 @@ def main(argv: list[str] | None = None) -> int:
                "region_nochange_recall": main_res["region_nochange_recall"],
                "model_samples": n,
                "nochange_pairs": sum(all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids),
-               "ablation": {v: ({k: results[v][k] for k in names} if results[v] else
-                                {**{k: None for k in names}, "measured": False}) for v in VARIANTS},
+               "ablation": {v: ({**{k: results[v][k] for k in names},
+                                 **{k: results[v][k] for k in ("training", "checkpoint") if k in results[v]}}
+                                if results.get(v) else {**{k: None for k in names}, "measured": False})
+                            for v in results},
                "interpolator": interp_res,
                "examples": main_res["examples"],
                "checkpoint": str(a.ckpt), "seconds": round(time.time() - t0, 1),

@@ -348,9 +348,15 @@ def make_models(vocab: Vocab, k: int, cfg: TrainConfig) -> tuple[ProcedureEncode
     return enc, dec
 
 
+def diff_gain(cache: dict) -> float:
+    d = cache["ends_f"][:, 1].float() - cache["ends_f"][:, 0].float()
+    return float(1.0 / d.std().clamp_min(1e-6))
+
+
 def train_stage1(train: CropSet, cache: dict, vocab: Vocab, k: int, cfg: TrainConfig, out: Path, resume: bool):
     torch.manual_seed(cfg.seed + 10 + k)
     enc, _ = make_models(vocab, k, cfg)
+    enc.diff_scale.fill_(diff_gain(cache))
     m = cache["mid_f"].shape[0]
     if m == 0:
         raise DataError("stage 1 needs procedures: no training sample has true intermediate frames")
@@ -430,6 +436,7 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
     k = VARIANT_K[variant]
     torch.manual_seed(cfg.seed + 20 + k)
     enc, dec = make_models(vocab, k, cfg)
+    enc.diff_scale.fill_(diff_gain(cache))
     if k > 0:
         s1 = torch.load(out / f"stage1_k{k}.pt")
         enc.load_state_dict(s1["state"]["encoder"])
