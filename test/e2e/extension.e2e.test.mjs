@@ -199,6 +199,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     const report = await expectReportInPanel(page, { titleIncludes: home });
     const treeCaption = listed.find((item) => item.name === home).description.replace(/^✓ /, '');
     assert.equal(report.summary, treeCaption, 'the tree row and the panel show the same caption');
+    sharedHomeSummary = report.summary;
     await camera.shot(page, 'pr-review-opened');
   });
 
@@ -263,6 +264,34 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     const report = await expectReportInPanel(page, { titleIncludes: fileName });
     await camera.shot(page, 'scm-describe-report');
     sharedSettingsSummary = report.summary;
+  });
+
+  uiTest('explorer: one image in git, right-click "Describe Change vs HEAD" and "Describe Change vs Ref..." (main)', async () => {
+    // vs HEAD: settings.png differs from HEAD in the working tree; the same pair as Source Control.
+    const changed = fixture.workingTreeChange;
+    let row = await selectInExplorer(page, [changed]);
+    await pickFromContextMenu(page, row, 'Describe Change vs HEAD');
+    const vsHead = await expectReportInPanel(page, { titleIncludes: `${changed}: HEAD ↔ working tree` });
+    if (sharedSettingsSummary) assert.equal(vsHead.summary, sharedSettingsSummary, 'vs HEAD and Source Control describe the same pair');
+    await camera.shot(page, 'explorer-vs-head');
+
+    // vs Ref: home.png was changed by a commit on this branch; compare it with main from the ref list.
+    const committed = fixture.committedChange;
+    row = await selectInExplorer(page, [committed]);
+    await pickFromContextMenu(page, row, 'Describe Change vs Ref...');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor();
+    await input.fill(fixture.baseBranch);
+    const refRow = page.locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${fixture.baseBranch}$`) }) }).first();
+    await refRow.waitFor();
+    await camera.shot(page, 'explorer-vs-ref-picker');
+    await refRow.click();
+    const vsRef = await expectReportInPanel(page, {
+      titleIncludes: `${committed}: ${fixture.baseBranch} ↔ working tree`,
+    });
+    if (sharedHomeSummary) assert.equal(vsRef.summary, sharedHomeSummary, 'vs main and the PR review describe the same pair');
+    await camera.shot(page, 'explorer-vs-ref-report');
   });
 
   uiTest('inline annotation: the line naming a changed screenshot shows its caption, with a hover that opens the panel', async () => {
@@ -342,3 +371,5 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
 
 /** Set by the Source Control test: the caption of settings.png (HEAD vs working tree). */
 let sharedSettingsSummary;
+/** Set by the PR review test: the caption of home.png (merge base with main vs working tree). */
+let sharedHomeSummary;
