@@ -77,35 +77,44 @@ export function resampleArea(image: RgbaImage, x0: number, y0: number, sw: numbe
   const target = out ?? new Uint8Array(tw * th * 3);
   const xTaps = resizeTaps(x0, sw, tw, image.width);
   const yTaps = resizeTaps(y0, sh, th, image.height);
-  // horizontal pass into a float buffer of th' source rows actually used
-  const rowCache = new Float32Array(tw * 3);
-  const accumulator = new Float32Array(tw * 3);
+  // Pass 1: every source row the vertical taps use (a contiguous range, clamped indices are
+  // monotonic) resized horizontally once, even when two output rows share it.
+  const firstRow = yTaps.indices[0];
+  const lastRow = yTaps.indices[yTaps.indices.length - 1];
+  const rowLength = tw * 3;
+  const rows = new Float32Array((lastRow - firstRow + 1) * rowLength);
   const data = image.data;
   const stride = image.width * 4;
+  for (let row = firstRow; row <= lastRow; row++) {
+    const rowStart = row * stride;
+    const base = (row - firstRow) * rowLength;
+    for (let ox = 0; ox < tw; ox++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let u = xTaps.offsets[ox]; u < xTaps.offsets[ox + 1]; u++) {
+        const p = rowStart + xTaps.indices[u] * 4;
+        const wgt = xTaps.weights[u];
+        r += data[p] * wgt;
+        g += data[p + 1] * wgt;
+        b += data[p + 2] * wgt;
+      }
+      rows[base + ox * 3] = r;
+      rows[base + ox * 3 + 1] = g;
+      rows[base + ox * 3 + 2] = b;
+    }
+  }
+  // Pass 2: vertical weights.
+  const accumulator = new Float32Array(rowLength);
   for (let oy = 0; oy < th; oy++) {
     accumulator.fill(0);
     for (let t = yTaps.offsets[oy]; t < yTaps.offsets[oy + 1]; t++) {
-      const rowStart = yTaps.indices[t] * stride;
+      const base = (yTaps.indices[t] - firstRow) * rowLength;
       const rowWeight = yTaps.weights[t];
-      for (let ox = 0; ox < tw; ox++) {
-        let r = 0;
-        let g = 0;
-        let b = 0;
-        for (let u = xTaps.offsets[ox]; u < xTaps.offsets[ox + 1]; u++) {
-          const p = rowStart + xTaps.indices[u] * 4;
-          const wgt = xTaps.weights[u];
-          r += data[p] * wgt;
-          g += data[p + 1] * wgt;
-          b += data[p + 2] * wgt;
-        }
-        rowCache[ox * 3] = r;
-        rowCache[ox * 3 + 1] = g;
-        rowCache[ox * 3 + 2] = b;
-      }
-      for (let k = 0; k < tw * 3; k++) accumulator[k] += rowCache[k] * rowWeight;
+      for (let k = 0; k < rowLength; k++) accumulator[k] += rows[base + k] * rowWeight;
     }
-    const base = oy * tw * 3;
-    for (let k = 0; k < tw * 3; k++) {
+    const base = oy * rowLength;
+    for (let k = 0; k < rowLength; k++) {
       const v = Math.round(accumulator[k]);
       target[base + k] = v < 0 ? 0 : v > 255 ? 255 : v;
     }

@@ -238,6 +238,7 @@ export function decodePng(bytes: Uint8Array, file: string, limits: ImageLimits =
   return { width: header.width, height: header.height, data };
 }
 
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const zlibCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 function chunkCrc(bytes: Uint8Array, start: number, end: number): number {
   return zlibCrc32 ? zlibCrc32(bytes.subarray(start, end)) >>> 0 : crc32(bytes, start, end);
@@ -289,6 +290,7 @@ function decodeTruecolour8(bytes: Uint8Array, header: PngHeader): RgbaImage | un
   if (raw.length !== expected) return undefined;
 
   const out = new Uint8Array(width * height * 4);
+  const out32 = new Uint32Array(out.buffer);
   let previous = -1; // start of the previous unfiltered row in `raw`
   for (let y = 0; y < height; y++) {
     const rowStart = y * (rowBytes + 1) + 1;
@@ -300,11 +302,18 @@ function decodeTruecolour8(bytes: Uint8Array, header: PngHeader): RgbaImage | un
     unfilterRow(raw, rowStart, previous, rowBytes, channels, filter);
     let o = y * width * 4;
     if (channels === 3) {
-      for (let i = rowStart, end = rowStart + rowBytes; i < end; i += 3, o += 4) {
-        out[o] = raw[i];
-        out[o + 1] = raw[i + 1];
-        out[o + 2] = raw[i + 2];
-        out[o + 3] = 255;
+      // one 32-bit store a pixel (alpha 255); the byte order of the store is the platform's
+      if (littleEndian) {
+        for (let i = rowStart, end = rowStart + rowBytes, p = o >> 2; i < end; i += 3, p++) {
+          out32[p] = (raw[i] | (raw[i + 1] << 8) | (raw[i + 2] << 16) | 0xff000000) >>> 0;
+        }
+      } else {
+        for (let i = rowStart, end = rowStart + rowBytes; i < end; i += 3, o += 4) {
+          out[o] = raw[i];
+          out[o + 1] = raw[i + 1];
+          out[o + 2] = raw[i + 2];
+          out[o + 3] = 255;
+        }
       }
     } else {
       out.set(raw.subarray(rowStart, rowStart + rowBytes), o);
