@@ -266,6 +266,23 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     sharedSettingsSummary = report.summary;
   });
 
+  uiTest('image diff editor: opening a modified image from Source Control, the title action "Describe This Image Diff"', async () => {
+    const changed = fixture.workingTreeChange;
+    const fileName = changed.split('/').at(-1);
+    await showView(page, 'Source Control', '.scm-view');
+    const row = page.locator(`.scm-view .monaco-list-row[aria-label^="${fileName}, Modified"]`).first();
+    await row.waitFor();
+    await row.click();  // Source Control opens the change as a diff (HEAD vs working tree)
+    await page.locator('.tabs-container .tab.active', { hasText: fileName }).first().waitFor();
+    const action = page.locator('.editor-actions .action-label[aria-label^="Describe This Image Diff"]').first();
+    await action.waitFor();
+    await camera.shot(page, 'image-diff-editor');
+    await action.click();
+    const report = await expectReportInPanel(page, { titleIncludes: fileName });
+    if (sharedSettingsSummary) assert.equal(report.summary, sharedSettingsSummary, 'the diff editor and Source Control describe the same pair');
+    await camera.shot(page, 'image-diff-editor-report');
+  });
+
   uiTest('explorer: one image in git, right-click "Describe Change vs HEAD" and "Describe Change vs Ref..." (main)', async () => {
     // vs HEAD: settings.png differs from HEAD in the working tree; the same pair as Source Control.
     const changed = fixture.workingTreeChange;
