@@ -40,6 +40,48 @@ export interface DescribeOptions {
 
 export const NO_CHANGE_CAPTION = 'no visible change';
 
+/**
+ * Every sample the model sees is a region where pixelmatch found real (not anti-aliasing)
+ * differences. Missing a real change costs a reviewer more than a second look at noise, so the
+ * model's "none" is taken only when it is sure of it; otherwise its most probable change kind is
+ * reported. Measured effect: see docs/API.md ("Kind and caption").
+ */
+export const NONE_MIN_PROBABILITY = 0.5;
+
+/** What the caption says when it contradicts the kind (the caption head said "no change"). */
+const KIND_FALLBACK_CAPTION: Record<string, string> = {
+  move: 'something moved here', reorder: 'items changed places here', resize: 'something changed size here',
+  color: 'something changed colour here', text: 'the text changed here', add: 'something was added here',
+  remove: 'something was removed here', icon: 'an icon or picture was swapped here', font: 'the font changed here',
+  spacing: 'the spacing changed here', opacity: 'something faded in or out here', theme: 'the theme changed',
+};
+
+/** Phrases of the data engine's grammar (src/data/captions.ts) that say nothing changed. */
+const NO_CHANGE_PHRASES = new Set([
+  'no visible change', 'nothing changed', 'there is no visible difference', 'the two screenshots look the same',
+  'both images look identical', 'nothing visible changed', 'the screens look the same', 'no change can be seen',
+]);
+
+export function isNoChangeCaption(caption: string): boolean {
+  return caption.trim() === '' || NO_CHANGE_PHRASES.has(caption.trim());
+}
+
+/**
+ * One verdict per region from the kind head and the caption decoder, which can disagree on an
+ * undertrained model: the kind decides (with the "none" threshold above), and a caption that
+ * contradicts it is replaced by the kind's plain wording, so the report never says
+ * "kind: none" next to "the button moved" or "kind: move" next to "no visible change".
+ */
+export function reconcileKindAndCaption(
+  kind: { kind: string; probability: number; changeKind: string; changeProbability: number }, caption: string,
+): { kind: string; probability: number; caption: string } {
+  const unchanged = kind.kind === 'none' && kind.probability >= NONE_MIN_PROBABILITY;
+  if (unchanged) return { kind: 'none', probability: kind.probability, caption: NO_CHANGE_CAPTION };
+  const chosen = kind.kind === 'none' ? { kind: kind.changeKind, probability: kind.changeProbability } : kind;
+  const text = isNoChangeCaption(caption) ? (KIND_FALLBACK_CAPTION[chosen.kind] ?? 'something changed here') : caption;
+  return { kind: chosen.kind, probability: chosen.probability, caption: text };
+}
+
 function isRgbaImage(x: ImageSource): x is RgbaImage {
   return typeof x === 'object' && !(x instanceof Uint8Array) && 'data' in x && 'width' in x;
 }
@@ -120,9 +162,7 @@ async function runModels(
   const decoded = width > 1
     ? await beamSearch(onnxStep(stepSession), encoded.memory, R, width, settings)
     : await greedyDecode(onnxStep(stepSession), encoded.memory, R, settings);
-  const results: ModelResult[] = decoded.map((d, i) => ({
-    kind: kinds[i].kind, probability: kinds[i].probability, caption: tokensToText(d.tokens, sessions.vocab),
-  }));
+  const results: ModelResult[] = decoded.map((d, i) => reconcileKindAndCaption(kinds[i], tokensToText(d.tokens, sessions.vocab)));
   timings.decodeCaptionMs += performance.now() - t;
   onCaptions(results);
   checkpoint();

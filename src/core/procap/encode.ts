@@ -57,16 +57,24 @@ export function softmax(values: ArrayLike<number>, offset = 0, length = values.l
   return exps.map((e) => e / sum);
 }
 
-/** The most probable change kind of each sample and its probability. */
-export function kindsFromLogits(logits: Float32Array, batch: number, kinds: string[]): { kind: string; probability: number }[] {
+/** The most probable change kind of each sample and its probability, and the most probable kind other
+ *  than 'none' (the pipeline needs it when the model is unsure that nothing changed). */
+export function kindsFromLogits(
+  logits: Float32Array, batch: number, kinds: string[],
+): { kind: string; probability: number; changeKind: string; changeProbability: number }[] {
   const n = kinds.length;
   if (logits.length !== batch * n) throw new Error(`kind_logits has ${logits.length} values, expected ${batch}x${n}`);
-  const result: { kind: string; probability: number }[] = [];
+  const noneIndex = kinds.indexOf('none');
+  const result: { kind: string; probability: number; changeKind: string; changeProbability: number }[] = [];
   for (let b = 0; b < batch; b++) {
     const probs = softmax(logits, b * n, n);
     let best = 0;
-    for (let i = 1; i < n; i++) if (probs[i] > probs[best]) best = i;
-    result.push({ kind: kinds[best], probability: probs[best] });
+    let bestChange = noneIndex === 0 ? 1 : 0;
+    for (let i = 0; i < n; i++) {
+      if (probs[i] > probs[best]) best = i;
+      if (i !== noneIndex && probs[i] > probs[bestChange]) bestChange = i;
+    }
+    result.push({ kind: kinds[best], probability: probs[best], changeKind: kinds[bestChange], changeProbability: probs[bestChange] });
   }
   return result;
 }
