@@ -84,6 +84,7 @@ class TrainConfig:
     max_stage1_samples: int = 3000   # explicit procedures (with interpolated frames) are built for at most this many
     threads: int = 2
     tokenizer_vq_minutes: float = 0.0
+    stage2_init: str = ""
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -437,7 +437,13 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
     torch.manual_seed(cfg.seed + 20 + k)
     enc, dec = make_models(vocab, k, cfg)
     enc.diff_scale.fill_(diff_gain(cache))
-    if k > 0:
+    if cfg.stage2_init:
+        # a second round (warm restart of the schedule) from a finished stage-2 run
+        s0 = torch.load(cfg.stage2_init)["state"]
+        enc.load_state_dict(s0["encoder"])
+        dec.load_state_dict(s0["decoder"])
+        log(f"{variant}: stage 2 starts from {cfg.stage2_init}")
+    elif k > 0:
         s1 = torch.load(out / f"stage1_k{k}.pt")
         enc.load_state_dict(s1["state"]["encoder"])
     n = cache["ends_f"].shape[0]
@@ -502,6 +508,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", default="", help="wall-clock caps per phase, e.g. stage2=22,stage1=5")
     ap.add_argument("--batch", default="", help="override batch sizes, e.g. stage2=32")
     ap.add_argument("--train-pairs", type=int, default=None, help="use only the first N training pairs")
+    ap.add_argument("--stage2-init", default="", help="start stage 2 from this finished stage-2 checkpoint (a second round)")
     a = ap.parse_args(argv)
 
     cfg = smoke_config(a.seed) if a.smoke else TrainConfig(seed=a.seed)
@@ -509,6 +516,7 @@ def main(argv: list[str] | None = None) -> int:
         cfg = C.with_steps(cfg, **{kv.split("=")[0]: int(kv.split("=")[1]) for kv in a.steps.split(",")})
     if a.minutes:
         cfg = C.with_minutes(cfg, **{kv.split("=")[0]: float(kv.split("=")[1]) for kv in a.minutes.split(",")})
+    cfg.stage2_init = a.stage2_init
     for kv in filter(None, a.batch.split(",")):
         phase, size = kv.split("=")
         setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), batch=int(size)))
