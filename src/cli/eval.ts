@@ -10,11 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
 import { ciderCeiling, scoreCaptions, type CaptionSample } from '../core/metrics.js';
-import { describe as describePair, NO_CHANGE_CAPTION } from '../core/pipeline.js';
+import { describe as describePair, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from "../core/pipeline.js";
 import { regionMatchesChange, globalKindOf } from './crops.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
 
-const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--keep] [--json]';
+const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--keep] [--json]';
 
 interface ManifestChange {
   kind: string;
@@ -38,6 +38,7 @@ interface EvalOptions {
   threads?: number;
   modelsDir: string;
   dataDir?: string;
+  noneMin?: number;
   keep: boolean;
   json: boolean;
 }
@@ -68,6 +69,7 @@ function parse(argv: string[]): EvalOptions {
       case '--threads': o.threads = int('--threads', next(), 1); break;
       case '--models': o.modelsDir = next(); break;
       case '--data': o.dataDir = next(); break;
+      case '--none-min': o.noneMin = Number(next()); break;
       case '--keep': o.keep = true; break;
       case '--json': o.json = true; break;
       default: throw new Error(`unknown option ${a}\n${USAGE}`);
@@ -133,7 +135,7 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
   try {
     for (const pair of pairs) {
       const report = await describePair(sessions, path.join(dataDir, pair.before), path.join(dataDir, pair.after), {
-        beamWidth: options.beam, procedure: false,
+        beamWidth: options.beam, procedure: false, noneMinProbability: options.noneMin,
       });
       samples.push({ candidate: report.summary, references: pair.captions });
       const trulyNone = pair.changes.every((c) => c.kind === 'none');
@@ -163,6 +165,7 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
     seed: options.seed,
     count: samples.length,
     beam: options.beam,
+    none_min_probability: options.noneMin ?? NONE_MIN_PROBABILITY,
     cider: round(scores.cider, 2),
     cider_ceiling: round(ciderCeiling(samples.map((s) => s.references)), 2),
     bleu4: round(scores.bleu4),

@@ -22,6 +22,8 @@ export type ImageSource = string | Uint8Array | RgbaImage;
 export interface DescribeOptions {
   /** 1 = greedy decoding (default); > 1 = beam search of that width. */
   beamWidth?: number;
+  /** the kind head's "none" is believed only at this probability or above (default NONE_MIN_PROBABILITY). */
+  noneMinProbability?: number;
   /** keyframes shown in the procedure (default: the contract's k). */
   keyframes?: number;
   /** pixelmatch colour threshold 0..1 (default 0.1). */
@@ -74,8 +76,9 @@ export function isNoChangeCaption(caption: string): boolean {
  */
 export function reconcileKindAndCaption(
   kind: { kind: string; probability: number; changeKind: string; changeProbability: number }, caption: string,
+  noneMinProbability = NONE_MIN_PROBABILITY,
 ): { kind: string; probability: number; caption: string } {
-  const unchanged = kind.kind === 'none' && kind.probability >= NONE_MIN_PROBABILITY;
+  const unchanged = kind.kind === 'none' && kind.probability >= noneMinProbability;
   if (unchanged) return { kind: 'none', probability: kind.probability, caption: NO_CHANGE_CAPTION };
   const chosen = kind.kind === 'none' ? { kind: kind.changeKind, probability: kind.changeProbability } : kind;
   const text = isNoChangeCaption(caption) ? (KIND_FALLBACK_CAPTION[chosen.kind] ?? 'something changed here') : caption;
@@ -162,7 +165,7 @@ async function runModels(
   const decoded = width > 1
     ? await beamSearch(onnxStep(stepSession), encoded.memory, R, width, settings)
     : await greedyDecode(onnxStep(stepSession), encoded.memory, R, settings);
-  const results: ModelResult[] = decoded.map((d, i) => reconcileKindAndCaption(kinds[i], tokensToText(d.tokens, sessions.vocab)));
+  const results: ModelResult[] = decoded.map((d, i) => reconcileKindAndCaption(kinds[i], tokensToText(d.tokens, sessions.vocab), options.noneMinProbability));
   timings.decodeCaptionMs += performance.now() - t;
   onCaptions(results);
   checkpoint();
