@@ -71,6 +71,13 @@ def main(argv: list[str] | None = None) -> int:
             continue
         t = s.get("train_seconds", s.get("seconds_this_run", 0.0)) / 60
         total += t
+        if phase == "stage2_k2" and (ckpt / "summary_round1.json").is_file():
+            r1 = json.loads((ckpt / "summary_round1.json").read_text())["stage2_k2"]
+            t1 = r1.get("train_seconds", 0.0) / 60
+            total += t1
+            w(f"| stage2_k2 round 1 | {r1.get('steps')} ({r1.get('steps_planned')}) | {r1.get('batch')} | "
+              f"{r1.get('minutes_cap') or '-'} | {t1:.1f} | {_fmt(r1.get('probe_first'), 4)} -> {_fmt(r1.get('probe_last'), 4)} |")
+            phase = "stage2_k2 round 2 (from round 1)"
         w(f"| {phase} | {s.get('steps')} ({s.get('steps_planned', s.get('steps'))}) | {s.get('batch', '')} | "
           f"{s.get('minutes_cap', 0) or '-'} | {t:.1f} | {_fmt(s.get('probe_first'), 4)} -> {_fmt(s.get('probe_last'), 4)} |")
     w(f"\nTotal time in training loops: {total:.1f} min (plus feature caching and validation). "
@@ -106,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         t = r.get("training") or {}
         trained = (f"{t.get('steps')} x {t.get('batch')}, {(t.get('train_seconds') or 0) / 60:.1f} min"
                    if t else ("shipped model" if v in ("k2", "explicit") else "-"))
+        if t.get("round1"):
+            r1 = t["round1"]
+            trained = (f"{r1.get('steps')} + {t.get('steps')} steps x {t.get('batch')} in two rounds, "
+                       f"{(r1.get('train_seconds') or 0) / 60:.1f} + {(t.get('train_seconds') or 0) / 60:.1f} min")
         if v.startswith("explicit"):
             trained += "; interpolated top-k keyframes instead of queries"
         w(f"| {v} | {_fmt(r.get('cider'))} | {_fmt(r.get('bleu4'))} | {_fmt(r.get('rougeL'))} | "
