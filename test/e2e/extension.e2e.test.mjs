@@ -85,8 +85,9 @@ async function expectReportInPanel(page, { titleIncludes, changedBox }) {
   const changedFlag = await summary.getAttribute('data-changed');
   assert.ok(changedFlag === 'true' || changedFlag === 'false', `the summary has no changed flag (${changedFlag})`);
   // Whether the model calls a changed pair changed is a model-quality question, measured by
-  // `npm run eval` (models/metrics.json). The round-1 model (kind accuracy 0.37) calls this suite's
-  // added form row "no visible change" (p = 0.63), so the verdict is asserted only when
+  // `npm run eval` (models/metrics.json). The first trained model called this suite's added form
+  // row "no visible change" (p = 0.63), and the shipped one (kind accuracy 0.40) is little better,
+  // so the verdict is asserted only when
   // PROCAP_E2E_STRICT_VERDICT=1 (turn it on by default once a model meets issue 3's targets).
   if (process.env.PROCAP_E2E_STRICT_VERDICT === '1') {
     assert.equal(changedFlag, 'true', `a changed pair is reported unchanged: "${summaryText}"`);
