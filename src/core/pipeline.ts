@@ -10,6 +10,7 @@ import { findRegions, type PixelRegion } from './regions.js';
 import { cropBoxFor, extractCrop, wholeScreenCrop, wholeScreenBox, cropsToTensor, CROP_SIZE } from './crop.js';
 import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, StageTimings } from './report.js';
 import type { SessionManager } from './session.js';
+import { NO_CHANGE_CAPTION, isNoChangeCaption } from './no-change.js';
 import { tokenize, encodeProcedure, kindsFromLogits } from './procap/encode.js';
 import { onnxStep, greedyDecode, beamSearch, tokensToText } from './procap/decode.js';
 import { interpolateProcedure } from './procap/interpolate.js';
@@ -40,7 +41,7 @@ export interface DescribeOptions {
   onCaptions?: (regions: ChangeRegion[], elapsedMs: number) => void;
 }
 
-export const NO_CHANGE_CAPTION = 'no visible change';
+export { NO_CHANGE_CAPTION, isNoChangeCaption };
 
 /**
  * Every sample the model sees is a region where pixelmatch found real (not anti-aliasing)
@@ -58,15 +59,6 @@ const KIND_FALLBACK_CAPTION: Record<string, string> = {
   spacing: 'the spacing changed here', opacity: 'something faded in or out here', theme: 'the theme changed',
 };
 
-/** Phrases of the data engine's grammar (src/data/captions.ts) that say nothing changed. */
-const NO_CHANGE_PHRASES = new Set([
-  'no visible change', 'nothing changed', 'there is no visible difference', 'the two screenshots look the same',
-  'both images look identical', 'nothing visible changed', 'the screens look the same', 'no change can be seen',
-]);
-
-export function isNoChangeCaption(caption: string): boolean {
-  return caption.trim() === '' || NO_CHANGE_PHRASES.has(caption.trim());
-}
 
 /**
  * One verdict per region from the kind head and the caption decoder, which can disagree on an

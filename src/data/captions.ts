@@ -4,6 +4,7 @@
 // direction and rough distance. Literal UI text is never used (kept in the change record instead).
 import type { CaptionFacts, Box } from './changes.js';
 import type { Rng } from './rng.js';
+import { NO_CHANGE_PHRASES } from '../core/no-change.js';
 
 export const MAX_CAPTION_WORDS = 20;
 /** region captions kept per change (more references make caption metrics more stable) */
@@ -125,7 +126,7 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
   const add = (s: string) => out.push(s);
   switch (f.kind) {
     case 'none':
-      return ['no visible change', 'nothing changed', 'there is no visible difference', 'the two screenshots look the same', 'both images look identical', 'nothing visible changed', 'the screens look the same', 'no change can be seen'];
+      return [...NO_CHANGE_PHRASES];
     case 'move':
       for (const n of nps) for (const c of moveClauses(f)) add(`${n} ${c}`);
       break;
