@@ -32,6 +32,8 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
   private readonly annotations = new Map<string, Annotation[]>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Documents already named in the log as skipped for an untrusted workspace (once each, not per keystroke). */
+  private readonly loggedUntrusted = new Set<string>();
 
   constructor(private readonly engine: Engine, private readonly log: Log) {
     this.disposables.push(
@@ -63,7 +65,16 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
   }
 
   private async annotate(document: vscode.TextDocument): Promise<void> {
-    if (!readSettings().inlineAnnotations || !vscode.workspace.isTrusted || document.uri.scheme !== 'file' || document.lineCount > MAX_LINES) {
+    if (!vscode.workspace.isTrusted) {
+      this.setAnnotations(document, []);
+      const key = document.uri.toString();
+      if (!this.loggedUntrusted.has(key)) {
+        this.loggedUntrusted.add(key);
+        this.log.info(`inline captions are off in an untrusted workspace (Restricted Mode): ${vscode.workspace.asRelativePath(document.uri, false)} not scanned`);
+      }
+      return;
+    }
+    if (!readSettings().inlineAnnotations || document.uri.scheme !== 'file' || document.lineCount > MAX_LINES) {
       this.setAnnotations(document, []);
       return;
     }

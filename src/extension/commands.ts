@@ -220,7 +220,17 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   });
   register('procapReview.undoAccept', () => deps.baselines.undoLast());
   register('procapReview.showLog', () => deps.log.show());
-  register('procapReview.refreshAnnotations', () => deps.annotations.refreshVisible());
+  register('procapReview.refreshAnnotations', () => {
+    deps.annotations.refreshVisible();
+    if (vscode.workspace.isTrusted) return;
+    // Say why nothing appears: the captions need git, which is off in Restricted Mode.
+    void vscode.window.showInformationMessage(
+      'ProCap Review: inline captions are off in an untrusted workspace (Restricted Mode): they need git to know which screenshots changed. Trust the workspace to see them.',
+      'Manage Workspace Trust',
+    ).then((action) => {
+      if (action === 'Manage Workspace Trust') void vscode.commands.executeCommand('workbench.trust.manage');
+    });
+  });
 }
 
 function commandTitle(id: string): string {

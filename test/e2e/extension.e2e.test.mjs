@@ -4,13 +4,13 @@
 // open and no notifications, and waits on what the page shows (never on fixed sleeps).
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { PNG } from 'pngjs';
-import pixelmatch from 'pixelmatch';
+import { DESCRIBE_TIMEOUT_MS, panelChecks } from './review-panel.mjs';
 import {
-  launchBrowser, openFile, openWorkbench, paletteMatches, pickFromContextMenu, runCommand,
-  selectInExplorer, showView, StepCamera,
+  answerModalDialog, launchBrowser, modalDialog, openFile, openWorkbench, paletteMatches, pickColorTheme, pickFileInOpenDialog,
+  pickFromContextMenu, runCommand, selectInExplorer, showView, startCommand, StepCamera,
 } from './workbench.mjs';
 
 function requiredEnv(name) {
@@ -25,10 +25,9 @@ const fixture = JSON.parse(readFileSync(requiredEnv('PROCAP_E2E_FIXTURE'), 'utf8
 const manifest = JSON.parse(readFileSync(requiredEnv('PROCAP_E2E_INSTALLED_MANIFEST'), 'utf8'));
 const contract = JSON.parse(readFileSync(new URL('../../models/contract.json', import.meta.url), 'utf8'));
 const camera = new StepCamera(requiredEnv('PROCAP_E2E_ARTIFACTS'));
+const userDataDir = requiredEnv('PROCAP_E2E_USER_DATA');
 const extensionId = `${manifest.publisher}.${manifest.name}`.toLowerCase();
 
-/** Describing runs the models on CPU: generous, because a fresh machine may be slow; a pass is usually ~1-5 s. */
-const DESCRIBE_TIMEOUT_MS = 120_000;
 /** A bound for one test, so that a hang fails that test and the suite goes on. */
 const TEST_TIMEOUT_MS = 200_000;
 
@@ -41,98 +40,93 @@ function paletteCommandTitles() {
     .map((command) => (command.category ? `${command.category}: ${command.title}` : command.title));
 }
 
-/** The extension's review panel: the webview whose host iframe names our extension id. */
-function panelFrame(page) {
-  return page.frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`).frameLocator('#active-frame');
-}
+const { panelFrame, changedPixelsBox, changedPixelsBoxOf, expectReportInPanel, panelImageBytes } = panelChecks({ extensionId, contract, workspace });
 
-/** The bounding box [x0, y0, x1, y1) of the pixels that differ between two workspace PNGs. */
-function changedPixelsBox(beforePath, afterPath) {
-  const a = PNG.sync.read(readFileSync(join(workspace, beforePath)));
-  const b = PNG.sync.read(readFileSync(join(workspace, afterPath)));
-  assert.equal(`${a.width}x${a.height}`, `${b.width}x${b.height}`, 'fixture pair sizes differ');
-  const out = new PNG({ width: a.width, height: a.height });
-  pixelmatch(a.data, b.data, out.data, a.width, a.height, { threshold: 0.1, diffMask: true });
-  let box = null;
-  for (let y = 0; y < a.height; y += 1) {
-    for (let x = 0; x < a.width; x += 1) {
-      if (out.data[(y * a.width + x) * 4 + 3] === 0) continue;
-      box = box ? [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x + 1), Math.max(box[3], y + 1)] : [x, y, x + 1, y + 1];
-    }
-  }
-  return box;
+/** A file's bytes in the fixture repository at a git revision (`HEAD:path`, `:path` = the staged version). */
+function gitBlob(spec) {
+  return execFileSync('git', ['show', spec], { cwd: workspace, maxBuffer: 64 << 20 });
 }
 
 /**
- * Waits for the panel to show a report and checks what a reviewer relies on: the title, a summary,
- * one caption per region with its box drawn over the images, the procedure player's 9 frames, the
- * k sampled keyframes on the confidence plot and the k imagined frames. Returns what it read.
+ * Runs inside the panel's page: the theme colours as the page sees them next to the workbench's
+ * (both resolved to rgb() by the browser), the colours the page's key parts use, and every visible
+ * text whose contrast with what is behind it is under 4.5:1 (WCAG AA; high-contrast themes aim at 7).
  */
-async function expectReportInPanel(page, { titleIncludes, changedBox }) {
-  const panel = panelFrame(page);
-  const summary = panel.locator('[data-testid="summary"]');
-  const error = panel.locator('[data-testid="error"]');
-  // The panel names the pair as soon as the command runs (while loading): a command that does
-  // nothing fails here within the UI timeout; then the describe itself may take longer.
-  await panel.locator('[data-testid="title"]', { hasText: titleIncludes }).waitFor();
-  await summary.or(error).first().waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
-  if (await error.isVisible()) assert.fail(`the panel shows an error instead of a report: ${await error.innerText()}`);
-
-  const title = await panel.locator('[data-testid="title"]').innerText();
-  assert.ok(title.includes(titleIncludes), `panel title "${title}" should name ${titleIncludes}`);
-  const summaryText = (await summary.innerText()).trim();
-  assert.ok(summaryText.length > 0, 'the summary caption is empty');
-  const changedFlag = await summary.getAttribute('data-changed');
-  assert.ok(changedFlag === 'true' || changedFlag === 'false', `the summary has no changed flag (${changedFlag})`);
-  // Whether the model calls a changed pair changed is a model-quality question, measured by
-  // `npm run eval` (models/metrics.json). The first trained model called this suite's added form
-  // row "no visible change" (p = 0.63), and the shipped one (kind accuracy 0.40) is little better,
-  // so the verdict is asserted only when
-  // PROCAP_E2E_STRICT_VERDICT=1 (turn it on by default once a model meets issue 3's targets).
-  if (process.env.PROCAP_E2E_STRICT_VERDICT === '1') {
-    assert.equal(changedFlag, 'true', `a changed pair is reported unchanged: "${summaryText}"`);
-    assert.notEqual(summaryText, 'no visible change');
-  }
-
-  const captions = panel.locator('[data-testid="region-caption"]');
-  const captionCount = await captions.count();
-  assert.ok(captionCount >= 1, 'no region captions');
-  const regions = [];
-  for (let i = 0; i < captionCount; i += 1) {
-    const caption = captions.nth(i);
-    const id = await caption.getAttribute('data-region-id');
-    const text = (await caption.locator('.caption-text').innerText()).trim();
-    assert.ok(text.length > 0, `region ${id} has an empty caption`);
-    const boxes = panel.locator(`[data-testid="region-box"][data-region-id="${id}"]`);
-    assert.ok(await boxes.count() >= 1, `region ${id} ("${text}") has no box over the images`);
-    regions.push({ id, text, box: await boxGeometry(boxes.first()) });
-  }
-  if (changedBox) {
-    // The boxes must be where the pixels changed: some box overlaps the changed area.
-    const overlaps = regions.some(({ box: [x0, y0, x1, y1] }) =>
-      x0 < changedBox[2] && changedBox[0] < x1 && y0 < changedBox[3] && changedBox[1] < y1);
-    assert.ok(overlaps, `no region box ${JSON.stringify(regions.map((r) => r.box))} overlaps the changed pixels ${JSON.stringify(changedBox)}`);
-  }
-
-  // The procedure player: before, 7 interpolated frames, after; k keyframes; k imagined frames.
-  const frames = panel.locator('[data-testid="filmstrip-frame"]');
-  await frames.first().waitFor();
-  assert.equal(await frames.count(), contract.n_intermediate + 2, 'filmstrip frames');
-  assert.equal(await panel.locator('[data-testid="keyframe-marker"]').count(), contract.k, 'keyframe markers on the confidence plot');
-  assert.equal(await panel.locator('[data-testid="imagined-frame"]').count(), contract.k, 'imagined frames');
-  const unloaded = await panel.locator('[data-testid="filmstrip-frame"], [data-testid="imagined-frame"], [data-testid="procedure-frame"]')
-    .evaluateAll((images) => images.filter((img) => !(img.complete && img.naturalWidth > 0)).map((img) => img.alt));
-  assert.deepEqual(unloaded, [], 'procedure images that did not decode');
-  return { title, summary: summaryText, regions };
+function readPanelColours(body, { names, workbench }) {
+  const resolve = (value) => {
+    const probe = document.createElement('span');
+    probe.style.color = value;
+    body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  };
+  const root = getComputedStyle(document.documentElement);
+  const vars = Object.fromEntries(names.map((name) => [name, {
+    webview: resolve(root.getPropertyValue(`--vscode-${name}`).trim()), workbench: resolve(workbench[name]),
+  }]));
+  const style = (selector) => { const el = document.querySelector(selector); return el ? getComputedStyle(el) : undefined; };
+  const parse = (colour) => { const m = colour.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0, 0]; return [m[0], m[1], m[2], m[3] ?? 1]; };
+  const luminance = ([r, g, b]) => {
+    const channel = (c) => { const s = c / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  };
+  const backgroundOf = (el) => {
+    for (let node = el; node; node = node.parentElement ?? node.getRootNode()?.host) {
+      const bg = parse(getComputedStyle(node).backgroundColor);
+      if (bg[3] > 0.5) return bg;
+    }
+    return parse(getComputedStyle(body).backgroundColor);
+  };
+  const blend = (fg, bg) => [0, 1, 2].map((i) => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
+  const ratio = (el) => {
+    const bg = backgroundOf(el);
+    const fg = blend(parse(getComputedStyle(el).color), bg);
+    const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const unreadable = [];
+  let checkedTexts = 0;
+  let lowestRatio = Infinity;
+  const visit = (scope) => {
+    for (const el of scope.querySelectorAll('*')) {
+      if (el.shadowRoot) visit(el.shadowRoot);
+      if (el.getClientRects().length === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      // A toolkit component's text is slotted: it takes the colour of the control inside its shadow root.
+      const textOwner = el.shadowRoot ? el.shadowRoot.querySelector('.control') ?? el : el;
+      const ownText = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join(' ').trim();
+      if (ownText === '') continue;
+      checkedTexts += 1;
+      const r = ratio(textOwner);
+      lowestRatio = Math.min(lowestRatio, r);
+      if (r < 4.5) unreadable.push(`${el.tagName.toLowerCase()}${el.dataset?.testid ? `[${el.dataset.testid}]` : ''} "${ownText.slice(0, 30)}": ${r.toFixed(2)}:1`);
+    }
+  };
+  visit(document.body);
+  return {
+    vars,
+    body: { color: getComputedStyle(body).color, background: getComputedStyle(body).backgroundColor },
+    viewportBorder: style('[data-testid="viewport-before"]')?.borderTopColor,
+    selectedCaptionBorder: style('[data-testid="region-caption"][aria-current="true"]')?.borderTopColor,
+    selectedBoxOutline: style('[data-testid="region-box"].selected')?.outlineColor,
+    unreadable,
+    checkedTexts,
+    lowestRatio: Math.round(lowestRatio * 100) / 100,
+  };
 }
 
-/** A region box's rectangle in image pixels (its CSS position inside the un-zoomed layer). */
-async function boxGeometry(box) {
-  return box.evaluate((el) => {
-    const left = parseFloat(el.style.left);
-    const top = parseFloat(el.style.top);
-    return [left, top, left + parseFloat(el.style.width), top + parseFloat(el.style.height)];
-  });
+/** A VS Code user setting as written in settings.json (plain JSON here: run.sh writes it). */
+function userSetting(key) {
+  return JSON.parse(readFileSync(join(userDataDir, 'User', 'settings.json'), 'utf8'))[key];
+}
+
+/** Polls a condition outside the page (a file) until it holds; the bound only limits a failure. */
+async function waitUntil(condition, what, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 async function notificationsMatching(page, pattern) {
@@ -183,7 +177,7 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     // Start the review (the command behind the view's title action and its welcome button) from the
     // palette: a mouse on the title action leaves a tooltip over the tree's rows.
     await runCommand(page, 'ProCap Review: Review Changed Screenshots');
-    const expected = [fixture.committedChange, fixture.workingTreeChange].map((p) => p.split('/').at(-1)).sort();
+    const expected = fixture.prReviewChanges.map((p) => p.split('/').at(-1)).sort();
     // Wait until each changed image is listed with a caption (not waiting / captioning / error).
     await page.waitForFunction(({ names }) => {
       const pane = [...document.querySelectorAll('.pane')]
@@ -292,6 +286,80 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await camera.shot(page, 'image-diff-editor-report');
   });
 
+  uiTest('command palette: "Describe Change" asks for the before and after files in the open dialog', async () => {
+    const [beforePath, afterPath] = fixture.compare;
+    await startCommand(page, 'ProCap Review: Describe Change');
+    await pickFileInOpenDialog(page, /choose the BEFORE image/, join(workspace, beforePath));
+    await camera.shot(page, 'palette-after-picker');
+    await pickFileInOpenDialog(page, /choose the AFTER image/, join(workspace, afterPath));
+    await expectReportInPanel(page, {
+      titleIncludes: `${beforePath} ↔ ${afterPath}`,
+      changedBox: changedPixelsBox(beforePath, afterPath),
+    });
+    const shown = await panelImageBytes(page);
+    assert.ok(shown.before.equals(readFileSync(join(workspace, beforePath))), `the panel's before image is not ${beforePath}`);
+    assert.ok(shown.after.equals(readFileSync(join(workspace, afterPath))), `the panel's after image is not ${afterPath}`);
+    await camera.shot(page, 'palette-describe-report');
+  });
+
+  uiTest('keybindings: Ctrl+Alt+D starts Describe Change with its file picker; Ctrl+Alt+H describes the open PNG vs HEAD', async () => {
+    // Ctrl+Alt+D (no when clause): the BEFORE picker opens; Escape leaves it.
+    await page.keyboard.press('Control+Alt+KeyD');
+    const picker = page.locator('.quick-input-widget .quick-input-title', { hasText: /choose the BEFORE image/ });
+    await picker.waitFor();
+    await camera.shot(page, 'keybinding-ctrl-alt-d');
+    await page.keyboard.press('Escape');
+    await picker.waitFor({ state: 'hidden' });
+
+    // Ctrl+Alt+H with a PNG of the repository as the active editor (VS Code's image preview).
+    const changed = fixture.workingTreeChange;
+    await openFile(page, changed);
+    // Keys go to the image once its preview (a webview) has the focus; pressed earlier, they went to
+    // the closing Go to File box.
+    await page.waitForFunction(() => document.activeElement?.matches('iframe.webview.ready'));
+    await page.keyboard.press('Control+Alt+KeyH');
+    const report = await expectReportInPanel(page, { titleIncludes: `${changed}: HEAD ↔ working tree` });
+    if (sharedSettingsSummary) assert.equal(report.summary, sharedSettingsSummary, 'Ctrl+Alt+H and Source Control describe the same pair');
+    const shown = await panelImageBytes(page);
+    assert.ok(shown.before.equals(gitBlob(`HEAD:${changed}`)), `the panel's before image is not HEAD:${changed}`);
+    assert.ok(shown.after.equals(readFileSync(join(workspace, changed))), `the panel's after image is not the working-tree ${changed}`);
+    await camera.shot(page, 'keybinding-ctrl-alt-h-report');
+  });
+
+  uiTest('Source Control: an image staged and changed again, "Describe Change (Staged ↔ Working Tree)" and "(HEAD ↔ Staged)"', async () => {
+    const path = fixture.stagedChange;
+    const fileName = path.split('/').at(-1);
+    const head = gitBlob(`HEAD:${path}`);
+    const staged = gitBlob(`:${path}`);
+    const worktree = readFileSync(join(workspace, path));
+    assert.ok(!staged.equals(head) && !staged.equals(worktree), 'fixture: the staged version must differ from HEAD and from the working tree');
+    await showView(page, 'Source Control', '.scm-view');
+    // The same file is listed twice: under "Staged Changes" (Index Modified) and under "Changes" (Modified).
+    const scmRow = (status) => page.locator(`.scm-view .monaco-list-row[aria-label^="${fileName}, ${status}"]`).first();
+    try {
+      await scmRow('Modified').waitFor();
+      await scmRow('Index Modified').waitFor();
+    } catch (error) {
+      const labels = await page.locator('.scm-view .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')));
+      throw new Error(`Source Control rows: ${labels.join(' | ')}\n${error.message}`);
+    }
+    await camera.shot(page, 'scm-staged-and-modified');
+
+    await pickFromContextMenu(page, scmRow('Modified'), 'Describe Change (Staged ↔ Working Tree)');
+    await expectReportInPanel(page, { titleIncludes: `${path}: staged ↔ working tree`, changedBox: changedPixelsBoxOf(staged, worktree) });
+    let shown = await panelImageBytes(page);
+    assert.ok(shown.before.equals(staged), `the before image is not the staged ${path} (HEAD's: ${shown.before.equals(head)})`);
+    assert.ok(shown.after.equals(worktree), `the after image is not the working-tree ${path}`);
+    await camera.shot(page, 'scm-staged-vs-working-tree');
+
+    await pickFromContextMenu(page, scmRow('Index Modified'), 'Describe Change (HEAD ↔ Staged)');
+    await expectReportInPanel(page, { titleIncludes: `${path}: HEAD ↔ staged`, changedBox: changedPixelsBoxOf(head, staged) });
+    shown = await panelImageBytes(page);
+    assert.ok(shown.before.equals(head), `the before image is not HEAD:${path}`);
+    assert.ok(shown.after.equals(staged), `the after image is not the staged ${path}`);
+    await camera.shot(page, 'scm-head-vs-staged');
+  });
+
   uiTest('explorer: one image in git, right-click "Describe Change vs HEAD" and "Describe Change vs Ref..." (main)', async () => {
     // vs HEAD: settings.png differs from HEAD in the working tree; the same pair as Source Control.
     const changed = fixture.workingTreeChange;
@@ -372,6 +440,59 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await camera.shot(page, 'snapshot-failure-report');
   });
 
+  uiTest('snapshot baseline accept: asks first, then overwrites the baseline with a backup kept; Undo restores the original bytes', async () => {
+    const baselineFile = join(workspace, fixture.snapshotBaseline);
+    const actualFile = join(workspace, `${fixture.snapshotFailure}-actual.png`);
+    const original = readFileSync(baselineFile);
+    const actual = readFileSync(actualFile);
+    assert.ok(!original.equals(actual), 'fixture: the baseline must differ from the actual image');
+    const backupDir = join(userDataDir, 'User', 'globalStorage', extensionId, 'baseline-backups');
+    const backups = () => (existsSync(backupDir) ? readdirSync(backupDir).map((name) => join(backupDir, name)) : []);
+    const backupsBefore = backups();
+
+    await showView(page, 'ProCap Review', '.pane-header[aria-label^="Snapshot Test Failures"]');
+    const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Snapshot Test Failures"]') });
+    const name = fixture.snapshotFailure.split('/').at(-1);
+    const row = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: name }) }).first();
+    await row.waitFor();
+
+    // 1. The tree's accept action asks first; answering Cancel writes nothing.
+    await row.hover();
+    await row.locator('.action-label[aria-label="Accept Actual as Baseline..."]').click();
+    await modalDialog(page).waitFor();
+    const question = await modalDialog(page).innerText();
+    assert.ok(question.includes(fixture.snapshotBaseline), `the confirmation does not name the baseline file: "${question}"`);
+    assert.ok(readFileSync(baselineFile).equals(original), 'the baseline was written before the user confirmed');
+    await camera.shot(page, 'accept-confirmation');
+    await answerModalDialog(page, 'Cancel');
+
+    // 2. Accept from the panel: confirm, the baseline now holds the actual image, the old one is backed up.
+    await row.hover();
+    await row.locator('.action-label[aria-label="Open Snapshot Test Failure..."]').click();
+    await expectReportInPanel(page, { titleIncludes: name });
+    const panel = panelFrame(page);
+    await panel.locator('[data-testid="accept"]').click();
+    await modalDialog(page).waitFor();
+    assert.ok(readFileSync(baselineFile).equals(original), 'the baseline was written before the user confirmed');
+    await answerModalDialog(page, 'Accept and Overwrite');
+    const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: `Baseline ${fixture.snapshotBaseline} updated` }).first();
+    await toast.waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
+    await panel.locator('[data-testid="accepted-note"]', { hasText: 'updated' }).waitFor();
+    await camera.shot(page, 'accept-done');
+    assert.ok(readFileSync(baselineFile).equals(actual), 'after accepting, the baseline file does not hold the actual image');
+    const newBackups = backups().filter((file) => !backupsBefore.includes(file));
+    assert.equal(newBackups.length, 1, `expected one new backup in ${backupDir}, found: ${newBackups.join(', ') || 'none'}`);
+    // (Had the cancelled attempt written anything, this backup would hold the actual image, not the original.)
+    assert.ok(readFileSync(newBackups[0]).equals(original), 'the backup does not hold the original baseline bytes');
+
+    // 3. Undo on the notification restores the original bytes.
+    await toast.locator('.monaco-button', { hasText: /^Undo$/ }).click();
+    await page.locator('.notifications-toasts .notification-list-item', { hasText: `Baseline ${fixture.snapshotBaseline} restored` }).first()
+      .waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
+    await camera.shot(page, 'accept-undone');
+    assert.ok(readFileSync(baselineFile).equals(original), 'after Undo, the baseline file does not hold its original bytes');
+  });
+
   uiTest('a corrupt image gives a clear error naming the file, and the extension still works afterwards', async () => {
     const corruptName = fixture.corrupt.split('/').at(-1);
     const lastRow = await selectInExplorer(page, [fixture.corrupt, fixture.compare[1]]);
@@ -392,6 +513,63 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     const report = await expectReportInPanel(page, { titleIncludes: freshPair[1] });
     assert.ok(report.title.includes(freshPair[0]), `panel title "${report.title}" should name ${freshPair[0]}`);
     await camera.shot(page, 'after-error-still-works');
+  });
+  uiTest('high-contrast themes (dark and light): the panel takes the theme\'s colours, its contrast borders show, all its text is readable', async () => {
+    const themes = [
+      { label: 'Dark High Contrast', setting: 'Default High Contrast', workbenchClass: 'hc-black', kind: 'vscode-high-contrast' },
+      { label: 'Light High Contrast', setting: 'Default High Contrast Light', workbenchClass: 'hc-light', kind: 'vscode-high-contrast-light' },
+    ];
+    const [beforePath, afterPath] = fixture.compare;
+    let previousTheme;
+    try {
+      for (const theme of themes) {
+        // "Preferences: Color Theme" sets workbench.colorTheme to the theme's id (theme.setting).
+        const before = await pickColorTheme(page, theme.label);
+        previousTheme ??= before;
+        await page.locator(`.monaco-workbench.${theme.workbenchClass}`).waitFor();
+        await waitUntil(() => userSetting('workbench.colorTheme') === theme.setting, `workbench.colorTheme = "${theme.setting}" in settings.json`);
+        // The palette and its file pickers (right after a theme switch the explorer re-renders its rows).
+        await startCommand(page, 'ProCap Review: Describe Change');
+        await pickFileInOpenDialog(page, /choose the BEFORE image/, join(workspace, beforePath));
+        await pickFileInOpenDialog(page, /choose the AFTER image/, join(workspace, afterPath));
+        await expectReportInPanel(page, { titleIncludes: `${beforePath} ↔ ${afterPath}` });
+        const panel = panelFrame(page);
+        await panel.locator(`body[data-vscode-theme-kind="${theme.kind}"]`).waitFor();
+        await panel.locator('[data-testid="region-caption"]').first().click();
+        await panel.locator('[data-testid="region-caption"][aria-current="true"]').waitFor();
+        await camera.shot(page, `theme-${theme.workbenchClass}`);
+        const names = ['editor-background', 'foreground', 'contrastBorder', 'contrastActiveBorder', 'focusBorder', 'panel-border'];
+        // The workbench's own values of the theme colours (VS Code defines them on .monaco-workbench).
+        const workbench = await page.evaluate((list) => {
+          const style = getComputedStyle(document.querySelector('.monaco-workbench'));
+          return Object.fromEntries(list.map((name) => [name, style.getPropertyValue(`--vscode-${name}`).trim()]));
+        }, names);
+        const seen = await panel.locator('body').evaluate(readPanelColours, { names, workbench });
+        const context = `${theme.setting}: ${JSON.stringify(seen, null, 1)}`;
+        for (const name of names) {
+          assert.ok(workbench[name] !== '', `the workbench defines no --vscode-${name} in ${theme.setting}`);
+          assert.equal(seen.vars[name].webview, seen.vars[name].workbench, `--vscode-${name} in the panel differs from the workbench's; ${context}`);
+        }
+        for (const name of ['contrastBorder', 'contrastActiveBorder']) {
+          assert.ok(!/rgba\(.*, 0\)$|transparent/.test(seen.vars[name].webview), `${name} is transparent in ${theme.setting}`);
+        }
+        assert.equal(seen.body.background, seen.vars['editor-background'].webview, `panel background; ${context}`);
+        assert.equal(seen.body.color, seen.vars.foreground.webview, `panel text colour; ${context}`);
+        assert.ok([seen.vars['panel-border'].webview, seen.vars.contrastBorder.webview].includes(seen.viewportBorder),
+          `the image viewports' border (${seen.viewportBorder}) is not the theme's border colour; ${context}`);
+        assert.equal(seen.selectedCaptionBorder, seen.vars.contrastActiveBorder.webview, `the selected caption's border; ${context}`);
+        assert.equal(seen.selectedBoxOutline, seen.vars.contrastActiveBorder.webview, `the selected region box's outline; ${context}`);
+        assert.deepEqual(seen.unreadable, [], `text below 4.5:1 contrast in ${theme.setting}`);
+        assert.ok(seen.checkedTexts >= 10, `only ${seen.checkedTexts} texts were checked for contrast`);
+        console.log(`e2e: ${theme.setting}: ${seen.checkedTexts} texts in the panel, lowest contrast ${seen.lowestRatio}:1`);
+      }
+    } finally {
+      if (previousTheme) {
+        await page.keyboard.press('Escape');
+        await pickColorTheme(page, previousTheme);
+        await page.locator('.monaco-workbench:not(.hc-black):not(.hc-light)').waitFor();
+      }
+    }
   });
 });
 

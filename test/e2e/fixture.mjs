@@ -3,11 +3,15 @@
 //   - a git repository whose history changes a screenshot: `main` holds the baseline, the
 //     `feature` branch commits a changed home.png, and settings.png is modified in the working tree,
 //   - two images to compare side by side (compare/before.png, compare/after.png) and a corrupt one,
-//   - a Playwright-style snapshot failure under test-results/ (actual, expected, diff),
+//   - an image with a staged change and a further, different change in the working tree
+//     (screenshots/profile.png: Source Control lists it under Staged Changes and under Changes),
+//   - a Playwright-style snapshot failure under test-results/ (actual, expected, diff) whose baseline
+//     is committed under src/login.spec.ts-snapshots/ (byte-equal to the -expected copy, as
+//     Playwright leaves it), so that "accept" has a real file to overwrite,
 //   - source files and a Markdown file that name the changed screenshots.
 // Usage: node test/e2e/fixture.mjs WORKSPACE_DIR   (prints a JSON description of what it made)
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync, existsSync, readdirSync, copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -76,6 +80,10 @@ function git(...args) {
 git('init', '-q');
 await render(at('screenshots', 'home.png'), appPage());
 await render(at('screenshots', 'settings.png'), appPage({ title: 'Settings', buttonLabel: 'Save' }));
+await render(at('screenshots', 'profile.png'), appPage({ title: 'Profile', buttonLabel: 'Update' }));
+// Playwright's committed baseline of the login page (<spec>-snapshots/<name>-<project>-<platform>.png).
+const snapshotBaseline = 'src/login.spec.ts-snapshots/login-page-chromium-linux.png';
+await render(at(...snapshotBaseline.split('/')), appPage({ title: 'Login' }));
 mkdirSync(at('src'), { recursive: true });
 writeFileSync(at('src', 'home.spec.ts'), [
   "// Visual check of the home screen.",
@@ -108,6 +116,11 @@ await render(at('screenshots', 'home.png'), appPage({ buttonColor: '#1a7f37' }))
 git('commit', '-q', '-am', 'Home: green sign-in button');
 // An uncommitted change in the working tree: settings.png gets a banner (Source Control shows it modified).
 await render(at('screenshots', 'settings.png'), appPage({ title: 'Settings', buttonLabel: 'Save', banner: true }));
+// A staged change (an added form row) and, on top of it, a different change left in the working tree
+// (the button turns green): staged ↔ working tree differs only in the button, HEAD ↔ staged only in the row.
+await render(at('screenshots', 'profile.png'), appPage({ title: 'Profile', buttonLabel: 'Update', extraRow: true }));
+git('add', 'screenshots/profile.png');
+await render(at('screenshots', 'profile.png'), appPage({ title: 'Profile', buttonLabel: 'Update', extraRow: true, buttonColor: '#1a7f37' }));
 
 // Two loose images to compare from the explorer, and a file that only pretends to be a PNG.
 await render(at('compare', 'before.png'), appPage({ title: 'Sign up' }));
@@ -116,7 +129,8 @@ writeFileSync(at('compare', 'corrupt.png'), Buffer.from('this is not a PNG file,
 
 // A Playwright snapshot failure: <name>-expected.png, <name>-actual.png and the red <name>-diff.png.
 const snapshotDir = at('test-results', 'login-Login-page-chromium');
-await render(join(snapshotDir, 'login-page-expected.png'), appPage({ title: 'Login' }));
+mkdirSync(snapshotDir, { recursive: true });
+copyFileSync(at(...snapshotBaseline.split('/')), join(snapshotDir, 'login-page-expected.png'));  // Playwright copies the baseline
 await render(join(snapshotDir, 'login-page-actual.png'), appPage({ title: 'Login', buttonLabel: 'Log in' }));
 {
   const expected = PNG.sync.read(readFileSync(join(snapshotDir, 'login-page-expected.png')));
@@ -136,6 +150,11 @@ process.stdout.write(JSON.stringify({
   compare: ['compare/before.png', 'compare/after.png'],
   corrupt: 'compare/corrupt.png',
   snapshotFailure: 'test-results/login-Login-page-chromium/login-page',
+  snapshotBaseline,
+  // staged (index) version differs from HEAD, and the working tree differs from the staged version
+  stagedChange: 'screenshots/profile.png',
+  // every image that differs between the merge base with main and the working tree
+  prReviewChanges: ['screenshots/home.png', 'screenshots/settings.png', 'screenshots/profile.png'],
   // settings.png differs from HEAD (working tree), home.png only from main (committed on feature).
   namingSource: { file: 'src/settings.spec.ts', line: 6, names: 'screenshots/settings.png' },
   namingSourceCommitted: { file: 'src/home.spec.ts', line: 6, names: 'screenshots/home.png' },

@@ -205,12 +205,70 @@ export async function paletteMatches(page, query) {
 
 /** Runs a command from the palette by its full title ("Category: Title"). */
 export async function runCommand(page, title) {
+  await startCommand(page, title);
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
+}
+
+/** Picks a command in the palette and returns at once (for a command that opens a picker of its own). */
+export async function startCommand(page, title) {
   await openPalette(page, `>${title}`);
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
   await row.waitFor();
   await row.click();
-  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
+}
+
+/**
+ * VS Code's open dialog as the browser shows it (the "simple file dialog", a quick input with a
+ * path box): waits until a dialog whose title matches `titlePattern` has listed its start folder
+ * (before that, it may still replace what was typed), types the file's absolute path, waits for the
+ * file's row, presses Enter, and waits for this dialog to go (the next one reuses the widget).
+ */
+export async function pickFileInOpenDialog(page, titlePattern, absolutePath) {
+  const widget = page.locator('.quick-input-widget');
+  const title = widget.locator('.quick-input-title', { hasText: titlePattern });
+  await title.waitFor();
+  await page.waitForFunction(() => {
+    const dialog = document.querySelector('.quick-input-widget');
+    return dialog?.querySelector('.quick-input-box input')?.value.endsWith('/')
+      && dialog.querySelectorAll('.quick-input-list .monaco-list-row').length > 0;
+  });
+  await widget.locator('.quick-input-box input').fill(absolutePath);
+  const name = absolutePath.split('/').at(-1);
+  await widget.locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await title.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Picks a colour theme with "Preferences: Color Theme", as a user does; returns the label of the
+ * theme that was active before (the picker opens with it focused), to restore it later.
+ */
+export async function pickColorTheme(page, label) {
+  await startCommand(page, 'Preferences: Color Theme');
+  const widget = page.locator('.quick-input-widget');
+  const current = widget.locator('.quick-input-list .monaco-list-row.focused .label-name').first();
+  await current.waitFor();
+  const previous = (await current.innerText()).trim();
+  await widget.locator('.quick-input-box input').fill(label);
+  await widget.locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await widget.waitFor({ state: 'hidden' });
+  return previous;
+}
+
+/** The modal dialog VS Code shows for `showWarningMessage(..., { modal: true })`. */
+export function modalDialog(page) {
+  return page.locator('.monaco-dialog-box');
+}
+
+/** Clicks a button of the open modal dialog by its label, and waits for the dialog to close. */
+export async function answerModalDialog(page, label) {
+  const dialog = modalDialog(page);
+  await dialog.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }).click();
+  await dialog.waitFor({ state: 'hidden' });
 }
 
 export function escapeRegExp(text) {
