@@ -66,9 +66,9 @@ class TrainConfig:
     stage1: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=80, batch=64, lr=1e-3, warmup=15))
     # stage 2: implicit procedure captioning (lr 1e-3 with warm-up, batch 64: what worked in toolchain.md)
     stage2: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=450, batch=64, lr=1e-3, warmup=50))
-    encoder_layers: int = 2
+    encoder_layers: int = 3
     heads: int = 4
-    ffn: int = 256
+    ffn: int = 384
     dropout: float = 0.1
     label_smoothing: float = 0.1
     # loss weights (stage 1 follows the reference: 7 msm + 0.5 align + 0.5 csy)
@@ -78,7 +78,7 @@ class TrainConfig:
     # stage 2: captioning + auxiliary change-kind head + msm at the query positions (keeps imagined frames usable)
     w_kind: float = 1.0
     w_query_msm: float = 0.3
-    val_every: int = 100
+    val_every: int = 250
     val_samples: int = 400
     checkpoint_every: int = 50
     max_stage1_samples: int = 3000   # explicit procedures (with interpolated frames) are built for at most this many

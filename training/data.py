@@ -114,7 +114,9 @@ class Sample:
 class CropSet:
     """One split's crops: samples (metadata) + memory-mapped uint8 images."""
 
-    def __init__(self, split_dir: Path, limit_pairs: int | None = None) -> None:
+    def __init__(self, split_dir: Path, limit_pairs: int | None = None, skip_sources: tuple[str, ...] = ()) -> None:
+        """skip_sources: crop sources left out (training leaves out "unmatched": differences that no
+        change record explains have no trustworthy label)."""
         split_dir = Path(split_dir)
         self.dir = split_dir
         rows = read_jsonl(split_dir / "crops.jsonl")
@@ -132,6 +134,8 @@ class CropSet:
             except (KeyError, ValueError):
                 raise DataError(f"{where}: kind {r.get('kind')!r} is not one of the contract kinds") from None
             if keep_pairs is not None and str(r["pair_id"]) not in keep_pairs:
+                continue
+            if r.get("source") in skip_sources:
                 continue
             idx = int(r["index"])
             if not 0 <= idx < self.pairs.shape[0]:
@@ -151,6 +155,10 @@ class CropSet:
     def images(self, i: int) -> np.ndarray:
         """[2,96,96,3] uint8 before/after of sample i."""
         return np.asarray(self.pairs[self.samples[i].index])
+
+    def image_tensor(self, indices) -> torch.Tensor:
+        """float [n,2,3,96,96] in [0,1]: before/after crops of the given samples."""
+        return to_tensor(np.stack([self.images(int(i)) for i in indices]))
 
     def true_frames(self, i: int) -> np.ndarray | None:
         row = self.samples[i].frames_row

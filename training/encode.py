@@ -12,6 +12,9 @@ queries are the mask embedding + the same position embeddings.
 
 Grounding (measured in toolchain.md: without it a from-scratch model never sees the change): a learned
 projection of the per-patch feature difference (after - before) is added to the before and after tokens.
+In stage 2 the end tokens also get a small convolutional stem over the crop's pixels and the pixel
+difference, trained with the captioner: the frozen 64-d tokenizer features alone blur the details that
+tell kinds apart (bold text, a few pixels of spacing, a colour vs an opacity change; contract v2).
 """
 from __future__ import annotations
 
@@ -63,6 +66,9 @@ class ProcedureEncoder(nn.Module):
         self.k, self.d = k, d
         self.feat_in = nn.Sequential(nn.LayerNorm(FEAT_DIM), nn.Linear(FEAT_DIM, d))
         self.diff_in = nn.Linear(FEAT_DIM, d)
+        # stage 2: pixels of one end + (after - before) pixels -> one d-vector per 16 px patch
+        self.pixel_stem = nn.Sequential(nn.Conv2d(6, 48, 4, stride=4), nn.GELU(),
+                                        nn.Conv2d(48, d, 4, stride=4))
         self.time_emb = nn.Embedding(k + 2, d)
         self.row_emb = nn.Embedding(GRID, d)
         self.col_emb = nn.Embedding(GRID, d)
@@ -102,14 +108,21 @@ class ProcedureEncoder(nn.Module):
         return self.final_norm(x)
 
     # ---- stage 2 ------------------------------------------------------------------------------
-    def stage2(self, before: torch.Tensor, after: torch.Tensor, explicit: torch.Tensor | None = None):
-        """before/after [B,36,64] features; explicit [B,k,36,64] keyframe features instead of the
-        queries (the 'explicit' ablation) or None. Returns (hidden [B,(k+2)*36,d], memory, kind_logits,
-        query_code_logits [B,k*36,256])."""
+    def pixel_tokens(self, image: torch.Tensor, pixel_diff: torch.Tensor) -> torch.Tensor:
+        """image, pixel_diff [B,3,96,96] -> [B,36,d] (row-major patches, like the features)."""
+        x = self.pixel_stem(torch.cat([image * 2.0 - 1.0, pixel_diff * 4.0], dim=1))   # [B,d,6,6]
+        return x.flatten(2).transpose(1, 2)
+
+    def stage2(self, before: torch.Tensor, after: torch.Tensor, before_image: torch.Tensor,
+               after_image: torch.Tensor, explicit: torch.Tensor | None = None):
+        """before/after [B,36,64] features; before_image/after_image [B,3,96,96] crops in [0,1];
+        explicit [B,k,36,64] keyframe features instead of the queries (the 'explicit' ablation) or
+        None. Returns (hidden [B,(k+2)*36,d], memory, kind_logits, query_code_logits [B,k*36,256])."""
         b = before.shape[0]
         diff = self.diff_in((after - before) * self.diff_scale)
-        ends_before = self.feat_in(before) + diff
-        ends_after = self.feat_in(after) + diff
+        pixel_diff = after_image - before_image
+        ends_before = self.feat_in(before) + diff + self.pixel_tokens(before_image, pixel_diff)
+        ends_after = self.feat_in(after) + diff + self.pixel_tokens(after_image, pixel_diff)
         if explicit is None:
             middle = self.mask_emb.view(1, 1, -1).expand(b, self.k * N_I, self.d)
         else:
@@ -181,12 +194,15 @@ def make_masks(batch: int, n_frames: int, gen: torch.Generator) -> torch.Tensor:
 
 
 class ExportProcedureEncoder(nn.Module):
-    """ONNX graph: (before_features, after_features) -> (memory, kind_logits, query_code_logits)."""
+    """ONNX graph: (before_features, after_features, before_image, after_image) -> (memory,
+    kind_logits, query_code_logits)."""
 
     def __init__(self, encoder: ProcedureEncoder) -> None:
         super().__init__()
         self.encoder = encoder
 
-    def forward(self, before_features: torch.Tensor, after_features: torch.Tensor):
-        _, memory, kind_logits, query_logits = self.encoder.stage2(before_features, after_features)
+    def forward(self, before_features: torch.Tensor, after_features: torch.Tensor,
+                before_image: torch.Tensor, after_image: torch.Tensor):
+        _, memory, kind_logits, query_logits = self.encoder.stage2(before_features, after_features,
+                                                                   before_image, after_image)
         return memory, kind_logits, query_logits

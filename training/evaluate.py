@@ -51,18 +51,27 @@ def compose_summary(region_captions: list[str]) -> str:
     return " and ".join(parts) if parts else C.NO_CHANGE_CAPTION
 
 
+def summary_captions(regions: list[tuple[int, str]]) -> list[str]:
+    """Captions of the changed regions a summary is made of (models/CONTRACT.md): reflow regions only
+    when nothing else changed. regions: (kind index, caption) of the regions not predicted none."""
+    causes = [c for k, c in regions if C.KINDS[k] != "reflow"]
+    return causes if causes else [c for _, c in regions]
+
+
 def sample_source(row: dict) -> str:
     return row.get("source", "region")
 
 
 @torch.no_grad()
-def run_variant(enc, dec, vocab, feats: torch.Tensor, explicit: torch.Tensor | None, batch: int = 128):
-    """feats [N,2,36,64] -> (kinds [N], captions [N])."""
+def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, explicit: torch.Tensor | None,
+                batch: int = 128):
+    """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N])."""
     kinds, caps = [], []
     for lo in range(0, feats.shape[0], batch):
         f = feats[lo:lo + batch]
+        px = pixels[lo:lo + batch]
         ex = None if explicit is None else explicit[lo:lo + batch]
-        _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], ex)
+        _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], ex)
         kinds.append(kind_logits.argmax(-1))
         caps += [vocab.decode(h) for h in greedy_decode(dec, memory)]
     return torch.cat(kinds).tolist(), caps
@@ -71,12 +80,12 @@ def run_variant(enc, dec, vocab, feats: torch.Tensor, explicit: torch.Tensor | N
 def score(pair_ids: list[str], manifest: dict, rows: list[dict], kinds: list[int], caps: list[str],
           model_rows: list[int], ceiling: float) -> dict:
     """Pair-level caption metrics and kind metrics for one variant."""
-    per_pair: dict[str, list[str]] = OrderedDict((p, []) for p in pair_ids)
+    per_pair: dict[str, list[tuple[int, str]]] = OrderedDict((p, []) for p in pair_ids)
     for j, r in enumerate(model_rows):
         row = rows[r]
         if kinds[j] != C.NONE_KIND:
-            per_pair[str(row["pair_id"])].append(caps[j])
-    summaries = [compose_summary(per_pair[p]) for p in pair_ids]
+            per_pair[str(row["pair_id"])].append((kinds[j], caps[j]))
+    summaries = [compose_summary(summary_captions(per_pair[p])) for p in pair_ids]
     refs = [manifest[p]["captions"] for p in pair_ids]
     truly_none = [all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids]
     truth_kinds = [C.KINDS.index(rows[r]["kind"]) for r in model_rows]
@@ -158,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                     keys = top_keyframes(w, enc.k)
                     mids.append(fm[torch.arange(p.shape[0]).unsqueeze(1), keys])
                 explicit = torch.cat(mids)
-        kinds, caps = run_variant(enc, dec, vocab, feats, explicit)
+        kinds, caps = run_variant(enc, dec, vocab, feats, pairs, explicit)
         results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
         summ = folder / "summary.json"
         if summ.is_file():

@@ -128,16 +128,19 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
     with torch.no_grad():
         golden["tokenizer_decoder"] = {"inputs": {"codes": codes}, "outputs": {"image": td(codes)}}
 
-    # procedure encoder: golden on the features of two different pictures
+    # procedure encoder: golden on two different pictures (their features and their pixels)
     pe = ExportProcedureEncoder(enc).eval()
     before, after = feats[:1], feats[1:2]
-    _export(pe, (before, after), models_dir / "procedure_encoder.onnx", ["before_features", "after_features"],
+    before_img, after_img = img[:1], img[1:2]
+    _export(pe, (before, after, before_img, after_img), models_dir / "procedure_encoder.onnx",
+            ["before_features", "after_features", "before_image", "after_image"],
             ["memory", "kind_logits", "query_code_logits"],
-            {"before_features": {0: "B"}, "after_features": {0: "B"}, "memory": {0: "B"},
-             "kind_logits": {0: "B"}, "query_code_logits": {0: "B"}})
+            {"before_features": {0: "B"}, "after_features": {0: "B"}, "before_image": {0: "B"},
+             "after_image": {0: "B"}, "memory": {0: "B"}, "kind_logits": {0: "B"}, "query_code_logits": {0: "B"}})
     with torch.no_grad():
-        memory, kind_logits, query_logits = pe(before, after)
-    golden["procedure_encoder"] = {"inputs": {"before_features": before, "after_features": after},
+        memory, kind_logits, query_logits = pe(before, after, before_img, after_img)
+    golden["procedure_encoder"] = {"inputs": {"before_features": before, "after_features": after,
+                                              "before_image": before_img, "after_image": after_img},
                                    "outputs": {"memory": memory, "kind_logits": kind_logits,
                                                "query_code_logits": query_logits}}
 

@@ -96,7 +96,11 @@ MIDPOINT_TRIPLES = [(0, 4, 8), (0, 2, 4), (4, 6, 8), (0, 1, 2), (2, 3, 4), (4, 5
 
 def interpolator_loss(model: Interpolator, left: torch.Tensor, right: torch.Tensor, target: torch.Tensor):
     pred = model(left, right)
-    charbonnier = torch.sqrt((pred - target) ** 2 + 1e-6).mean()
+    # most pixels of a UI change are static and already right in a cross-fade: weight the pixels where
+    # the two ends differ, so the loss is about the moving part
+    moving = ((left - right).abs().amax(1, keepdim=True) > 0.02).to(pred.dtype)
+    weight = 1.0 + 10.0 * moving
+    charbonnier = (torch.sqrt((pred - target) ** 2 + 1e-6) * weight).sum() / (weight.sum() * 3)
     mse = F.mse_loss(pred, target)
     return charbonnier, {"psnr": float(-10 * torch.log10(mse.detach() + 1e-10))}
 

@@ -417,12 +417,14 @@ def train_stage1(train: CropSet, cache: dict, vocab: Vocab, k: int, cfg: TrainCo
 
 
 @torch.no_grad()
-def evaluate_kinds(enc: ProcedureEncoder, cache: dict, limit: int, batch: int = 128) -> dict:
+def evaluate_kinds(enc: ProcedureEncoder, cache: dict, ds: CropSet, limit: int, batch: int = 128) -> dict:
     n = min(limit, cache["ends_f"].shape[0])
     preds = []
     for lo in range(0, n, batch):
-        f = cache["ends_f"][lo:min(n, lo + batch)].float()
-        preds.append(enc.stage2(f[:, 0], f[:, 1])[2].argmax(-1))
+        hi = min(n, lo + batch)
+        f = cache["ends_f"][lo:hi].float()
+        px = ds.image_tensor(range(lo, hi))
+        preds.append(enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1])[2].argmax(-1))
     pred = torch.cat(preds)
     truth = cache["kinds"][:n]
     none = truth == C.NONE_KIND
@@ -456,9 +458,10 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
         b = cfg.stage2.batch
         idx = torch.from_numpy(rng.integers(0, n, b))
         ends = cache["ends_f"][idx].float()
+        px = train.image_tensor(idx)
         caps = [train.samples[int(i)].captions[int(rng.integers(len(train.samples[int(i)].captions)))] for i in idx]
         tokens = torch.tensor([vocab.encode(c) for c in caps])
-        _, memory, kind_logits, query_logits = enc.stage2(ends[:, 0], ends[:, 1])
+        _, memory, kind_logits, query_logits = enc.stage2(ends[:, 0], ends[:, 1], px[:, 0], px[:, 1])
         l_cap = caption_loss(dec, memory, tokens, cfg.label_smoothing)
         l_kind = F.cross_entropy(kind_logits, cache["kinds"][idx])
         loss = l_cap + cfg.w_kind * l_kind
@@ -475,11 +478,12 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
         return loss, stats
 
     def val_fn():
-        res = evaluate_kinds(enc, val_cache, cfg.val_samples)
+        res = evaluate_kinds(enc, val_cache, val, cfg.val_samples)
         # caption exact-match rate on a few val samples (greedy, KV cache: what the runtime runs)
         nv = min(96, val_cache["ends_f"].shape[0])
         f = val_cache["ends_f"][:nv].float()
-        _, memory, _, _ = enc.stage2(f[:, 0], f[:, 1])
+        px = val.image_tensor(range(nv))
+        _, memory, _, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1])
         hyps = [vocab.decode(h) for h in greedy_decode(dec, memory)]
         res["exact_caption"] = float(np.mean([h in val.samples[i].captions for i, h in enumerate(hyps)]))
         return res
@@ -532,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
     variants = a.variant or ["k2"]
     t_start = time.time()
     try:
-        train = CropSet(Path(a.data) / "train", limit_pairs=a.train_pairs)
+        train = CropSet(Path(a.data) / "train", limit_pairs=a.train_pairs, skip_sources=("unmatched",))
         val = CropSet(Path(a.data) / "val")
         log(f"data: {len(train)} train samples, {len(val)} val samples")
         vocab = build_vocab(train, out)

@@ -16,6 +16,7 @@ import { readPngFile, type RgbaImage } from '../core/image.js';
 import { diffImages } from '../core/diff.js';
 import { findRegions } from '../core/regions.js';
 import { CROP_SIZE, cropBoxFor, extractCrop, wholeScreenBox, wholeScreenCrop } from '../core/crop.js';
+import { reflowCaptions } from '../data/captions.js';
 
 /** The caption references of a region that matches no change record. */
 export const NO_CHANGE_REFERENCES = ['no visible change'];
@@ -44,6 +45,8 @@ export interface ManifestPair {
   changes?: ManifestChange[];
   captions?: string[];
   region_captions?: string[][];
+  /** elements shifted only by the layout reflowing around a change (data engine, may be absent) */
+  reflowed?: { bbox_before: Box | null; bbox_after: Box | null }[];
 }
 
 export interface CropSample {
@@ -59,7 +62,7 @@ export interface CropSample {
   frames_index: number;
   whole_screen: boolean;
   /** how the sample arose: a detected region, a detected noise region, or a fallback crop. */
-  source: 'region' | 'unmatched' | 'noise' | 'fallback' | 'whole_screen';
+  source: 'region' | 'reflow' | 'unmatched' | 'noise' | 'fallback' | 'whole_screen';
 }
 
 /** What one pair contributes: sample records (index/frames_index filled in by the writer). */
@@ -106,6 +109,28 @@ export function regionMatchesChange(region: Box, change: ManifestChange): boolea
     if (overlap > 0 && overlap >= MATCH_OVERLAP * Math.min(boxArea(region), boxArea(candidate))) return true;
   }
   return false;
+}
+
+/**
+ * The shift of the reflowed elements a region overlaps (after minus before, median over them), or
+ * null when the region overlaps none that moved: its differences are then unexplained.
+ */
+export function reflowShiftOf(region: Box, pair: ManifestPair): { dx: number; dy: number } | null {
+  const dxs: number[] = [];
+  const dys: number[] = [];
+  for (const element of pair.reflowed ?? []) {
+    const { bbox_before: b, bbox_after: a } = element;
+    if (!isBox(b) || !isBox(a)) continue;
+    const dx = a[0] - b[0];
+    const dy = a[1] - b[1];
+    if (dx === 0 && dy === 0) continue;
+    if (!regionMatchesChange(region, { kind: 'reflow', bbox_before: b, bbox_after: a })) continue;
+    dxs.push(dx);
+    dys.push(dy);
+  }
+  if (dxs.length === 0) return null;
+  const median = (v: number[]) => v.slice().sort((p, q) => p - q)[Math.floor(v.length / 2)];
+  return { dx: median(dxs), dy: median(dys) };
 }
 
 /** The pair's overall kind: its own field, else the first real change's kind, else none. */
@@ -178,16 +203,19 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
         if (regionMatchesChange(region.box, change)) matched.push(i);
       });
       matched.forEach((i) => found.add(i));
-      if (matched.length === 0) regionsUnmatched++;
+      // a region no change explains: content pushed by a change elsewhere (kind "reflow"), or unexplained
+      const shift = matched.length === 0 && !region.noiseOnly ? reflowShiftOf(region.box, pair) : null;
+      if (matched.length === 0 && !shift) regionsUnmatched++;
       planned.push({
         box: region.box,
         cropBox: cropBoxFor(region.box, width, height),
         regionIndex,
-        kind: matched.length > 0 ? changes[matched[0]].kind : 'none',
-        captions: matched.length > 0 ? referencesFor(pair, matched) : NO_CHANGE_REFERENCES.slice(),
+        kind: matched.length > 0 ? changes[matched[0]].kind : shift ? 'reflow' : 'none',
+        captions: matched.length > 0 ? referencesFor(pair, matched)
+          : shift ? reflowCaptions(shift.dx, shift.dy) : NO_CHANGE_REFERENCES.slice(),
         matched,
         wholeScreen: false,
-        source: region.noiseOnly ? 'noise' : matched.length > 0 ? 'region' : 'unmatched',
+        source: region.noiseOnly ? 'noise' : matched.length > 0 ? 'region' : shift ? 'reflow' : 'unmatched',
       });
     });
     if (planned.length === 0 && globalKindOf(pair) === 'none') {

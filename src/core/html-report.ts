@@ -37,7 +37,7 @@ function reportImageUri(image: ReportImage): string {
 const KIND_COLOURS: Record<string, string> = {
   none: '#8a8a8a', move: '#1f77b4', reorder: '#17becf', resize: '#9467bd', color: '#d62728', text: '#2ca02c',
   add: '#2ca02c', remove: '#d62728', icon: '#ff7f0e', font: '#8c564b', spacing: '#bcbd22', opacity: '#7f7f7f',
-  theme: '#e377c2', size: '#000000',
+  theme: '#e377c2', reflow: '#c7c7c7', size: '#000000',
 };
 
 function colourOf(kind: string): string {

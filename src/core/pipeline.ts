@@ -57,6 +57,7 @@ const KIND_FALLBACK_CAPTION: Record<string, string> = {
   color: 'something changed colour here', text: 'the text changed here', add: 'something was added here',
   remove: 'something was removed here', icon: 'an icon or picture was swapped here', font: 'the font changed here',
   spacing: 'the spacing changed here', opacity: 'something faded in or out here', theme: 'the theme changed',
+  reflow: 'the content here shifted with the layout',
 };
 
 
@@ -103,6 +104,17 @@ export function composeSummary(regionCaptions: string[], globalCaption?: string,
   return parts.length ? parts.join(' and ') : NO_CHANGE_CAPTION;
 }
 
+/**
+ * The region captions a summary is made of (models/CONTRACT.md): changed regions, except content that
+ * only shifted because the layout reflowed around a change ("reflow"): the summary names the causes.
+ * When reflow is all there is (the cause was too small to be detected), the reflow captions stand.
+ */
+export function summaryCaptions(regions: { kind: string; caption: string; noiseOnly: boolean }[]): string[] {
+  const changed = regions.filter((r) => !r.noiseOnly && r.kind !== 'none');
+  const causes = changed.filter((r) => r.kind !== 'reflow');
+  return (causes.length ? causes : changed).map((r) => r.caption);
+}
+
 interface ModelSample {
   cropBox: Box;
   before: Uint8Array;
@@ -141,7 +153,8 @@ async function runModels(
   const afterFeatures = ends.features.subarray(R * featSize, 2 * R * featSize);
   checkpoint();
   const procedureEncoder = await sessions.get('procedure_encoder');
-  const encoded = await encodeProcedure(procedureEncoder, beforeFeatures, afterFeatures, R, c.n_I, c.feat_dim);
+  const encoded = await encodeProcedure(
+    procedureEncoder, beforeFeatures, afterFeatures, beforeTensor, afterTensor, R, c.n_I, c.feat_dim, size);
   const kinds = kindsFromLogits(encoded.kindLogits, R, c.kinds);
   timings.encodeMs += performance.now() - t;
   checkpoint();
@@ -309,8 +322,7 @@ export async function describe(
 
   // models/CONTRACT.md "Summary caption of a pair": when the whole-screen rule fires the pair is
   // summarised by the whole-screen sample alone; otherwise by its meaningful regions
-  const isMeaningful = (r: ChangeRegion) => !r.noiseOnly && r.kind !== 'none';
-  const meaningfulCaptions = global ? [] : regions.filter(isMeaningful).map((r) => r.caption);
+  const meaningfulCaptions = global ? [] : summaryCaptions(regions);
   const globalCaption = global && global.kind !== 'none' ? global.caption : undefined;
   const summary = composeSummary(meaningfulCaptions, globalCaption, analysis.sizeChange);
   timings.totalMs = performance.now() - started;

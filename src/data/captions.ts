@@ -383,3 +383,22 @@ function permutations<T>(items: T[]): T[][] {
   if (items.length <= 1) return [items];
   return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
 }
+
+/**
+ * References for a region whose content only shifted because a change elsewhere reflowed the layout
+ * (kind "reflow"). dx, dy: the shift in pixels, after minus before. They say that the content moved
+ * and that it was pushed, not what it is: the crop rarely shows a whole element.
+ */
+export function reflowCaptions(dx: number, dy: number): string[] {
+  const vertical = Math.abs(dy) >= Math.abs(dx);
+  const dir = vertical ? (dy > 0 ? 'down' : 'up') : dx > 0 ? 'right' : 'left';
+  const band = distanceBand(vertical ? dy : dx);
+  const how = band === 'slight' ? 'slightly ' : band === 'far' ? 'far ' : '';
+  return normalise([
+    `the content here shifted ${how}${dir}`,
+    `the content here moved ${how}${dir} with the layout`,
+    `this part of the layout was pushed ${how}${dir}`,
+    `the elements here shifted ${how}${dir}`,
+    `the layout here moved ${how}${dir}`,
+  ]);
+}

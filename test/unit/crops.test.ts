@@ -8,6 +8,8 @@ import { decodePng } from '../../src/core/image.js';
 import { cropBoxFor, extractCrop, CROP_SIZE } from '../../src/core/crop.js';
 import { cloneImage, fillRect, sampleScreen, tempDir, writePng, type Rgba } from './image-fixtures.js';
 import type { Box } from '../../src/core/report.js';
+import { reflowShiftOf } from '../../src/cli/crops.js';
+import { reflowCaptions } from '../../src/data/captions.js';
 
 const CROPS_CLI = fileURLToPath(new URL('../../src/cli/crops.js', import.meta.url));
 const CROP_BYTES = CROP_SIZE * CROP_SIZE * 3;
@@ -177,4 +179,22 @@ test('crops: a missing manifest is a clear error', () => {
     () => execFileSync(process.execPath, [CROPS_CLI, '--manifest', join(dir, 'nope.jsonl'), '--out', join(dir, 'x')], { stdio: 'pipe' }),
     (e: any) => e.status === 1 && /nope\.jsonl: cannot read the manifest/.test(String(e.stderr)),
   );
+});
+
+test('crops: a region explained only by reflow is labelled "reflow" with its shift, others stay unexplained', () => {
+  const pair = {
+    id: 'p', before: 'b.png', after: 'a.png',
+    reflowed: [
+      { bbox_before: [10, 100, 110, 130] as Box, bbox_after: [10, 124, 110, 154] as Box },
+      { bbox_before: [10, 140, 110, 170] as Box, bbox_after: [10, 164, 110, 194] as Box },
+      { bbox_before: [300, 10, 340, 30] as Box, bbox_after: [300, 10, 340, 30] as Box },   // did not move
+    ],
+  };
+  assert.deepEqual(reflowShiftOf([0, 95, 120, 200], pair), { dx: 0, dy: 24 });
+  assert.equal(reflowShiftOf([290, 0, 350, 40], pair), null, 'an element that did not move explains nothing');
+  assert.equal(reflowShiftOf([500, 500, 520, 520], pair), null);
+  assert.equal(reflowShiftOf([0, 95, 120, 200], { ...pair, reflowed: undefined }), null);
+  const captions = reflowCaptions(0, 24);
+  assert.ok(captions.length >= 3 && captions.every((c) => /down/.test(c) && !/up/.test(c)), captions.join(' | '));
+  assert.ok(reflowCaptions(-60, 5).every((c) => /far left/.test(c)), reflowCaptions(-60, 5).join(' | '));
 });

@@ -93,7 +93,15 @@ async function realMemory(sessions: SessionManager, batch: number): Promise<ort.
     before[i] = Math.sin(i * 0.37) * 0.5;
     after[i] = Math.cos(i * 0.11 + (i % 7)) * 0.5;
   }
-  const out = await encodeProcedure(await sessions.get('procedure_encoder'), before, after, batch, c.n_I, c.feat_dim);
+  const size = c.image.size;
+  const pixels = batch * 3 * size * size;
+  const beforeImage = new Float32Array(pixels), afterImage = new Float32Array(pixels);
+  for (let i = 0; i < pixels; i++) {
+    beforeImage[i] = 0.5 + 0.5 * Math.sin(i * 0.013);
+    afterImage[i] = 0.5 + 0.5 * Math.cos(i * 0.007);
+  }
+  const out = await encodeProcedure(await sessions.get('procedure_encoder'), before, after, beforeImage, afterImage,
+    batch, c.n_I, c.feat_dim, size);
   return out.memory;
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reconcileKindAndCaption, NONE_MIN_PROBABILITY, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { reconcileKindAndCaption, summaryCaptions, NONE_MIN_PROBABILITY, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { kindsFromLogits } from '../../src/core/procap/encode.js';
 
 const kinds = ['none', 'move', 'color'];
@@ -28,4 +28,15 @@ test('a change kind with a "no change" caption gets the kind\'s plain wording', 
   const r = reconcileKindAndCaption({ kind: 'move', probability: 0.7, changeKind: 'move', changeProbability: 0.7 }, 'nothing changed');
   assert.equal(r.kind, 'move');
   assert.equal(r.caption, 'something moved here');
+});
+
+test('the summary names the causes: reflow regions only when nothing else changed', () => {
+  const region = (kind: string, caption: string, noiseOnly = false) => ({ kind, caption, noiseOnly });
+  assert.deepEqual(summaryCaptions([
+    region('add', 'a button was added'), region('reflow', 'the content here shifted down'),
+    region('none', 'no visible change'), region('move', 'noise', true),
+  ]), ['a button was added']);
+  assert.deepEqual(summaryCaptions([region('reflow', 'the content here shifted down'), region('none', 'no visible change')]),
+    ['the content here shifted down']);
+  assert.deepEqual(summaryCaptions([region('none', 'no visible change')]), []);
 });

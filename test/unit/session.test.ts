@@ -95,10 +95,10 @@ test('a model of another contract version (wrong inputs) is refused, naming the 
 test('a contract that changes a fixed dimension makes the shipped models fail the check', async () => {
   const dir = copyModels();
   const contract = JSON.parse(fs.readFileSync(path.join(dir, 'contract.json'), 'utf8'));
-  contract.models.procedure_encoder.outputs.kind_logits = ['B', 14];
+  contract.models.procedure_encoder.outputs.kind_logits = ['B', 15];
   fs.writeFileSync(path.join(dir, 'contract.json'), JSON.stringify(contract));
   const sessions = new SessionManager({ modelsDir: dir, provider: 'cpu' });
-  await assert.rejects(sessions.get('procedure_encoder'), /procedure_encoder\.onnx: output "kind_logits" dimension 1 is 13, contract says 14/);
+  await assert.rejects(sessions.get('procedure_encoder'), /procedure_encoder\.onnx: output "kind_logits" dimension 1 is 14, contract says 15/);
   await sessions.dispose();
 });
 

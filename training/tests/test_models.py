@@ -29,12 +29,18 @@ def test_procedure_encoder_shapes_and_difference_signal():
     torch.manual_seed(0)
     enc = ProcedureEncoder(30, k=2, dropout=0.0).eval()
     f = torch.randn(2, 36, 64)
+    img = torch.rand(2, 3, 96, 96)
     with torch.no_grad():
-        hidden, memory, kinds, queries = enc.stage2(f, f)
+        hidden, memory, kinds, queries = enc.stage2(f, f, img, img)
         assert memory.shape == (2, 144, 128) and kinds.shape == (2, len(KINDS)) and queries.shape == (2, 72, CODEBOOK)
         # the difference signal is what changes when after differs from before only a little
-        _, memory2, _, _ = enc.stage2(f, f + 0.5)
+        _, memory2, _, _ = enc.stage2(f, f + 0.5, img, img)
         assert not torch.allclose(memory, memory2)
+        # and the pixel stem sees a change the features do not (one 16 px patch repainted)
+        img2 = img.clone()
+        img2[:, :, 16:32, 16:32] = 1.0 - img2[:, :, 16:32, 16:32]
+        _, memory3, _, _ = enc.stage2(f, f, img, img2)
+        assert not torch.allclose(memory, memory3)
         frames = torch.randn(2, 4, 36, 64)
         masked = make_masks(2, 4, torch.Generator().manual_seed(0))
         codes, align, csy = enc.stage1(frames, masked, torch.tensor([[1, 5, 6, 2, 0, 0]] * 2))

@@ -28,14 +28,22 @@ export interface ProcedureOutput {
   queryCodeLogits: Float32Array;
 }
 
+/**
+ * beforeFeatures/afterFeatures: [batch, patches, dim] tokenizer features of the two crops;
+ * beforeImages/afterImages: the same crops, [batch, 3, size, size] in [0, 1] (contract v2).
+ */
 export async function encodeProcedure(
   session: ort.InferenceSession, beforeFeatures: Float32Array, afterFeatures: Float32Array,
-  batch: number, patches: number, dim: number,
+  beforeImages: Float32Array, afterImages: Float32Array,
+  batch: number, patches: number, dim: number, size: number,
 ): Promise<ProcedureOutput> {
   const dims = [batch, patches, dim];
+  const imageDims = [batch, 3, size, size];
   const out = await session.run({
     before_features: new ort.Tensor('float32', beforeFeatures, dims),
     after_features: new ort.Tensor('float32', afterFeatures, dims),
+    before_image: new ort.Tensor('float32', beforeImages, imageDims),
+    after_image: new ort.Tensor('float32', afterImages, imageDims),
   });
   return {
     memory: out.memory,
