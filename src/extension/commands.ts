@@ -24,7 +24,7 @@ export interface CommandDeps {
   log: Log;
 }
 
-const KIND_CHOICES = ['none', 'move', 'reorder', 'resize', 'color', 'text', 'add', 'remove', 'icon', 'font', 'spacing', 'opacity', 'theme', 'size'];
+const KIND_CHOICES = ['none', 'move', 'reorder', 'resize', 'color', 'text', 'add', 'remove', 'icon', 'font', 'spacing', 'opacity', 'theme', 'reflow', 'size'];
 
 async function pickPng(title: string): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showOpenDialog({

@@ -41,7 +41,7 @@ export function reportKinds(report: ChangeReport): string[] {
 const KIND_ICONS: Record<string, string> = {
   none: 'pass', color: 'symbol-color', text: 'symbol-text', move: 'move', reorder: 'list-ordered', resize: 'screen-full',
   add: 'diff-added', remove: 'diff-removed', icon: 'symbol-misc', font: 'text-size', spacing: 'whitespace',
-  opacity: 'eye', theme: 'color-mode', size: 'screen-normal',
+  opacity: 'eye', theme: 'color-mode', reflow: 'arrow-down', size: 'screen-normal',
 };
 
 export class PrItem extends vscode.TreeItem {
