@@ -24,7 +24,7 @@ def _fmt(v, digits=3):
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--ckpt", required=True)
-    ap.add_argument("--corpus", default="/work/corpus")
+    ap.add_argument("--corpus", default="/work/corpus2")
     ap.add_argument("--models", default=str(C.MODELS_DIR))
     ap.add_argument("--notes", default=None, help="markdown appended as the 'Notes' section")
     a = ap.parse_args(argv)
@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
       "per changed region (96x96 crop): a frame interpolator (flow + mask + residual), an image tokenizer "
       "(VQ autoencoder: CNN encoder = frozen backbone, 256-code k-means codebook, decoder), the ProCap "
       "procedure encoder (stage 2: [before, k*n_I = 72 procedure queries, after], with a learned projection "
-      "of the per-patch feature difference added to the before/after tokens, a change-kind head and the "
+      "of the per-patch feature difference and a small convolutional stem over the crop pixels and the pixel "
+      "difference added to the before/after tokens, a change-kind head over 14 kinds and the "
       "masked-modelling head at the queries = imagined frames) and a 2-layer caption decoder with a KV cache. "
       "Trained from scratch on this repository's synthetic, browser-rendered corpus; English captions of "
       "a ~240-word vocabulary.\n")
@@ -81,8 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         w(f"| {phase} | {s.get('steps')} ({s.get('steps_planned', s.get('steps'))}) | {s.get('batch', '')} | "
           f"{s.get('minutes_cap', 0) or '-'} | {t:.1f} | {_fmt(s.get('probe_first'), 4)} -> {_fmt(s.get('probe_last'), 4)} |")
     w(f"\nTotal time in training loops: {total:.1f} min (plus feature caching and validation). "
-      f"The machine was shared with ~6 other engineers' jobs (load average 10-20 on 2 cores), so the phases "
-      f"ran under wall-clock caps; steps done are what fitted.\n")
+      f"The phases ran under wall-clock caps; steps done are what fitted (the notes say what else the "
+      f"machine was running).\n")
     if "stage2_k2" in summary and "val" in summary["stage2_k2"]:
         v = summary["stage2_k2"]["val"]
         w(f"Validation at the end of stage 2 (val split, region crops): kind accuracy {_fmt(v.get('kind_acc'))}, "
