@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
 import { ciderCeiling, scoreCaptions, type CaptionSample } from '../core/metrics.js';
 import { describe as describePair, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from "../core/pipeline.js";
-import { regionMatchesChange, globalKindOf } from './crops.js';
+import { regionMatchesChange, globalKindOf, reflowShiftOf } from './crops.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
 
 const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--keep] [--json]';
@@ -103,7 +103,8 @@ function readManifest(dir: string): ManifestPair[] {
 /**
  * The model samples of one pair with their labelled and predicted kinds, labelled exactly as the
  * training crops are (src/cli/crops.ts, used by training/evaluate.py): the whole-screen sample
- * gets the pair's kind; a region gets the kind of the first change record it matches, or none;
+ * gets the pair's kind; a region gets the kind of the first change record it matches, else reflow
+ * when it overlaps elements the change pushed aside (the manifest's reflowed list), else none;
  * noise-only regions are not model samples, and neither is anything in a pair where nothing was
  * detected (the runtime says "no visible change" there without running the model; the crops CLI
  * writes a "fallback" training crop for such pairs, which the runtime never sees).
@@ -113,7 +114,8 @@ export function kindSamples(pair: ManifestPair, report: ChangeReport): { truth: 
   const regions = report.regions.filter((r: ChangeRegion) => !r.noiseOnly);
   return regions.map((r) => {
     const match = pair.changes.find((c) => regionMatchesChange(r.boxBefore, c as never));
-    return { truth: match ? match.kind : 'none', predicted: r.kind };
+    const truth = match ? match.kind : reflowShiftOf(r.boxBefore, pair) ? 'reflow' : 'none';
+    return { truth, predicted: r.kind };
   });
 }
 
