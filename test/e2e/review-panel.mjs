@@ -61,11 +61,11 @@ export function panelChecks({ extensionId, contract, workspace }) {
     const changedFlag = await summary.getAttribute('data-changed');
     assert.ok(changedFlag === 'true' || changedFlag === 'false', `the summary has no changed flag (${changedFlag})`);
     // Whether the model calls a changed pair changed is a model-quality question, measured by
-    // `npm run eval` (models/metrics.json). The first trained model called this suite's added form
-    // row "no visible change" (p = 0.63), and the shipped one (kind accuracy 0.40) is little better,
-    // so the verdict is asserted only when
-    // PROCAP_E2E_STRICT_VERDICT=1 (turn it on by default once a model meets issue 3's targets).
-    if (process.env.PROCAP_E2E_STRICT_VERDICT === '1') {
+    // `npm run eval` (models/metrics.json). The first models called this suite's added form row
+    // "no visible change"; the v2 models (no-change recall 0.83, change pairs called changed far
+    // more often) call every changed fixture pair changed, so the verdict is asserted by default.
+    // PROCAP_E2E_STRICT_VERDICT=0 turns it off while trying out a weaker model.
+    if (process.env.PROCAP_E2E_STRICT_VERDICT !== '0') {
       assert.equal(changedFlag, 'true', `a changed pair is reported unchanged: "${summaryText}"`);
       assert.notEqual(summaryText, 'no visible change');
     }
