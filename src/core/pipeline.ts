@@ -74,8 +74,16 @@ export function reconcileKindAndCaption(
   const unchanged = kind.kind === 'none' && kind.probability >= noneMinProbability;
   if (unchanged) return { kind: 'none', probability: kind.probability, caption: NO_CHANGE_CAPTION };
   const chosen = kind.kind === 'none' ? { kind: kind.changeKind, probability: kind.changeProbability } : kind;
-  const text = isNoChangeCaption(caption) ? (KIND_FALLBACK_CAPTION[chosen.kind] ?? 'something changed here') : caption;
+  // "content pushed aside" (reflow) and "this element changed" are different claims: a caption that
+  // makes the other claim than the kind is replaced too
+  const contradicts = isNoChangeCaption(caption) || (chosen.kind === 'reflow') !== isReflowCaption(caption);
+  const text = contradicts ? (KIND_FALLBACK_CAPTION[chosen.kind] ?? 'something changed here') : caption;
   return { kind: chosen.kind, probability: chosen.probability, caption: text };
+}
+
+/** Captions in the reflow phrasing of the training references (src/data/captions.ts reflowCaptions). */
+export function isReflowCaption(caption: string): boolean {
+  return /^(the (content|elements|layout) here|this part of the layout)\b/.test(caption.trim());
 }
 
 function isRgbaImage(x: ImageSource): x is RgbaImage {

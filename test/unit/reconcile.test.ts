@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reconcileKindAndCaption, summaryCaptions, NONE_MIN_PROBABILITY, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { reconcileKindAndCaption, isReflowCaption, summaryCaptions, NONE_MIN_PROBABILITY, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { kindsFromLogits } from '../../src/core/procap/encode.js';
+import { reflowCaptions } from '../../src/data/captions.js';
 
 const kinds = ['none', 'move', 'color'];
 
@@ -39,4 +40,18 @@ test('the summary names the causes: reflow regions only when nothing else change
   assert.deepEqual(summaryCaptions([region('reflow', 'the content here shifted down'), region('none', 'no visible change')]),
     ['the content here shifted down']);
   assert.deepEqual(summaryCaptions([region('none', 'no visible change')]), []);
+});
+
+test('a reflow kind with an element caption, or a change kind with a reflow caption, gets the kind\'s wording', () => {
+  const sure = (k: string) => ({ kind: k, probability: 0.9, changeKind: k, changeProbability: 0.9 });
+  assert.deepEqual(reconcileKindAndCaption(sure('reflow'), 'the white card was removed'),
+    { kind: 'reflow', probability: 0.9, caption: 'the content here shifted with the layout' });
+  assert.deepEqual(reconcileKindAndCaption(sure('add'), 'the content here shifted far left'),
+    { kind: 'add', probability: 0.9, caption: 'something was added here' });
+  // consistent pairs are kept as the decoder wrote them
+  assert.equal(reconcileKindAndCaption(sure('reflow'), 'the elements here shifted down').caption, 'the elements here shifted down');
+  assert.equal(reconcileKindAndCaption(sure('remove'), 'the white card was removed').caption, 'the white card was removed');
+  // every reference phrasing the crops step writes counts as reflow wording, and no other kind's does
+  for (const c of reflowCaptions(0, 30)) assert.ok(isReflowCaption(c), c);
+  assert.ok(!isReflowCaption('the blue button moved down a long way'));
 });
