@@ -85,6 +85,9 @@ class TrainConfig:
     threads: int = 2
     tokenizer_vq_minutes: float = 0.0
     stage2_init: str = ""
+    # stage 2: shift half of each batch's crop pairs by up to this many pixels (the same shift for
+    # before and after, so every label still holds) and re-encode their features; 0 = off
+    augment_shift: int = 0
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -433,8 +433,20 @@ def evaluate_kinds(enc: ProcedureEncoder, cache: dict, ds: CropSet, limit: int, 
             "false_none": float((pred[~none] == C.NONE_KIND).float().mean()) if bool((~none).any()) else float("nan")}
 
 
+def shift_pairs(pairs: torch.Tensor, shifts: np.ndarray, limit: int) -> torch.Tensor:
+    """pairs [n,2,3,H,W]; shifts [n,2] ints (dy, dx) in [-limit, limit]: moves the content of both
+    crops of a pair by the same amount, edges replicated (as the crop rule does outside the image)."""
+    n, _, c, h, w = pairs.shape
+    padded = F.pad(pairs.reshape(n, 2 * c, h, w), (limit, limit, limit, limit), mode="replicate")
+    out = torch.empty_like(pairs)
+    for i, (dy, dx) in enumerate(shifts):
+        top, left = limit - int(dy), limit - int(dx)
+        out[i] = padded[i, :, top:top + h, left:left + w].reshape(2, c, h, w)
+    return out
+
+
 def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, vocab: Vocab, variant: str,
-                 cfg: TrainConfig, out: Path, resume: bool):
+                 cfg: TrainConfig, out: Path, resume: bool, tok: ImageTokenizer | None = None):
     k = VARIANT_K[variant]
     torch.manual_seed(cfg.seed + 20 + k)
     enc, dec = make_models(vocab, k, cfg)
@@ -459,6 +471,17 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
         idx = torch.from_numpy(rng.integers(0, n, b))
         ends = cache["ends_f"][idx].float()
         px = train.image_tensor(idx)
+        shifted = torch.zeros(b, dtype=torch.bool)
+        if cfg.augment_shift > 0 and tok is not None:
+            shifted = torch.from_numpy(rng.random(b) < 0.5)
+            sel = shifted.nonzero().flatten()
+            if len(sel):
+                moved = shift_pairs(px[sel], rng.integers(-cfg.augment_shift, cfg.augment_shift + 1, (len(sel), 2)),
+                                    cfg.augment_shift)
+                with torch.no_grad():
+                    f_moved, _ = tok.encode(moved.reshape(-1, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
+                px[sel] = moved
+                ends[sel] = f_moved.reshape(len(sel), 2, C.N_I, C.FEAT_DIM)
         caps = [train.samples[int(i)].captions[int(rng.integers(len(train.samples[int(i)].captions)))] for i in idx]
         tokens = torch.tensor([vocab.encode(c) for c in caps])
         _, memory, kind_logits, query_logits = enc.stage2(ends[:, 0], ends[:, 1], px[:, 0], px[:, 1])
@@ -467,7 +490,7 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
         loss = l_cap + cfg.w_kind * l_kind
         stats = {"cap": float(l_cap), "kind": float(l_kind)}
         proc_rows = cache["proc_of_sample"][idx]
-        has_proc = proc_rows >= 0
+        has_proc = (proc_rows >= 0) & ~shifted       # the keyframe codes belong to the unshifted crops
         if k > 0 and bool(has_proc.any()):
             pi = proc_rows[has_proc]
             keys = sample_keyframes(cache["weights"][pi], k, gen)
@@ -512,6 +535,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", default="", help="wall-clock caps per phase, e.g. stage2=22,stage1=5")
     ap.add_argument("--batch", default="", help="override batch sizes, e.g. stage2=32")
     ap.add_argument("--train-pairs", type=int, default=None, help="use only the first N training pairs")
+    ap.add_argument("--augment-shift", type=int, default=0,
+                    help="stage 2: shift half of each batch's crop pairs by up to N px (same shift both sides)")
     ap.add_argument("--stage2-init", default="", help="start stage 2 from this finished stage-2 checkpoint (a second round)")
     a = ap.parse_args(argv)
 
@@ -521,6 +546,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.minutes:
         cfg = C.with_minutes(cfg, **{kv.split("=")[0]: float(kv.split("=")[1]) for kv in a.minutes.split(",")})
     cfg.stage2_init = a.stage2_init
+    cfg.augment_shift = a.augment_shift
     for kv in filter(None, a.batch.split(",")):
         phase, size = kv.split("=")
         setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), batch=int(size)))
@@ -548,7 +574,8 @@ def main(argv: list[str] | None = None) -> int:
             k = VARIANT_K[variant]
             if k > 0:
                 _, summaries[f"stage1_k{k}"] = train_stage1(train, cache, vocab, k, cfg, out, True)
-            _, _, summaries[f"stage2_{variant}"] = train_stage2(train, val, cache, val_cache, vocab, variant, cfg, out, True)
+            _, _, summaries[f"stage2_{variant}"] = train_stage2(train, val, cache, val_cache, vocab, variant, cfg, out,
+                                                                True, tok)
         # the interpolator is only needed at inference (procedure frames, the explicit ablation): last
         _, summaries["interpolator"] = train_interpolator(train, cfg, out, True)
     except DataError as err:

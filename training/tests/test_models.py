@@ -96,3 +96,19 @@ def test_merge_crops_parts_keeps_rows_aligned(tmp_path):
     assert (m.images(7 + 3) == b.images(3)).all()
     with_frames = [i for i, s in enumerate(b.samples) if s.frames_row >= 0]
     assert (m.true_frames(7 + with_frames[0]) == b.true_frames(with_frames[0])).all()
+
+
+def test_shift_pairs_moves_both_crops_alike():
+    import numpy as np
+    from training.train import shift_pairs
+    pairs = torch.rand(3, 2, 3, 96, 96)
+    pairs[2, 1] = pairs[2, 0]                       # an unchanged pair stays unchanged
+    shifts = np.array([[0, 0], [5, -3], [-8, 8]])
+    out = shift_pairs(pairs, shifts, 8)
+    assert out.shape == pairs.shape
+    assert torch.equal(out[0], pairs[0])
+    # content moved by (dy, dx) = (5, -3): out[y, x] = in[y - 5, x + 3] away from the edges
+    assert torch.equal(out[1, :, :, 20:60, 20:60], pairs[1, :, :, 15:55, 23:63])
+    assert torch.equal(out[2, 0], out[2, 1])
+    # the edge rows are replicated, not wrapped around
+    assert torch.equal(out[1, :, :, 0, 20], pairs[1, :, :, 0, 23])
