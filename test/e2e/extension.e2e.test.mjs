@@ -2,15 +2,15 @@
 // run.sh sets the environment: the server URL, the fixture workspace, the artifacts folder.
 // The tests share one browser page and run in order; each starts from a workbench with no editors
 // open and no notifications, and waits on what the page shows (never on fixed sleeps).
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DESCRIBE_TIMEOUT_MS, panelChecks } from './review-panel.mjs';
 import {
-  answerModalDialog, launchBrowser, modalDialog, openFile, openWorkbench, paletteMatches, pickColorTheme, pickFileInOpenDialog,
-  pickFromContextMenu, runCommand, selectInExplorer, showView, startCommand, StepCamera,
+  answerModalDialog, modalDialog, openFile, paletteMatches, pickColorTheme, pickFileInOpenDialog,
+  pickFromContextMenu, runCommand, selectInExplorer, showView, startCommand, snapshotFailureRow, StepCamera, workbenchSuite,
 } from './workbench.mjs';
 
 function requiredEnv(name) {
@@ -136,37 +136,8 @@ async function notificationsMatching(page, pattern) {
 }
 
 describe('ProCap Review in a real VS Code (code-server)', () => {
-  let browser;
   let page;
-
-  /** node:test's test(), plus a screenshot of the workbench when the test fails. */
-  function uiTest(name, body) {
-    test(name, { timeout: TEST_TIMEOUT_MS }, async () => {
-      try {
-        await body();
-      } catch (error) {
-        if (page) await camera.shot(page, `FAILED-${name.slice(0, 40)}`);
-        throw error;
-      }
-    });
-  }
-
-  before(async () => {
-    browser = await launchBrowser();
-    page = await openWorkbench(browser, url);
-  });
-
-  beforeEach(async () => {
-    if (!page) return;
-    await page.keyboard.press('Escape');
-    await runCommand(page, 'View: Close All Editors');
-    await runCommand(page, 'Notifications: Clear All Notifications');
-  });
-
-  after(async () => {
-    if (page) await camera.shot(page, 'final');
-    await browser?.close();
-  });
+  const uiTest = workbenchSuite({ url, camera, timeoutMs: TEST_TIMEOUT_MS, setPage: (p) => { page = p; } });
 
   uiTest('PR review, first thing after start-up: the Changed Screenshots tree captions every changed image; selecting one opens the panel', async () => {
     // First test on purpose: a user may open the review before the git extension has opened the
@@ -426,11 +397,8 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
   });
 
   uiTest('snapshot test failure: the Playwright actual/expected pair opens in the panel', async () => {
-    await showView(page, 'ProCap Review', '.pane-header[aria-label^="Snapshot Test Failures"]');
-    const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Snapshot Test Failures"]') });
     const name = fixture.snapshotFailure.split('/').at(-1);
-    const row = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: name }) }).first();
-    await row.waitFor();
+    const row = await snapshotFailureRow(page, fixture.snapshotFailure);
     await row.hover();
     await row.locator('.action-label[aria-label="Open Snapshot Test Failure..."]').click();
     await expectReportInPanel(page, {
@@ -450,11 +418,8 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     const backups = () => (existsSync(backupDir) ? readdirSync(backupDir).map((name) => join(backupDir, name)) : []);
     const backupsBefore = backups();
 
-    await showView(page, 'ProCap Review', '.pane-header[aria-label^="Snapshot Test Failures"]');
-    const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Snapshot Test Failures"]') });
     const name = fixture.snapshotFailure.split('/').at(-1);
-    const row = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: name }) }).first();
-    await row.waitFor();
+    const row = await snapshotFailureRow(page, fixture.snapshotFailure);
 
     // 1. The tree's accept action asks first; answering Cancel writes nothing.
     await row.hover();

@@ -5,14 +5,14 @@
 // comparing images the user picks works; git features (vs HEAD/ref, Source Control, Changed
 // Screenshots, inline captions) and accepting baselines are off; workspace values of the listed
 // settings are ignored.
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DESCRIBE_TIMEOUT_MS, panelChecks } from './review-panel.mjs';
 import {
-  launchBrowser, openFile, openWorkbench, paletteMatches, pickFromContextMenu, runCommand,
-  selectInExplorer, showView, StepCamera,
+  openFile, paletteMatches, pickFromContextMenu, runCommand,
+  selectInExplorer, showView, snapshotFailureRow, StepCamera, workbenchSuite,
 } from './workbench.mjs';
 
 function requiredEnv(name) {
@@ -74,36 +74,8 @@ async function inPalette(page, title) {
 }
 
 describe('ProCap Review in an untrusted workspace (Restricted Mode)', () => {
-  let browser;
   let page;
-
-  function uiTest(name, body) {
-    test(name, { timeout: TEST_TIMEOUT_MS }, async () => {
-      try {
-        await body();
-      } catch (error) {
-        if (page) await camera.shot(page, `FAILED-${name.slice(0, 40)}`);
-        throw error;
-      }
-    });
-  }
-
-  before(async () => {
-    browser = await launchBrowser();
-    page = await openWorkbench(browser, url);
-  });
-
-  beforeEach(async () => {
-    if (!page) return;
-    await page.keyboard.press('Escape');
-    await runCommand(page, 'View: Close All Editors');
-    await runCommand(page, 'Notifications: Clear All Notifications');
-  });
-
-  after(async () => {
-    if (page) await camera.shot(page, 'final');
-    await browser?.close();
-  });
+  const uiTest = workbenchSuite({ url, camera, timeoutMs: TEST_TIMEOUT_MS, setPage: (p) => { page = p; } });
 
   uiTest('the folder opens in Restricted Mode and the extension activates there, as its manifest declares ("limited")', async () => {
     assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, 'limited', 'the manifest\'s untrustedWorkspaces support');
@@ -185,11 +157,8 @@ describe('ProCap Review in an untrusted workspace (Restricted Mode)', () => {
   uiTest('baseline accept is off: a snapshot failure opens without "Accept as baseline", the tree\'s accept action is disabled, the baseline is untouched', async () => {
     const baselineFile = join(workspace, fixture.snapshotBaseline);
     const original = readFileSync(baselineFile);
-    await showView(page, 'ProCap Review', '.pane-header[aria-label^="Snapshot Test Failures"]');
-    const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Snapshot Test Failures"]') });
     const name = fixture.snapshotFailure.split('/').at(-1);
-    const row = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: name }) }).first();
-    await row.waitFor();
+    const row = await snapshotFailureRow(page, fixture.snapshotFailure);
     await row.hover();
     const acceptAction = row.locator('.action-item:has(.action-label[aria-label="Accept Actual as Baseline..."])');
     await acceptAction.waitFor();

@@ -4,6 +4,7 @@
 // swallowed by a menu that has just opened, and likewise a folder click swallowed by the explorer).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before, beforeEach, test } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const UI_TIMEOUT_MS = 30_000;
@@ -273,4 +274,50 @@ export async function answerModalDialog(page, label) {
 
 export function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The hooks every suite shares, registered in the calling describe(): one browser and workbench page
+ * for all tests, each test starting with no editors and no notifications, a screenshot at the end.
+ * setPage hands the page to the suite; the returned uiTest is node:test's test() with a time bound
+ * and a screenshot of the workbench when the test fails.
+ */
+export function workbenchSuite({ url, camera, timeoutMs, setPage }) {
+  let browser;
+  let page;
+  before(async () => {
+    browser = await launchBrowser();
+    page = await openWorkbench(browser, url);
+    setPage(page);
+  });
+  beforeEach(async () => {
+    if (!page) return;
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'Notifications: Clear All Notifications');
+  });
+  after(async () => {
+    if (page) await camera.shot(page, 'final');
+    await browser?.close();
+  });
+  return function uiTest(name, body) {
+    test(name, { timeout: timeoutMs }, async () => {
+      try {
+        await body();
+      } catch (error) {
+        if (page) await camera.shot(page, `FAILED-${name.slice(0, 40)}`);
+        throw error;
+      }
+    });
+  };
+}
+
+/** The row of a snapshot failure (the path without -actual/-expected) in the Snapshot Test Failures view. */
+export async function snapshotFailureRow(page, failurePath) {
+  await showView(page, 'ProCap Review', '.pane-header[aria-label^="Snapshot Test Failures"]');
+  const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Snapshot Test Failures"]') });
+  const name = failurePath.split('/').at(-1);
+  const row = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: name }) }).first();
+  await row.waitFor();
+  return row;
 }
