@@ -109,21 +109,36 @@ class Sample:
     captions: list[str]
     frames_row: int          # row in frames.npy or -1
     whole_screen: bool
+    shard: int = 0           # which folder of the set (0 = split_dir, then the extra folders in order)
 
 
 class CropSet:
     """One split's crops: samples (metadata) + memory-mapped uint8 images."""
 
-    def __init__(self, split_dir: Path, limit_pairs: int | None = None, skip_sources: tuple[str, ...] = ()) -> None:
+    def __init__(self, split_dir: Path, limit_pairs: int | None = None, skip_sources: tuple[str, ...] = (),
+                 extra_dirs: tuple[Path, ...] = ()) -> None:
         """skip_sources: crop sources left out (training leaves out "unmatched": differences that no
-        change record explains have no trustworthy label)."""
+        change record explains have no trustworthy label). extra_dirs: more folders of the same layout
+        whose samples are appended (a second rendered shard of the training split); limit_pairs applies
+        to split_dir only."""
         split_dir = Path(split_dir)
         self.dir = split_dir
-        rows = read_jsonl(split_dir / "crops.jsonl")
-        self.pairs = load_npy(split_dir / "crops.pairs.npy", (2, IMAGE_SIZE, IMAGE_SIZE, 3))
-        frames_path = split_dir / "crops.frames.npy"
-        self.frames = load_npy(frames_path, (N_INTERMEDIATE, IMAGE_SIZE, IMAGE_SIZE, 3)) if frames_path.is_file() else None
+        self.dirs = [split_dir, *(Path(d) for d in extra_dirs)]
         self.samples: list[Sample] = []
+        self._pairs: list[np.ndarray] = []
+        self._frames: list[np.ndarray | None] = []
+        for shard, folder in enumerate(self.dirs):
+            self._load_shard(folder, shard, limit_pairs if shard == 0 else None, skip_sources)
+        self.pairs = self._pairs[0]
+        self.frames = self._frames[0]
+
+    def _load_shard(self, split_dir: Path, shard: int, limit_pairs: int | None, skip_sources: tuple[str, ...]) -> None:
+        rows = read_jsonl(split_dir / "crops.jsonl")
+        pairs = load_npy(split_dir / "crops.pairs.npy", (2, IMAGE_SIZE, IMAGE_SIZE, 3))
+        frames_path = split_dir / "crops.frames.npy"
+        frames = load_npy(frames_path, (N_INTERMEDIATE, IMAGE_SIZE, IMAGE_SIZE, 3)) if frames_path.is_file() else None
+        self._pairs.append(pairs)
+        self._frames.append(frames)
         keep_pairs: set[str] | None = None
         if limit_pairs is not None:
             keep_pairs = set(list(dict.fromkeys(str(r["pair_id"]) for r in rows))[:limit_pairs])
@@ -138,35 +153,36 @@ class CropSet:
             if r.get("source") in skip_sources:
                 continue
             idx = int(r["index"])
-            if not 0 <= idx < self.pairs.shape[0]:
-                raise DataError(f"{where}: index {idx} outside crops.pairs.npy ({self.pairs.shape[0]} rows)")
+            if not 0 <= idx < pairs.shape[0]:
+                raise DataError(f"{where}: index {idx} outside crops.pairs.npy ({pairs.shape[0]} rows)")
             row = int(r.get("frames_index", -1)) if r.get("has_frames") else -1
-            if row >= 0 and (self.frames is None or row >= self.frames.shape[0]):
+            if row >= 0 and (frames is None or row >= frames.shape[0]):
                 raise DataError(f"{where}: frames_index {row} outside crops.frames.npy")
             caps = [c for c in r.get("captions", []) if isinstance(c, str) and c.strip()]
             if not caps:
                 raise DataError(f"{where}: sample has no reference captions")
             self.samples.append(Sample(idx, str(r["pair_id"]), int(r.get("region_index", 0)), kind, caps, row,
-                                       bool(r.get("whole_screen", False))))
+                                       bool(r.get("whole_screen", False)), shard))
 
     def __len__(self) -> int:
         return len(self.samples)
 
     def images(self, i: int) -> np.ndarray:
         """[2,96,96,3] uint8 before/after of sample i."""
-        return np.asarray(self.pairs[self.samples[i].index])
+        s = self.samples[i]
+        return np.asarray(self._pairs[s.shard][s.index])
 
     def image_tensor(self, indices) -> torch.Tensor:
         """float [n,2,3,96,96] in [0,1]: before/after crops of the given samples."""
         return to_tensor(np.stack([self.images(int(i)) for i in indices]))
 
     def true_frames(self, i: int) -> np.ndarray | None:
-        row = self.samples[i].frames_row
-        return None if row < 0 else np.asarray(self.frames[row])
+        s = self.samples[i]
+        return None if s.frames_row < 0 else np.asarray(self._frames[s.shard][s.frames_row])
 
     def manifest(self) -> dict[str, dict]:
         """pair id -> manifest line (for pair-level references)."""
-        return {str(r["id"]): r for r in read_jsonl(self.dir / "manifest.jsonl")}
+        return {str(r["id"]): r for d in self.dirs for r in read_jsonl(d / "manifest.jsonl")}
 
 
 def to_tensor(images: np.ndarray) -> torch.Tensor:

@@ -535,6 +535,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", default="", help="wall-clock caps per phase, e.g. stage2=22,stage1=5")
     ap.add_argument("--batch", default="", help="override batch sizes, e.g. stage2=32")
     ap.add_argument("--train-pairs", type=int, default=None, help="use only the first N training pairs")
+    ap.add_argument("--extra-train", action="append", default=[],
+                    help="another folder of training crops (same layout as DATA/train, e.g. a second rendered "
+                         "shard) whose samples are added to the training set; repeatable")
     ap.add_argument("--augment-shift", type=int, default=0,
                     help="stage 2: shift half of each batch's crop pairs by up to N px (same shift both sides)")
     ap.add_argument("--stage2-init", default="", help="start stage 2 from this finished stage-2 checkpoint (a second round)")
@@ -562,7 +565,8 @@ def main(argv: list[str] | None = None) -> int:
     variants = a.variant or ["k2"]
     t_start = time.time()
     try:
-        train = CropSet(Path(a.data) / "train", limit_pairs=a.train_pairs, skip_sources=("unmatched",))
+        train = CropSet(Path(a.data) / "train", limit_pairs=a.train_pairs, skip_sources=("unmatched",),
+                        extra_dirs=tuple(Path(d) for d in a.extra_train))
         val = CropSet(Path(a.data) / "val")
         log(f"data: {len(train)} train samples, {len(val)} val samples")
         vocab = build_vocab(train, out)

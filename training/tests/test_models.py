@@ -112,3 +112,19 @@ def test_shift_pairs_moves_both_crops_alike():
     assert torch.equal(out[2, 0], out[2, 1])
     # the edge rows are replicated, not wrapped around
     assert torch.equal(out[1, :, :, 0, 20], pairs[1, :, :, 0, 23])
+
+
+def test_cropset_extra_shards_append_samples_images_frames_and_manifest(tmp_path):
+    make_split(tmp_path / "a", 7, seed=1)
+    make_split(tmp_path / "b", 6, seed=2)
+    a, b = CropSet(tmp_path / "a"), CropSet(tmp_path / "b")
+    both = CropSet(tmp_path / "a", extra_dirs=(tmp_path / "b",))
+    assert len(both) == 13 and [s.shard for s in both.samples] == [0] * 7 + [1] * 6
+    for i in range(6):
+        assert (both.images(7 + i) == b.images(i)).all()
+    assert (both.images(2) == a.images(2)).all()
+    j = next(i for i, s in enumerate(b.samples) if s.frames_row >= 0)
+    assert (both.true_frames(7 + j) == b.true_frames(j)).all()
+    assert set(both.manifest()) == set(a.manifest()) | set(b.manifest())
+    # limit_pairs only trims the first folder
+    assert len(CropSet(tmp_path / "a", limit_pairs=3, extra_dirs=(tmp_path / "b",))) == 3 + 6
