@@ -23,6 +23,8 @@ export interface PixelRegion {
   faintPixels: number;
   /** true when the region holds no real difference worth a caption: only AA / sub-pixel noise. */
   noiseOnly: boolean;
+  /** set when the region's differences are a 1-pixel shift of the same pixels (src/core/jitter.ts). */
+  jitter?: boolean;
 }
 
 export interface RegionOptions {

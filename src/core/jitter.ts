@@ -1,0 +1,99 @@
+// One-pixel jitter: a region whose differences are all explained by the same pixels moved by at
+// most one pixel (layout rounding nudged an element) is noise, like anti-aliasing, not a change a
+// reviewer must read about. Real moves in the data engine are 2 px or more, and its "no visible
+// change" references include exactly this 1 px jitter (src/data/changes.ts planNone).
+//
+// Test: inside the region box, count the pixels that differ by more than `tolerance` (largest
+// channel difference) between after(x, y) and before(x - dx, y - dy). With no shift that count is
+// the region's difference; if one of the eight 1-pixel shifts leaves at most `maxResidual` of it,
+// the shift explains the region.
+
+import type { Box } from './report.js';
+import type { RgbaImage } from './image.js';
+import type { PixelRegion, RegionAnalysis } from './regions.js';
+
+export interface JitterOptions {
+  /** largest shift in pixels, per axis, that counts as jitter (default 1; 0 turns the test off). */
+  maxShift?: number;
+  /** a pixel pair differs when a channel differs by more than this (0..255, default 40). */
+  tolerance?: number;
+  /** a shift explains the region when it leaves at most this fraction of the differing pixels (default 0.05). */
+  maxResidual?: number;
+}
+
+export const DEFAULT_JITTER_OPTIONS: Required<JitterOptions> = { maxShift: 1, tolerance: 40, maxResidual: 0.05 };
+
+/** Pixels of `box` where after(x, y) and before(x - dx, y - dy) differ (pixels shifted outside `before` count). */
+export function differingAfterShift(before: RgbaImage, after: RgbaImage, box: Box, dx: number, dy: number, tolerance: number): number {
+  const [x0, y0, x1, y1] = box;
+  let count = 0;
+  for (let y = y0; y < y1; y++) {
+    const sy = y - dy;
+    for (let x = x0; x < x1; x++) {
+      const sx = x - dx;
+      if (sx < 0 || sy < 0 || sx >= before.width || sy >= before.height) {
+        count++;
+        continue;
+      }
+      const a = (y * after.width + x) * 4;
+      const b = (sy * before.width + sx) * 4;
+      const d = Math.max(
+        Math.abs(after.data[a] - before.data[b]),
+        Math.abs(after.data[a + 1] - before.data[b + 1]),
+        Math.abs(after.data[a + 2] - before.data[b + 2]),
+      );
+      if (d > tolerance) count++;
+    }
+  }
+  return count;
+}
+
+/** The shift (|dx|, |dy| <= maxShift, not both 0) that explains the region's differences, if one does. */
+export function jitterShiftOf(before: RgbaImage, after: RgbaImage, box: Box, options: JitterOptions = {}): { dx: number; dy: number } | undefined {
+  const { maxShift, tolerance, maxResidual } = { ...DEFAULT_JITTER_OPTIONS, ...options };
+  if (maxShift < 1) return undefined;
+  // the box grown by the shift, so the moved edge is inside it, clipped to both images
+  const grown: Box = [
+    Math.max(0, box[0] - maxShift), Math.max(0, box[1] - maxShift),
+    Math.min(after.width, before.width, box[2] + maxShift), Math.min(after.height, before.height, box[3] + maxShift),
+  ];
+  const unshifted = differingAfterShift(before, after, grown, 0, 0, tolerance);
+  if (unshifted === 0) return undefined;
+  let best: { dx: number; dy: number; count: number } | undefined;
+  for (let dy = -maxShift; dy <= maxShift; dy++) {
+    for (let dx = -maxShift; dx <= maxShift; dx++) {
+      if (dx === 0 && dy === 0) continue;
+      // pixels near the image edge have no shifted source: only the inner box is compared
+      const inner: Box = [
+        Math.max(grown[0], dx), Math.max(grown[1], dy),
+        Math.min(grown[2], before.width + dx), Math.min(grown[3], before.height + dy),
+      ];
+      const count = differingAfterShift(before, after, inner, dx, dy, tolerance);
+      if (!best || count < best.count) best = { dx, dy, count };
+    }
+  }
+  return best && best.count <= maxResidual * unshifted ? { dx: best.dx, dy: best.dy } : undefined;
+}
+
+/**
+ * The analysis with every meaningful region that is only jitter turned into a noise region, and
+ * the coverage and whole-screen rule recomputed from the regions left.
+ */
+export function withJitterAsNoise(analysis: RegionAnalysis, before: RgbaImage, after: RgbaImage, options: JitterOptions = {}, wholeScreenCoverage = 0.4): RegionAnalysis {
+  const meaningful: PixelRegion[] = [];
+  const noise: PixelRegion[] = [];
+  let changed = false;
+  for (const r of analysis.regions) {
+    if (!r.noiseOnly && jitterShiftOf(before, after, r.box, options)) {
+      noise.push({ ...r, noiseOnly: true, jitter: true });
+      changed = true;
+    } else (r.noiseOnly ? noise : meaningful).push(r);
+  }
+  if (!changed) return analysis;
+  const byPosition = (a: PixelRegion, b: PixelRegion) => a.box[1] - b.box[1] || a.box[0] - b.box[0] || a.box[3] - b.box[3] || a.box[2] - b.box[2];
+  noise.sort(byPosition);
+  const area = analysis.width * analysis.height;
+  const covered = meaningful.reduce((s, r) => s + (r.box[2] - r.box[0]) * (r.box[3] - r.box[1]), 0);
+  const coverage = area ? Math.min(1, covered / area) : 0;
+  return { ...analysis, regions: [...meaningful, ...noise], coverage, wholeScreen: coverage > wholeScreenCoverage };
+}

@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodePng, type RgbaImage } from '../../src/core/image.js';
+import { diffImages } from '../../src/core/diff.js';
+import { findRegions } from '../../src/core/regions.js';
+import { jitterShiftOf, withJitterAsNoise, differingAfterShift } from '../../src/core/jitter.js';
+import { SessionManager } from '../../src/core/session.js';
+import { describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { MODELS_DIR, drawPng, type Rect } from './runtime-fixtures.js';
+
+// a "label": a dark box with lighter stripes, so a shift is visible inside it and not only at its edges
+function label(x: number, y: number): Rect[] {
+  const rects: Rect[] = [[x, y, x + 60, y + 14, 30, 30, 30]];
+  for (let i = 0; i < 6; i++) rects.push([x + 4 + i * 9, y + 3, x + 8 + i * 9, y + 11, 230, 230, 230]);
+  return rects;
+}
+const screen = (rects: Rect[]): RgbaImage => decodePng(drawPng(200, 120, [[0, 0, 200, 20, 60, 60, 90], ...rects]), 'fixture');
+
+test('the eight 1-pixel shifts are found, and only them', () => {
+  const before = screen(label(50, 50));
+  for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]]) {
+    const after = screen(label(50 + dx, 50 + dy));
+    assert.deepEqual(jitterShiftOf(before, after, [49, 49, 112, 66]), { dx, dy }, `shift ${dx},${dy}`);
+  }
+  // 2 px is a move, a colour change and a new element are changes, identical pixels are nothing
+  assert.equal(jitterShiftOf(before, screen(label(52, 50)), [49, 49, 113, 66]), undefined);
+  assert.equal(jitterShiftOf(before, screen([...label(50, 50), [50, 50, 60, 64, 200, 30, 30]]), [49, 49, 112, 66]), undefined);
+  assert.equal(jitterShiftOf(before, screen([...label(50, 50), ...label(120, 80)]), [119, 79, 181, 95]), undefined);
+  assert.equal(jitterShiftOf(before, before, [49, 49, 112, 66]), undefined);
+  // maxShift 0 turns the test off
+  assert.equal(jitterShiftOf(before, screen(label(51, 50)), [49, 49, 112, 66], { maxShift: 0 }), undefined);
+});
+
+test('differingAfterShift counts pixels, and pixels shifted in from outside the image count as different', () => {
+  const before = screen(label(50, 50));
+  const after = screen(label(51, 50));
+  assert.ok(differingAfterShift(before, after, [49, 49, 112, 66], 0, 0, 40) > 20);
+  assert.equal(differingAfterShift(before, after, [49, 49, 112, 66], 1, 0, 40), 0);
+  assert.equal(differingAfterShift(before, before, [0, 0, 3, 2], 1, 0, 40), 2, 'column x=0 has no source');
+});
+
+test('withJitterAsNoise: a jittered label becomes a noise region, a real change next to it stays', () => {
+  const before = screen([...label(20, 40), ...label(110, 90)]);
+  const after = screen([...label(21, 40), [110, 90, 170, 104, 200, 40, 40]]);
+  const analysis = findRegions(diffImages(before, after));
+  assert.equal(analysis.regions.filter((r) => !r.noiseOnly).length, 2, 'pixelmatch sees two changed regions');
+  const out = withJitterAsNoise(analysis, before, after);
+  const meaningful = out.regions.filter((r) => !r.noiseOnly);
+  assert.equal(meaningful.length, 1);
+  assert.ok(meaningful[0].box[0] >= 100, 'the recoloured label is the change left');
+  const jittered = out.regions.filter((r) => r.jitter);
+  assert.equal(jittered.length, 1);
+  assert.ok(jittered[0].noiseOnly && jittered[0].box[0] < 30);
+  assert.ok(out.coverage < analysis.coverage);
+  // nothing to do: the same object back
+  const plain = findRegions(diffImages(before, screen([...label(20, 40), ...label(110, 95)])));
+  assert.equal(withJitterAsNoise(plain, before, screen([...label(20, 40), ...label(110, 95)])), plain);
+});
+
+test('describe: a pair that differs only by a 1-pixel jitter says "no visible change" (real PNGs, real models)', async () => {
+  const sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
+  try {
+    const before = drawPng(200, 120, [[0, 0, 200, 20, 60, 60, 90], ...label(50, 50)]);
+    const jittered = drawPng(200, 120, [[0, 0, 200, 20, 60, 60, 90], ...label(50, 51)]);
+    const report = await describe(sessions, before, jittered, { procedure: false });
+    assert.equal(report.changed, false);
+    assert.equal(report.summary, NO_CHANGE_CAPTION);
+    assert.ok(report.regions.length >= 1 && report.regions.every((r) => r.noiseOnly && r.caption === NO_CHANGE_CAPTION));
+    const moved = drawPng(200, 120, [[0, 0, 200, 20, 60, 60, 90], ...label(50, 60)]);
+    const real = await describe(sessions, before, moved, { procedure: false });
+    assert.equal(real.changed, true, 'a 10 px move is still a change');
+  } finally {
+    await sessions.dispose();
+  }
+});
