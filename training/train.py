@@ -540,6 +540,9 @@ def main(argv: list[str] | None = None) -> int:
                          "shard) whose samples are added to the training set; repeatable")
     ap.add_argument("--augment-shift", type=int, default=0,
                     help="stage 2: shift half of each batch's crop pairs by up to N px (same shift both sides)")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="torch threads (default 2); 1 when other jobs share the 2 cores: two spinning threads "
+                         "on a busy machine ran 10x slower here")
     ap.add_argument("--stage2-init", default="", help="start stage 2 from this finished stage-2 checkpoint (a second round)")
     a = ap.parse_args(argv)
 
@@ -553,6 +556,8 @@ def main(argv: list[str] | None = None) -> int:
     for kv in filter(None, a.batch.split(",")):
         phase, size = kv.split("=")
         setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), batch=int(size)))
+    if a.threads:
+        cfg.threads = a.threads
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     out = Path(a.out)
