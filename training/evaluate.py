@@ -225,7 +225,12 @@ def main(argv: list[str] | None = None) -> int:
             s2 = json.loads(summ.read_text()).get(f"stage2_{ckpt_variant}", {})
             results[variant]["training"] = {k: s2.get(k) for k in ("steps", "batch", "minutes_cap", "train_seconds")}
             r1 = folder / "summary_round1.json"   # an earlier stage-2 round this one started from (--stage2-init)
-            if r1.is_file() and ckpt_variant == "k2":
+            rounds = folder / "stage2_rounds_before.json"   # or several, in order
+            if rounds.is_file() and ckpt_variant == "k2":
+                results[variant]["training"]["rounds_before"] = [
+                    {k: r.get(k) for k in ("steps", "batch", "minutes_cap", "train_seconds")}
+                    for r in json.loads(rounds.read_text()).values()]
+            elif r1.is_file() and ckpt_variant == "k2":
                 s1 = json.loads(r1.read_text()).get("stage2_k2", {})
                 results[variant]["training"]["round1"] = {k: s1.get(k) for k in ("steps", "batch", "minutes_cap", "train_seconds")}
             results[variant]["checkpoint"] = str(folder)

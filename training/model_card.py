@@ -72,7 +72,16 @@ def main(argv: list[str] | None = None) -> int:
             continue
         t = s.get("train_seconds", s.get("seconds_this_run", 0.0)) / 60
         total += t
-        if phase == "stage2_k2" and (ckpt / "summary_round1.json").is_file():
+        rounds_path = ckpt / "stage2_rounds_before.json"   # earlier stage-2 rounds this one continued (--stage2-init)
+        if phase == "stage2_k2" and rounds_path.is_file():
+            rounds = json.loads(rounds_path.read_text())
+            for name, r in rounds.items():
+                tr = r.get("train_seconds", 0.0) / 60
+                total += tr
+                w(f"| stage2_k2 {name.replace('round', 'round ')} | {r.get('steps')} ({r.get('steps_planned')}) | {r.get('batch')} | "
+                  f"{r.get('minutes_cap') or '-'} | {tr:.1f} | {_fmt(r.get('probe_first'), 4)} -> {_fmt(r.get('probe_last'), 4)} |")
+            phase = f"stage2_k2 round {len(rounds) + 1} (from round {len(rounds)})"
+        elif phase == "stage2_k2" and (ckpt / "summary_round1.json").is_file():
             r1 = json.loads((ckpt / "summary_round1.json").read_text())["stage2_k2"]
             t1 = r1.get("train_seconds", 0.0) / 60
             total += t1
@@ -114,7 +123,11 @@ def main(argv: list[str] | None = None) -> int:
         t = r.get("training") or {}
         trained = (f"{t.get('steps')} x {t.get('batch')}, {(t.get('train_seconds') or 0) / 60:.1f} min"
                    if t else ("shipped model" if v in ("k2", "explicit") else "-"))
-        if t.get("round1"):
+        if t.get("rounds_before"):
+            rs = [*t["rounds_before"], t]
+            trained = (" + ".join(str(r.get("steps")) for r in rs) + f" steps x {t.get('batch')} in {len(rs)} rounds, "
+                       + " + ".join(f"{(r.get('train_seconds') or 0) / 60:.1f}" for r in rs) + " min")
+        elif t.get("round1"):
             r1 = t["round1"]
             trained = (f"{r1.get('steps')} + {t.get('steps')} steps x {t.get('batch')} in two rounds, "
                        f"{(r1.get('train_seconds') or 0) / 60:.1f} + {(t.get('train_seconds') or 0) / 60:.1f} min")
