@@ -241,6 +241,17 @@ def train_tokenizer(train: CropSet, cfg: TrainConfig, out: Path, resume: bool) -
 
 
 def train_interpolator(train: CropSet, cfg: TrainConfig, out: Path, resume: bool) -> tuple[Interpolator, dict]:
+    # One thread: a step is hundreds of small ops (cost volume, teacher matching); with 2 OpenMP threads
+    # on a shared, busy machine each op waits for the other thread and a step took 20-25 s instead of 1 s.
+    threads_before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return _train_interpolator(train, cfg, out, resume)
+    finally:
+        torch.set_num_threads(threads_before)
+
+
+def _train_interpolator(train: CropSet, cfg: TrainConfig, out: Path, resume: bool) -> tuple[Interpolator, dict]:
     torch.manual_seed(cfg.seed + 1)
     net = Interpolator()
     with_frames = [i for i, s in enumerate(train.samples) if s.frames_row >= 0]
