@@ -35,8 +35,6 @@ MAX_TOKENS: int = CONTRACT["max_caption_tokens"]     # 24 = <bos> + at most 22 w
 N_INTERMEDIATE: int = CONTRACT["n_intermediate"]     # 7
 KINDS: list[str] = CONTRACT["kinds"]
 SPECIALS: dict[str, int] = CONTRACT["special_tokens"]
-# word openings only reflow captions use (the pair rule "a reflow needs a cause" re-decodes without them)
-REFLOW_OPENINGS: list[list[str]] = [o.split() for o in CONTRACT["reflow_caption_openings"]]
 PAD, BOS, EOS, UNK = SPECIALS["<pad>"], SPECIALS["<bos>"], SPECIALS["<eos>"], SPECIALS["<unk>"]
 NONE_KIND = KINDS.index("none")
 NO_CHANGE_CAPTION = "no visible change"

@@ -120,13 +120,10 @@ def caption_loss(decoder: CaptionDecoder, memory: torch.Tensor, tokens: torch.Te
 
 
 @torch.no_grad()
-def greedy_decode(decoder: CaptionDecoder, memory: torch.Tensor, max_tokens: int = MAX_TOKENS,
-                  banned_openings: list[list[int]] | None = None) -> list[list[int]]:
+def greedy_decode(decoder: CaptionDecoder, memory: torch.Tensor, max_tokens: int = MAX_TOKENS) -> list[list[int]]:
     """Greedy search with the KV-cache step (exactly what the runtime does). Returns word ids without
-    <bos>/<eos>. At most max_tokens - 1 steps (the <bos> takes position 0). banned_openings: word-id
-    sequences a caption may not start with (the last id of each is banned after the others)."""
+    <bos>/<eos>. At most max_tokens - 1 steps (the <bos> takes position 0)."""
     b = memory.shape[0]
-    banned_openings = banned_openings or []
     past_k, past_v = decoder.empty_cache(b)
     token = torch.full((b, 1), BOS, dtype=torch.long)
     cross = decoder.cross_cache(memory)
@@ -134,11 +131,6 @@ def greedy_decode(decoder: CaptionDecoder, memory: torch.Tensor, max_tokens: int
     done = torch.zeros(b, dtype=torch.bool)
     for pos in range(max_tokens - 1):
         logits, past_k, past_v = decoder.step(token, torch.tensor([pos]), memory, past_k, past_v, cross)
-        for opening in banned_openings:
-            if len(opening) == pos + 1:
-                for i in range(b):
-                    if out[i] == opening[:-1]:
-                        logits[i, opening[-1]] = float("-inf")
         nxt = logits.argmax(-1)
         for i in range(b):
             if not done[i]:

@@ -12,8 +12,6 @@ the summary "no visible change" (that is what the runtime would say). Metrics:
   excluded): argmax kind_logits == the crop's labelled kind;
 - nochange_recall: per pair: of the pairs whose change records are all `none` (or empty), the
   fraction whose composed summary is "no visible change".
-Region verdicts follow the pair rule "a reflow needs a cause" (models/CONTRACT.md; --no-reflow-rule
-leaves it out) before the summaries are composed.
 Ablation rows (same metrics, same pairs): static (stage 2 over [before, after], no stage 1), k1,
 k2 (the shipped model) and explicit (the k2 model fed the top-k interpolated keyframes' features
 instead of the procedure queries). A variant whose checkpoint does not exist is reported as not
@@ -60,60 +58,23 @@ def summary_captions(regions: list[tuple[int, str]]) -> list[str]:
     return causes if causes else [c for _, c in regions]
 
 
-def precedes(cause: list[int], region: list[int]) -> bool:
-    """Reading order of two region boxes [x0,y0,x1,y1]: the cause starts higher up, or on the same
-    line (tops within 4 px) further left. Only something before a region can push it."""
-    return cause[1] < region[1] - 4 or (abs(cause[1] - region[1]) <= 4 and cause[0] < region[0])
-
-
-def reflow_without_cause(boxes: list[list[int]], kinds: list[int]) -> list[int]:
-    """A pair's regions (boxes, kind verdicts) -> positions whose verdict is reflow although no region
-    of a causing kind (not none, not reflow) precedes it (models/CONTRACT.md "A reflow needs a cause"):
-    content is only pushed by a change before it, so such a region is the change itself."""
-    reflow = C.KINDS.index("reflow")
-    causes = [b for b, k in zip(boxes, kinds) if k not in (reflow, C.NONE_KIND)]
-    return [i for i, (b, k) in enumerate(zip(boxes, kinds)) if k == reflow and not any(precedes(c, b) for c in causes)]
-
-
-def reflow_banned_openings(vocab) -> list[list[int]]:
-    return [[vocab.index[w] for w in o] for o in C.REFLOW_OPENINGS if all(w in vocab.index for w in o)]
-
-
 def sample_source(row: dict) -> str:
     return row.get("source", "region")
 
 
 @torch.no_grad()
 def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, explicit: torch.Tensor | None,
-                batch: int = 128, groups: list[list[int]] | None = None, boxes: list[list[int]] | None = None):
-    """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N]). With groups (the sample
-    positions of each pair) and boxes, the pair rule "a reflow needs a cause" is applied: such a
-    region gets its most probable causing kind and a caption decoded without the reflow openings."""
-    kinds, caps, logits = [], [], []
+                batch: int = 128):
+    """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N])."""
+    kinds, caps = [], []
     for lo in range(0, feats.shape[0], batch):
         f = feats[lo:lo + batch]
         px = pixels[lo:lo + batch]
         ex = None if explicit is None else explicit[lo:lo + batch]
         _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], ex)
         kinds.append(kind_logits.argmax(-1))
-        logits.append(kind_logits)
         caps += [vocab.decode(h) for h in greedy_decode(dec, memory)]
-    kinds_list = torch.cat(kinds).tolist()
-    if groups is None or boxes is None:
-        return kinds_list, caps
-    redo = [g[i] for g in groups for i in reflow_without_cause([boxes[j] for j in g], [kinds_list[j] for j in g])]
-    if redo:
-        all_logits = torch.cat(logits)
-        masked = all_logits[redo].clone()
-        masked[:, [C.NONE_KIND, C.KINDS.index("reflow")]] = float("-inf")
-        ban = reflow_banned_openings(vocab)
-        idx = torch.tensor(redo)
-        ex = None if explicit is None else explicit[idx]
-        _, memory, _, _ = enc.stage2(feats[idx, 0], feats[idx, 1], pixels[idx, 0], pixels[idx, 1], ex)
-        new_caps = [vocab.decode(h) for h in greedy_decode(dec, memory, banned_openings=ban)]
-        for j, k, c in zip(redo, masked.argmax(-1).tolist(), new_caps):
-            kinds_list[j], caps[j] = k, c
-    return kinds_list, caps
+    return torch.cat(kinds).tolist(), caps
 
 
 def score(pair_ids: list[str], manifest: dict, rows: list[dict], kinds: list[int], caps: list[str],
@@ -149,8 +110,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ablation-ckpt", default=None,
                     help="folder of the reduced-budget ablation runs (stage2_static/k1/k2 there); static and k1 "
                          "rows come from it, and its k2 is reported as k2_reduced next to them")
-    ap.add_argument("--no-reflow-rule", action="store_true",
-                    help="leave out the pair rule 'a reflow needs a cause' (to measure what it does)")
     a = ap.parse_args(argv)
     torch.set_num_threads(2)
     t0 = time.time()
@@ -169,16 +128,6 @@ def main(argv: list[str] | None = None) -> int:
     # change", as the docstring says; with this, npm run eval gives the same numbers - B2 runtime)
     model_rows = [i for i, r in enumerate(rows)
                   if str(r["pair_id"]) in keep and sample_source(r) not in ("noise", "fallback")]
-    # the pair rule "a reflow needs a cause" works on each pair's regions (not on whole-screen samples,
-    # which hold the cause and the pushed content together)
-    groups: list[list[int]] | None = None
-    if not a.no_reflow_rule:
-        by_pair: dict[str, list[int]] = OrderedDict()
-        for j, r in enumerate(model_rows):
-            if not rows[r].get("whole_screen"):
-                by_pair.setdefault(str(rows[r]["pair_id"]), []).append(j)
-        groups = list(by_pair.values())
-    boxes = [rows[r]["box"] for r in model_rows]
     vocab, tok, interp, enc2, dec2 = load_trained(Path(a.ckpt), "k2", a.partial)
     pairs = torch.stack([to_tensor(ds.pairs[rows[i]["index"]]) for i in model_rows])          # [N,2,3,96,96]
     n = pairs.shape[0]
@@ -218,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                     keys = top_keyframes(w, enc.k)
                     mids.append(fm[torch.arange(p.shape[0]).unsqueeze(1), keys])
                 explicit = torch.cat(mids)
-        kinds, caps = run_variant(enc, dec, vocab, feats, pairs, explicit, groups=groups, boxes=boxes)
+        kinds, caps = run_variant(enc, dec, vocab, feats, pairs, explicit)
         results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
         summ = folder / "summary.json"
         if summ.is_file():

@@ -13,8 +13,7 @@ import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, Stag
 import type { SessionManager } from './session.js';
 import { NO_CHANGE_CAPTION, isNoChangeCaption } from './no-change.js';
 import { tokenize, encodeProcedure, kindsFromLogits } from './procap/encode.js';
-import { onnxStep, greedyDecode, beamSearch, tokensToText, selectRows } from './procap/decode.js';
-import contract from '../../models/contract.json' with { type: 'json' };
+import { onnxStep, greedyDecode, beamSearch, tokensToText } from './procap/decode.js';
 import { interpolateProcedure } from './procap/interpolate.js';
 import { selectKeyframes } from './procap/sample.js';
 import { argmaxCodes, decodeCodes, chwToReportImage } from './procap/imagine.js';
@@ -83,36 +82,9 @@ export function reconcileKindAndCaption(
   return { kind: chosen.kind, probability: chosen.probability, caption: text };
 }
 
-/** The word openings only reflow captions use (models/contract.json reflow_caption_openings). */
-export const REFLOW_CAPTION_OPENINGS: string[][] = contract.reflow_caption_openings.map((o) => o.split(' '));
-
 /** Captions in the reflow phrasing of the training references (src/data/captions.ts reflowCaptions). */
 export function isReflowCaption(caption: string): boolean {
-  const words = caption.trim().split(/\s+/);
-  return REFLOW_CAPTION_OPENINGS.some((o) => o.every((w, i) => words[i] === w));
-}
-
-/**
- * Reading order of two region boxes: the cause starts higher up, or on the same line (tops within
- * 4 px) further left. Only a change before a region can push it (training/evaluate.py `precedes`).
- */
-export function precedes(cause: Box, region: Box): boolean {
-  return cause[1] < region[1] - 4 || (Math.abs(cause[1] - region[1]) <= 4 && cause[0] < region[0]);
-}
-
-/**
- * models/CONTRACT.md "A reflow needs a cause": the positions of the regions whose verdict is reflow
- * although no region of a causing kind (not none, not reflow) comes before them. Content is only
- * pushed by a change before it, so such a region is the change itself. Entries without a box (the
- * whole-screen sample) take no part.
- */
-export function reflowWithoutCause(regions: { box?: Box; kind: string }[]): number[] {
-  const causes = regions.filter((r) => r.box && r.kind !== 'none' && r.kind !== 'reflow').map((r) => r.box as Box);
-  const out: number[] = [];
-  regions.forEach((r, i) => {
-    if (r.box && r.kind === 'reflow' && !causes.some((c) => precedes(c, r.box as Box))) out.push(i);
-  });
-  return out;
+  return /^(the (content|elements|layout) here|this part of the layout)\b/.test(caption.trim());
 }
 
 function isRgbaImage(x: ImageSource): x is RgbaImage {
@@ -154,8 +126,6 @@ export function summaryCaptions(regions: { kind: string; caption: string; noiseO
 
 interface ModelSample {
   cropBox: Box;
-  /** the region's box; absent for the whole-screen sample. */
-  box?: Box;
   before: Uint8Array;
   after: Uint8Array;
 }
@@ -210,19 +180,6 @@ async function runModels(
     ? await beamSearch(onnxStep(stepSession), encoded.memory, R, width, settings)
     : await greedyDecode(onnxStep(stepSession), encoded.memory, R, settings);
   const results: ModelResult[] = decoded.map((d, i) => reconcileKindAndCaption(kinds[i], tokensToText(d.tokens, sessions.vocab), options.noneMinProbability));
-  // a reflow with nothing before it that could have pushed it is the change itself: its most probable
-  // causing kind, and a caption decoded (greedily) without the reflow openings
-  const uncaused = reflowWithoutCause(samples.map((s, i) => ({ box: s.box, kind: results[i].kind })));
-  if (uncaused.length) {
-    const ids = new Map(sessions.vocab.words.map((w, i) => [w, i]));
-    const banned = REFLOW_CAPTION_OPENINGS.filter((o) => o.every((w) => ids.has(w))).map((o) => o.map((w) => ids.get(w) as number));
-    const again = await greedyDecode(onnxStep(stepSession), selectRows(encoded.memory, uncaused), uncaused.length,
-      { ...settings, bannedOpenings: banned });
-    uncaused.forEach((i, j) => {
-      const cause = { kind: kinds[i].causeKind, probability: kinds[i].causeProbability, changeKind: kinds[i].causeKind, changeProbability: kinds[i].causeProbability };
-      results[i] = reconcileKindAndCaption(cause, tokensToText(again[j].tokens, sessions.vocab), 1);
-    });
-  }
   timings.decodeCaptionMs += performance.now() - t;
   onCaptions(results);
   checkpoint();
@@ -319,7 +276,7 @@ export async function describe(
   const meaningful = analysis.regions.filter((r) => !r.noiseOnly);
   const samples: ModelSample[] = meaningful.map((r) => {
     const cropBox = cropBoxFor(r.box, diff.width, diff.height);
-    return { cropBox, box: r.box, before: extractCrop(a.image, cropBox), after: extractCrop(b.image, cropBox) };
+    return { cropBox, before: extractCrop(a.image, cropBox), after: extractCrop(b.image, cropBox) };
   });
   if (analysis.wholeScreen) {
     samples.push({

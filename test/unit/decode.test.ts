@@ -55,19 +55,6 @@ test('greedy decoding follows the most probable token and stops at <eos>', async
   assert.deepEqual(calls.map((c) => c.dims[2]), [0, 1], 'the cache grows by one position per step');
 });
 
-test('greedy decoding skips banned openings and only them (worked by hand)', async () => {
-  // A first is banned: B (0.4) then <eos> (0.9)
-  const noA = await greedyDecode(markovStep([]), memory, 2, { ...settings, bannedOpenings: [[3]] });
-  assert.deepEqual(noA.map((o) => o.tokens), [[4], [4]]);
-  assert.ok(Math.abs(noA[0].logProb - Math.log(0.4 * 0.9)) < 1e-6);
-  // <eos> right after A is banned: A, then A (ties with B at 0.3, lower id wins), then <eos> is allowed again
-  const longer = await greedyDecode(markovStep([]), memory, 2, { ...settings, bannedOpenings: [[3, 2]] });
-  assert.deepEqual(longer.map((o) => o.tokens), [[3, 3], [3, 3]]);
-  // an opening that never comes up changes nothing
-  const same = await greedyDecode(markovStep([]), memory, 2, { ...settings, bannedOpenings: [[4, 3]] });
-  assert.deepEqual(same.map((o) => o.tokens), [[3], [3]]);
-});
-
 test('beam search finds the better sequence greedy misses (worked by hand)', async () => {
   // greedy: A <eos> = 0.6*0.4 = 0.24; beam 2 also keeps B: B <eos> = 0.4*0.9 = 0.36
   const out = await beamSearch(markovStep([]), memory, 2, 2, settings);

@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  reconcileKindAndCaption, isReflowCaption, summaryCaptions, reflowWithoutCause, precedes, NONE_MIN_PROBABILITY, NO_CHANGE_CAPTION,
-} from '../../src/core/pipeline.js';
+import { reconcileKindAndCaption, isReflowCaption, summaryCaptions, NONE_MIN_PROBABILITY, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { kindsFromLogits } from '../../src/core/procap/encode.js';
 import { reflowCaptions } from '../../src/data/captions.js';
 
@@ -13,33 +11,6 @@ test('kindsFromLogits gives the best kind and the best kind other than none', ()
   assert.equal(k.kind, 'none');
   assert.equal(k.changeKind, 'move');
   assert.ok(k.changeProbability < k.probability);
-});
-
-test('kindsFromLogits also gives the best causing kind (neither none nor reflow)', () => {
-  const [k] = kindsFromLogits(new Float32Array([0, 3, 1, 4]), 1, ['none', 'reflow', 'move', 'add']);
-  assert.equal(k.kind, 'add');
-  assert.equal(k.causeKind, 'add');
-  const [r] = kindsFromLogits(new Float32Array([0, 4, 1, 3]), 1, ['none', 'reflow', 'move', 'add']);
-  assert.equal(r.kind, 'reflow');
-  assert.equal(r.changeKind, 'reflow');
-  assert.equal(r.causeKind, 'add');
-  assert.ok(r.causeProbability < r.probability);
-});
-
-test('a reflow needs a cause before it: above, or on the same line further left', () => {
-  assert.ok(precedes([0, 10, 50, 20], [0, 40, 50, 60]));
-  assert.ok(precedes([0, 40, 20, 50], [30, 42, 60, 50]), 'same line (tops within 4 px), further left');
-  assert.ok(!precedes([30, 42, 60, 50], [0, 40, 20, 50]), 'same line, further right');
-  assert.ok(!precedes([0, 100, 50, 120], [0, 40, 50, 60]), 'below');
-  const banner = { box: [0, 0, 400, 40] as [number, number, number, number], kind: 'add' };
-  const pushed = { box: [0, 60, 400, 300] as [number, number, number, number], kind: 'reflow' };
-  assert.deepEqual(reflowWithoutCause([banner, pushed]), []);
-  // nothing before it, or only noise/none/other reflow before it: the region is the change itself
-  assert.deepEqual(reflowWithoutCause([{ ...banner, kind: 'none' }, pushed]), [1]);
-  assert.deepEqual(reflowWithoutCause([pushed, { box: [0, 400, 400, 420], kind: 'color' }]), [0]);
-  assert.deepEqual(reflowWithoutCause([{ ...banner, kind: 'reflow' }, pushed]), [0, 1]);
-  // the whole-screen sample (no box) is never relabelled and causes nothing
-  assert.deepEqual(reflowWithoutCause([{ kind: 'reflow' }, { kind: 'add' }, pushed]), [2]);
 });
 
 test('a sure "none" is kept and its caption made consistent', () => {

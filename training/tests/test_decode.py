@@ -50,34 +50,3 @@ def test_decoder_learns_a_fixed_caption():
     dec.eval()
     assert float(loss) < first / 4
     assert greedy_decode(dec, memory) == [[5, 6, 7], [8, 9]]
-
-
-def test_greedy_banned_openings_change_only_the_banned_start():
-    dec = _decoder(seed=3)
-    memory = torch.randn(4, 144, 128)
-    free = greedy_decode(dec, memory, max_tokens=6)
-    # banning each row's own first word: that word never starts a caption; other openings leave rows alone
-    first = sorted({h[0] for h in free if h})
-    banned = greedy_decode(dec, memory, max_tokens=6, banned_openings=[[w] for w in first])
-    assert all(not h or h[0] not in first for h in banned)
-    assert greedy_decode(dec, memory, max_tokens=6, banned_openings=[[w] for w in range(4, 20) if w not in first]) == free
-    # a two-word opening: the second word is banned only after the first
-    row = next(h for h in free if len(h) >= 2)
-    two = greedy_decode(dec, memory, max_tokens=6, banned_openings=[row[:2]])
-    assert all(h[:2] != row[:2] for h in two)
-    assert all(h == f for h, f in zip(two, free) if f[:1] != row[:1])
-
-
-def test_reflow_needs_a_cause_before_it():
-    from training import config as C
-    from training.evaluate import precedes, reflow_without_cause
-    k = C.KINDS.index
-    assert precedes([0, 10, 50, 20], [0, 40, 50, 60])
-    assert precedes([0, 40, 20, 50], [30, 42, 60, 50])          # same line, further left
-    assert not precedes([30, 42, 60, 50], [0, 40, 20, 50])      # same line, further right
-    assert not precedes([0, 100, 50, 120], [0, 40, 50, 60])     # below
-    banner, pushed = [0, 0, 400, 40], [0, 60, 400, 300]
-    assert reflow_without_cause([banner, pushed], [k("add"), k("reflow")]) == []
-    assert reflow_without_cause([banner, pushed], [k("none"), k("reflow")]) == [1]
-    assert reflow_without_cause([pushed, [0, 400, 400, 420]], [k("reflow"), k("color")]) == [0]
-    assert reflow_without_cause([banner, pushed], [k("reflow"), k("reflow")]) == [0, 1]

@@ -39,9 +39,6 @@ export interface DecodeSettings {
   dModel: number;
   /** runs between steps (cancellation). */
   checkpoint?: () => void;
-  /** greedy only: token-id sequences a caption may not start with (the last id of each is banned
-   *  once the others were generated), mirrors training/decode.py greedy_decode. */
-  bannedOpenings?: number[][];
 }
 
 function emptyCache(layers: number, batch: number, dModel: number): ort.Tensor {
@@ -86,12 +83,7 @@ export async function greedyDecode(
         continue;
       }
       logSoftmaxRow(out.logits, b * V, V, logRow);
-      for (const opening of settings.bannedOpenings ?? []) {
-        if (opening.length === t + 1 && opening.slice(0, -1).every((id, i) => results[b].tokens[i] === id)) {
-          logRow[opening[opening.length - 1]] = -Infinity;
-        }
-      }
-      let best = logRow[0] === -Infinity ? 1 : 0;
+      let best = 0;
       for (let v = 1; v < V; v++) if (logRow[v] > logRow[best]) best = v;
       results[b].logProb += logRow[best];
       if (best === settings.eos) done[b] = true;
@@ -118,15 +110,6 @@ export function gatherCacheRows(cache: ort.Tensor, rows: number[]): ort.Tensor {
     }
   }
   return new ort.Tensor('float32', dst, [L, rows.length, T, D]);
-}
-
-/** Rows of memory [B, N, D]: row i of the result = row rows[i]. */
-export function selectRows(memory: ort.Tensor, rows: number[]): ort.Tensor {
-  const [, N, D] = memory.dims as number[];
-  const src = memory.data as Float32Array;
-  const dst = new Float32Array(rows.length * N * D);
-  rows.forEach((r, i) => dst.set(src.subarray(r * N * D, (r + 1) * N * D), i * N * D));
-  return new ort.Tensor('float32', dst, [rows.length, N, D]);
 }
 
 /** Repeats each batch row of memory [B, N, D] `times` times (beam rows of one sample are adjacent). */

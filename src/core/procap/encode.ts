@@ -65,39 +65,24 @@ export function softmax(values: ArrayLike<number>, offset = 0, length = values.l
   return exps.map((e) => e / sum);
 }
 
-/** The most probable change kind of each sample and its probability, the most probable kind other
- *  than 'none' (the pipeline needs it when the model is unsure that nothing changed) and the most
- *  probable kind that can cause a change, neither 'none' nor 'reflow' (the pair rule "a reflow needs
- *  a cause" needs it). */
-export function kindsFromLogits(logits: Float32Array, batch: number, kinds: string[]): KindVerdict[] {
+/** The most probable change kind of each sample and its probability, and the most probable kind other
+ *  than 'none' (the pipeline needs it when the model is unsure that nothing changed). */
+export function kindsFromLogits(
+  logits: Float32Array, batch: number, kinds: string[],
+): { kind: string; probability: number; changeKind: string; changeProbability: number }[] {
   const n = kinds.length;
   if (logits.length !== batch * n) throw new Error(`kind_logits has ${logits.length} values, expected ${batch}x${n}`);
   const noneIndex = kinds.indexOf('none');
-  const reflowIndex = kinds.indexOf('reflow');
-  const result: KindVerdict[] = [];
+  const result: { kind: string; probability: number; changeKind: string; changeProbability: number }[] = [];
   for (let b = 0; b < batch; b++) {
     const probs = softmax(logits, b * n, n);
     let best = 0;
-    let bestChange = -1;
-    let bestCause = -1;
+    let bestChange = noneIndex === 0 ? 1 : 0;
     for (let i = 0; i < n; i++) {
       if (probs[i] > probs[best]) best = i;
-      if (i !== noneIndex && (bestChange < 0 || probs[i] > probs[bestChange])) bestChange = i;
-      if (i !== noneIndex && i !== reflowIndex && (bestCause < 0 || probs[i] > probs[bestCause])) bestCause = i;
+      if (i !== noneIndex && probs[i] > probs[bestChange]) bestChange = i;
     }
-    result.push({
-      kind: kinds[best], probability: probs[best], changeKind: kinds[bestChange], changeProbability: probs[bestChange],
-      causeKind: kinds[bestCause], causeProbability: probs[bestCause],
-    });
+    result.push({ kind: kinds[best], probability: probs[best], changeKind: kinds[bestChange], changeProbability: probs[bestChange] });
   }
   return result;
-}
-
-export interface KindVerdict {
-  kind: string;
-  probability: number;
-  changeKind: string;
-  changeProbability: number;
-  causeKind: string;
-  causeProbability: number;
 }
