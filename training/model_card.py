@@ -138,7 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     it = metrics.get("interpolator", {})
     w(f"\n### Interpolator\n\nPSNR of the 7 recursive midpoint frames against the true frames: "
       f"{_fmt(it.get('psnr'), 2)} dB; a linear cross-fade: {_fmt(it.get('crossfade_psnr'), 2)} dB "
-      f"({it.get('samples')} test crops x 7 frames).\n")
+      f"({it.get('samples')} test crops x 7 frames; mean of the per-frame PSNRs)."
+      + (f" PSNR of the mean squared error over all those frames: {_fmt(it.get('psnr_pooled'), 2)} dB vs "
+         f"{_fmt(it.get('crossfade_psnr_pooled'), 2)} dB for the cross-fade." if it.get("psnr_pooled") else "") + "\n")
     w("## Size and speed\n")
     w(f"ONNX files: {info['onnx_total_mb']:.2f} MB in all: " +
       ", ".join(f"{k} {v / 2 ** 20:.2f} MB" for k, v in info["onnx_bytes"].items()) + ".")
