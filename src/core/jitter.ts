@@ -10,7 +10,7 @@
 
 import type { Box } from './report.js';
 import type { RgbaImage } from './image.js';
-import type { PixelRegion, RegionAnalysis } from './regions.js';
+import { DEFAULT_REGION_OPTIONS, type PixelRegion, type RegionAnalysis } from './regions.js';
 
 export interface JitterOptions {
   /** largest shift in pixels, per axis, that counts as jitter (default 1; 0 turns the test off). */
@@ -79,7 +79,10 @@ export function jitterShiftOf(before: RgbaImage, after: RgbaImage, box: Box, opt
  * The analysis with every meaningful region that is only jitter turned into a noise region, and
  * the coverage and whole-screen rule recomputed from the regions left.
  */
-export function withJitterAsNoise(analysis: RegionAnalysis, before: RgbaImage, after: RgbaImage, options: JitterOptions = {}, wholeScreenCoverage = 0.4): RegionAnalysis {
+export function withJitterAsNoise(
+  analysis: RegionAnalysis, before: RgbaImage, after: RgbaImage, options: JitterOptions = {},
+  wholeScreenCoverage = DEFAULT_REGION_OPTIONS.wholeScreenCoverage,
+): RegionAnalysis {
   const meaningful: PixelRegion[] = [];
   const noise: PixelRegion[] = [];
   let changed = false;
