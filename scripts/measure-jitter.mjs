@@ -2,7 +2,7 @@
 // rendered split, per labelled kind (crops.jsonl): [regions, called jitter]. "NONEPAIR:" = regions of
 // pairs whose changes are all "none".
 import { readFileSync } from 'node:fs';
-import { resolve, dirname } from 'node:path';
+import { resolve } from 'node:path';
 const M = new URL('../dist/src/core/', import.meta.url).href;
 const { readPngFile } = await import(M + 'image.js');
 const { diffImages } = await import(M + 'diff.js');

@@ -58,6 +58,16 @@ def summary_captions(regions: list[tuple[int, str]]) -> list[str]:
     return causes if causes else [c for _, c in regions]
 
 
+def earlier_stage2_rounds(folder: Path) -> list[dict]:
+    """The stage-2 rounds a checkpoint folder's k2 run continued (--stage2-init), oldest first:
+    stage2_rounds_before.json ({"round1": summary, ...}) or the older summary_round1.json."""
+    rounds = folder / "stage2_rounds_before.json"
+    if rounds.is_file():
+        return list(json.loads(rounds.read_text()).values())
+    r1 = folder / "summary_round1.json"
+    return [json.loads(r1.read_text())["stage2_k2"]] if r1.is_file() else []
+
+
 def sample_source(row: dict) -> str:
     return row.get("source", "region")
 
@@ -173,15 +183,10 @@ def main(argv: list[str] | None = None) -> int:
         if summ.is_file():
             s2 = json.loads(summ.read_text()).get(f"stage2_{ckpt_variant}", {})
             results[variant]["training"] = {k: s2.get(k) for k in ("steps", "batch", "minutes_cap", "train_seconds")}
-            r1 = folder / "summary_round1.json"   # an earlier stage-2 round this one started from (--stage2-init)
-            rounds = folder / "stage2_rounds_before.json"   # or several, in order
-            if rounds.is_file() and ckpt_variant == "k2":
+            before = earlier_stage2_rounds(folder) if ckpt_variant == "k2" else []
+            if before:
                 results[variant]["training"]["rounds_before"] = [
-                    {k: r.get(k) for k in ("steps", "batch", "minutes_cap", "train_seconds")}
-                    for r in json.loads(rounds.read_text()).values()]
-            elif r1.is_file() and ckpt_variant == "k2":
-                s1 = json.loads(r1.read_text()).get("stage2_k2", {})
-                results[variant]["training"]["round1"] = {k: s1.get(k) for k in ("steps", "batch", "minutes_cap", "train_seconds")}
+                    {k: r.get(k) for k in ("steps", "batch", "minutes_cap", "train_seconds")} for r in before]
             results[variant]["checkpoint"] = str(folder)
         r = results[variant]
         print(f"evaluate: {variant}: cider={r['cider']:.1f} (ceiling {ceiling:.1f}) bleu4={r['bleu4']:.3f} "
@@ -211,6 +216,15 @@ def main(argv: list[str] | None = None) -> int:
                   "psnr_pooled": float(-10 * np.log10(sq_model / values)) if values and sq_model > 0 else None,
                   "crossfade_psnr_pooled": float(-10 * np.log10(sq_fade / values)) if values and sq_fade > 0 else None,
                   "samples": len(with_frames), "frames": 7 * len(with_frames)}
+    # per change kind (mean over each kind's crops of the 7 frames' PSNRs): where motion helps or hurts
+    if p_model:
+        frame_model, frame_fade = torch.cat(p_model).view(-1, 7).mean(1), torch.cat(p_fade).view(-1, 7).mean(1)
+        kinds_of = [C.KINDS[ds.samples[i].kind] for i in with_frames]
+        interp_res["per_kind"] = {
+            k: {"samples": kinds_of.count(k),
+                "psnr": float(frame_model[[j for j, x in enumerate(kinds_of) if x == k]].mean()),
+                "crossfade_psnr": float(frame_fade[[j for j, x in enumerate(kinds_of) if x == k]].mean())}
+            for k in sorted(set(kinds_of))}
     print(f"evaluate: interpolator psnr={interp_res['psnr']} crossfade={interp_res['crossfade_psnr']} "
           f"(pooled: {interp_res['psnr_pooled']} vs {interp_res['crossfade_psnr_pooled']}) "
           f"on {len(with_frames)} samples x 7 frames", flush=True)

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from . import config as C
+from .evaluate import earlier_stage2_rounds
 
 
 def _fmt(v, digits=3):
@@ -72,22 +73,14 @@ def main(argv: list[str] | None = None) -> int:
             continue
         t = s.get("train_seconds", s.get("seconds_this_run", 0.0)) / 60
         total += t
-        rounds_path = ckpt / "stage2_rounds_before.json"   # earlier stage-2 rounds this one continued (--stage2-init)
-        if phase == "stage2_k2" and rounds_path.is_file():
-            rounds = json.loads(rounds_path.read_text())
-            for name, r in rounds.items():
-                tr = r.get("train_seconds", 0.0) / 60
-                total += tr
-                w(f"| stage2_k2 {name.replace('round', 'round ')} | {r.get('steps')} ({r.get('steps_planned')}) | {r.get('batch')} | "
-                  f"{r.get('minutes_cap') or '-'} | {tr:.1f} | {_fmt(r.get('probe_first'), 4)} -> {_fmt(r.get('probe_last'), 4)} |")
+        rounds = earlier_stage2_rounds(ckpt) if phase == "stage2_k2" else []   # --stage2-init rounds before this one
+        for n, r in enumerate(rounds, 1):
+            tr = r.get("train_seconds", 0.0) / 60
+            total += tr
+            w(f"| stage2_k2 round {n} | {r.get('steps')} ({r.get('steps_planned')}) | {r.get('batch')} | "
+              f"{r.get('minutes_cap') or '-'} | {tr:.1f} | {_fmt(r.get('probe_first'), 4)} -> {_fmt(r.get('probe_last'), 4)} |")
+        if rounds:
             phase = f"stage2_k2 round {len(rounds) + 1} (from round {len(rounds)})"
-        elif phase == "stage2_k2" and (ckpt / "summary_round1.json").is_file():
-            r1 = json.loads((ckpt / "summary_round1.json").read_text())["stage2_k2"]
-            t1 = r1.get("train_seconds", 0.0) / 60
-            total += t1
-            w(f"| stage2_k2 round 1 | {r1.get('steps')} ({r1.get('steps_planned')}) | {r1.get('batch')} | "
-              f"{r1.get('minutes_cap') or '-'} | {t1:.1f} | {_fmt(r1.get('probe_first'), 4)} -> {_fmt(r1.get('probe_last'), 4)} |")
-            phase = "stage2_k2 round 2 (from round 1)"
         w(f"| {phase} | {s.get('steps')} ({s.get('steps_planned', s.get('steps'))}) | {s.get('batch', '')} | "
           f"{s.get('minutes_cap', 0) or '-'} | {t:.1f} | {_fmt(s.get('probe_first'), 4)} -> {_fmt(s.get('probe_last'), 4)} |")
     w(f"\nTotal time in training loops: {total:.1f} min (plus feature caching and validation). "
@@ -127,10 +120,6 @@ def main(argv: list[str] | None = None) -> int:
             rs = [*t["rounds_before"], t]
             trained = (" + ".join(str(r.get("steps")) for r in rs) + f" steps x {t.get('batch')} in {len(rs)} rounds, "
                        + " + ".join(f"{(r.get('train_seconds') or 0) / 60:.1f}" for r in rs) + " min")
-        elif t.get("round1"):
-            r1 = t["round1"]
-            trained = (f"{r1.get('steps')} + {t.get('steps')} steps x {t.get('batch')} in two rounds, "
-                       f"{(r1.get('train_seconds') or 0) / 60:.1f} + {(t.get('train_seconds') or 0) / 60:.1f} min")
         if v.startswith("explicit"):
             trained += "; interpolated top-k keyframes instead of queries"
         w(f"| {v} | {_fmt(r.get('cider'))} | {_fmt(r.get('bleu4'))} | {_fmt(r.get('rougeL'))} | "
@@ -141,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
       f"({it.get('samples')} test crops x 7 frames; mean of the per-frame PSNRs)."
       + (f" PSNR of the mean squared error over all those frames: {_fmt(it.get('psnr_pooled'), 2)} dB vs "
          f"{_fmt(it.get('crossfade_psnr_pooled'), 2)} dB for the cross-fade." if it.get("psnr_pooled") else "") + "\n")
+    if it.get("per_kind"):
+        w("| change kind | crops | interpolator (dB) | cross-fade (dB) |\n|---|---|---|---|")
+        for k, r in it["per_kind"].items():
+            w(f"| {k} | {r['samples']} | {_fmt(r['psnr'], 2)} | {_fmt(r['crossfade_psnr'], 2)} |")
+        w("")
     w("## Size and speed\n")
     w(f"ONNX files: {info['onnx_total_mb']:.2f} MB in all: " +
       ", ".join(f"{k} {v / 2 ** 20:.2f} MB" for k, v in info["onnx_bytes"].items()) + ".")

@@ -23,8 +23,13 @@ export interface JitterOptions {
 
 export const DEFAULT_JITTER_OPTIONS: Required<JitterOptions> = { maxShift: 1, tolerance: 40, maxResidual: 0.05 };
 
-/** Pixels of `box` where after(x, y) and before(x - dx, y - dy) differ (pixels shifted outside `before` count). */
-export function differingAfterShift(before: RgbaImage, after: RgbaImage, box: Box, dx: number, dy: number, tolerance: number): number {
+/**
+ * Pixels of `box` where after(x, y) and before(x - dx, y - dy) differ (pixels shifted outside `before`
+ * count). Counting stops as soon as the count exceeds `stopAbove` (the caller only needs to know that).
+ */
+export function differingAfterShift(
+  before: RgbaImage, after: RgbaImage, box: Box, dx: number, dy: number, tolerance: number, stopAbove = Infinity,
+): number {
   const [x0, y0, x1, y1] = box;
   let count = 0;
   for (let y = y0; y < y1; y++) {
@@ -44,6 +49,7 @@ export function differingAfterShift(before: RgbaImage, after: RgbaImage, box: Bo
       );
       if (d > tolerance) count++;
     }
+    if (count > stopAbove) return count;
   }
   return count;
 }
@@ -59,6 +65,7 @@ export function jitterShiftOf(before: RgbaImage, after: RgbaImage, box: Box, opt
   ];
   const unshifted = differingAfterShift(before, after, grown, 0, 0, tolerance);
   if (unshifted === 0) return undefined;
+  const allowed = maxResidual * unshifted;
   let best: { dx: number; dy: number; count: number } | undefined;
   for (let dy = -maxShift; dy <= maxShift; dy++) {
     for (let dx = -maxShift; dx <= maxShift; dx++) {
@@ -68,11 +75,11 @@ export function jitterShiftOf(before: RgbaImage, after: RgbaImage, box: Box, opt
         Math.max(grown[0], dx), Math.max(grown[1], dy),
         Math.min(grown[2], before.width + dx), Math.min(grown[3], before.height + dy),
       ];
-      const count = differingAfterShift(before, after, inner, dx, dy, tolerance);
+      const count = differingAfterShift(before, after, inner, dx, dy, tolerance, best ? Math.min(best.count, allowed) : allowed);
       if (!best || count < best.count) best = { dx, dy, count };
     }
   }
-  return best && best.count <= maxResidual * unshifted ? { dx: best.dx, dy: best.dy } : undefined;
+  return best && best.count <= allowed ? { dx: best.dx, dy: best.dy } : undefined;
 }
 
 /**

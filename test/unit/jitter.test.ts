@@ -37,6 +37,10 @@ test('differingAfterShift counts pixels, and pixels shifted in from outside the 
   assert.ok(differingAfterShift(before, after, [49, 49, 112, 66], 0, 0, 40) > 20);
   assert.equal(differingAfterShift(before, after, [49, 49, 112, 66], 1, 0, 40), 0);
   assert.equal(differingAfterShift(before, before, [0, 0, 3, 2], 1, 0, 40), 2, 'column x=0 has no source');
+  // counting may stop early once past stopAbove: still above it, never above the full count
+  const full = differingAfterShift(before, after, [49, 49, 112, 66], 0, 0, 40);
+  const stopped = differingAfterShift(before, after, [49, 49, 112, 66], 0, 0, 40, 3);
+  assert.ok(stopped > 3 && stopped <= full);
 });
 
 test('withJitterAsNoise: a jittered label becomes a noise region, a real change next to it stays', () => {
