@@ -38,6 +38,9 @@ SPECIALS: dict[str, int] = CONTRACT["special_tokens"]
 PAD, BOS, EOS, UNK = SPECIALS["<pad>"], SPECIALS["<bos>"], SPECIALS["<eos>"], SPECIALS["<unk>"]
 NONE_KIND = KINDS.index("none")
 NO_CHANGE_CAPTION = "no visible change"
+# change kinds whose procedure moves nothing (a blend of two looks): the interpolator's crop gate must
+# give the cross-fade there
+STILL_KINDS = ("color", "opacity", "theme")
 OPSET = 17
 
 assert IMAGE_SIZE == PATCH * GRID and N_I == GRID * GRID, "contract sizes are inconsistent"
@@ -62,6 +65,8 @@ class TrainConfig:
     tokenizer: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=200, batch=24, lr=2e-3, warmup=20))
     # frame interpolator (flow + mask + residual)
     interpolator: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=300, batch=16, lr=2e-3, warmup=25))
+    # then its crop gate alone, on the frozen network (fitted to what warping gains over the cross-fade)
+    interpolator_gate: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=300, batch=32, lr=2e-3, warmup=20))
     # stage 1: explicit procedure modelling
     stage1: PhaseBudget = field(default_factory=lambda: PhaseBudget(steps=80, batch=64, lr=1e-3, warmup=15))
     # stage 2: implicit procedure captioning (lr 1e-3 with warm-up, batch 64: what worked in toolchain.md)
@@ -99,6 +104,7 @@ def smoke_config(seed: int = 1234) -> TrainConfig:
         seed=seed,
         tokenizer=PhaseBudget(steps=40, batch=16, lr=3e-3, warmup=5),
         interpolator=PhaseBudget(steps=24, batch=8, lr=3e-3, warmup=4),
+        interpolator_gate=PhaseBudget(steps=12, batch=8, lr=3e-3, warmup=2),
         stage1=PhaseBudget(steps=24, batch=16, lr=1e-3, warmup=4),
         stage2=PhaseBudget(steps=40, batch=16, lr=2e-3, warmup=5),
         val_every=20, val_samples=48, checkpoint_every=20, max_stage1_samples=200,

@@ -58,7 +58,9 @@ def load_trained(ckpt: Path, variant: str = "k2", partial: bool = False, used: d
     tok = ImageTokenizer()
     tok.load_state_dict(_state(ckpt, "tokenizer_vq", False, used)["model"])
     interp = Interpolator()
-    si = _state(ckpt, "interpolator", partial, used)
+    # the finished network with its crop gate fitted last (interpolator_gate), else the network alone
+    gated = (ckpt / "interpolator_gate.pt").is_file()
+    si = _state(ckpt, "interpolator_gate" if gated else "interpolator", partial, used)
     if si is not None:
         interp.load_state_dict(si["model"])
     enc, dec = make_models(vocab, {"k2": 2, "k1": 1, "static": 0}[variant], cfg)

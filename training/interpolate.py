@@ -69,6 +69,27 @@ def bilateral_cost_volume(a: torch.Tensor, b: torch.Tensor, radius: int) -> torc
     return F.avg_pool2d(torch.cat(costs, 1), 3, stride=1, padding=1, count_include_pad=False)
 
 
+def blend_with_crossfade(moved: torch.Tensor, frame0: torch.Tensor, frame1: torch.Tensor,
+                         gate: torch.Tensor) -> torch.Tensor:
+    return (gate * moved + (1.0 - gate) * (frame0 + frame1) * 0.5).clamp(0.0, 1.0)
+
+
+class CropGate(nn.Module):
+    """One logit per crop: does warping beat the cross-fade anywhere here? A small CNN with mean and max
+    pooling: a linear layer on pooled trunk features let a quarter of the opacity crops warp (-10 dB each)."""
+
+    def __init__(self, channels: int, width: int = 24) -> None:
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(channels, width, 3, padding=1), nn.GELU(),
+                                  nn.Conv2d(width, 2 * width, 3, stride=2, padding=1), nn.GELU(),
+                                  nn.Conv2d(2 * width, 2 * width, 3, stride=2, padding=1), nn.GELU())
+        self.out = nn.Linear(4 * width, 1)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        h = self.body(features)
+        return self.out(torch.cat([h.mean((2, 3)), h.amax((2, 3))], 1))
+
+
 class Interpolator(nn.Module):
     """frame0, frame1 [B,3,H,W] in [0,1] (H, W multiples of 16) -> middle [B,3,H,W].
 
@@ -96,9 +117,9 @@ class Interpolator(nn.Module):
         self.cost_sharpness = nn.Parameter(torch.tensor(30.0))
         disp_px = torch.tensor([[dx * COST_SCALE, dy * COST_SCALE] for dy, dx in displacements(COST_RADIUS)])
         self.register_buffer("disp_px", disp_px.float().t().reshape(1, 2, n_disp, 1, 1), persistent=False)
-        # does anything in this crop move at all? (pooled coarse features; colour, opacity and theme changes
-        # must come out as an exact cross-fade, and a per-pixel gate alone leaks at their edges)
-        self.crop_gate = nn.Linear(8 * c, 1)
+        # does warping beat the cross-fade anywhere in this crop? (colour, opacity and theme changes must
+        # come out as an exact cross-fade, and a per-pixel gate alone leaks at their edges)
+        self.crop_gate = CropGate(2 * c + 9 + 2)
         # flow0 (2), flow1 (2) corrections, mask (1), residual (3), motion gate (1)
         self.head = nn.Conv2d(c, 9, 3, padding=1)
         # Small random heads, NOT zero: a zero last layer passes no gradient to the layers below, and the
@@ -114,8 +135,8 @@ class Interpolator(nn.Module):
         nn.init.normal_(self.head.weight, std=3e-4)
         nn.init.zeros_(self.head.bias)
         nn.init.constant_(self.head.bias[8:9], GATE_START)
-        nn.init.normal_(self.crop_gate.weight, std=1e-3)
-        nn.init.constant_(self.crop_gate.bias, GATE_START)
+        nn.init.normal_(self.crop_gate.out.weight, std=1e-3)
+        nn.init.constant_(self.crop_gate.out.bias, GATE_START)
         nn.init.normal_(self.choice_head.weight, std=1e-3)
         with torch.no_grad():   # prior: stay still unless the cost volume says otherwise
             lengths = torch.tensor([float(dy * dy + dx * dx) ** 0.5 for dy, dx in displacements(COST_RADIUS)])
@@ -125,12 +146,9 @@ class Interpolator(nn.Module):
     def _up(x: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
         return F.interpolate(x, size=like.shape[-2:], mode="bilinear", align_corners=False)
 
-    def predict(self, frame0: torch.Tensor, frame1: torch.Tensor):
-        """-> (middle, flow0, flow1, mask, choice_logits, gate_p, crop_p); flows in full-resolution pixels
-        (backward: sample at p + flow), choice_logits [B,D,H/4,W/4] over displacements(COST_RADIUS) (half
-        motion v),
-        gate_p [B,1,H,W] the probability that warping beats the cross-fade here, crop_p [B,1,1,1] the
-        probability that anything in the crop moves."""
+    def motion(self, frame0: torch.Tensor, frame1: torch.Tensor) -> dict:
+        """Everything but the crop gate's decision: the warped-and-blended middle ("moved"), flows, blend
+        mask, displacement logits, the per-pixel gate and the crop gate's input features."""
         x = torch.cat([frame0, frame1, frame1 - frame0], dim=1) * 2.0 - 1.0
         small0 = F.avg_pool2d(frame0, COST_SCALE)
         small1 = F.avg_pool2d(frame1, COST_SCALE)
@@ -154,14 +172,29 @@ class Interpolator(nn.Module):
         warped1 = backward_warp(frame1, flow1)
         # where nothing moves (colour, opacity, theme changes) the cross-fade is already right: the gate
         # (supervised: does warping explain the true middle better than the blend?) falls back to it
+        gate_p = torch.sigmoid(out[:, 8:9])
+        # the crop gate sees the 1/4-resolution features detached (it is fitted last, on the frozen
+        # network), the frames there, and the cost volume's best and zero-motion costs
+        zero = COST_RADIUS * (2 * COST_RADIUS + 1) + COST_RADIUS
+        gate_in = torch.cat([d2.detach(), F.avg_pool2d(x, COST_SCALE), 10.0 * cost.amin(1, keepdim=True),
+                             10.0 * cost[:, zero:zero + 1]], 1)
+        moved = mask * warped0 + (1.0 - mask) * warped1 + residual
+        return {"moved": moved, "flow0": flow0, "flow1": flow1, "mask": mask, "logits": logits,
+                "gate_p": gate_p, "gate_in": gate_in}
+
+    def predict(self, frame0: torch.Tensor, frame1: torch.Tensor):
+        """-> (middle, flow0, flow1, mask, choice_logits, gate_p, crop_p); flows in full-resolution pixels
+        (backward: sample at p + flow), choice_logits [B,D,H/4,W/4] over displacements(COST_RADIUS) (half
+        motion v),
+        gate_p [B,1,H,W] the probability that warping beats the cross-fade here, crop_p [B,1,1,1] the
+        probability that warping beats it anywhere in the crop."""
+        m = self.motion(frame0, frame1)
+        crop_p = torch.sigmoid(self.crop_gate(m["gate_in"])).view(-1, 1, 1, 1)
         # Both gates have a dead zone (PIXEL_GATE_RAMP, CROP_GATE_RAMP): at 57-60 dB a leak of a few
         # percent of a wrong warp costs 10 dB, so "no motion here" must mean exactly the cross-fade.
-        gate_p = torch.sigmoid(out[:, 8:9])
-        crop_p = torch.sigmoid(self.crop_gate(torch.cat([d4.mean((2, 3)), d4.amax((2, 3))], 1))).view(-1, 1, 1, 1)
-        gate = _ramp(gate_p, *PIXEL_GATE_RAMP) * _ramp(crop_p, *CROP_GATE_RAMP)
-        moved = mask * warped0 + (1.0 - mask) * warped1 + residual
-        middle = (gate * moved + (1.0 - gate) * (frame0 + frame1) * 0.5).clamp(0.0, 1.0)
-        return middle, flow0, flow1, mask, logits, gate_p, crop_p
+        gate = _ramp(m["gate_p"], *PIXEL_GATE_RAMP) * _ramp(crop_p, *CROP_GATE_RAMP)
+        middle = blend_with_crossfade(m["moved"], frame0, frame1, gate)
+        return middle, m["flow0"], m["flow1"], m["mask"], m["logits"], m["gate_p"], crop_p
 
     def forward(self, frame0: torch.Tensor, frame1: torch.Tensor) -> torch.Tensor:
         return self.predict(frame0, frame1)[0]
@@ -274,6 +307,40 @@ def interpolator_loss(model: Interpolator, left: torch.Tensor, right: torch.Tens
     stats["crop_bce"] = float(crop_bce)
     return charbonnier + flow_weight * (flow_loss + MASK_LOSS_RATIO * mask_loss + CHOICE_LOSS_RATIO * choice_ce
                                         + GATE_LOSS_RATIO * gate_loss), stats
+
+
+GATE_FIT_MAX_DB = 15.0   # cap on one crop's weight in the crop gate's fit (dB at stake)
+
+
+STILL_MIN_DB = 2.0        # least weight of a crop whose change kind never moves anything
+
+
+def crop_gate_loss(model: Interpolator, left: torch.Tensor, right: torch.Tensor, target: torch.Tensor,
+                   still: torch.Tensor | None = None):
+    """The crop gate's own fit, on the frozen motion network, by what warping actually gains: target 1
+    where the middle with the crop gate open beats the cross-fade against the TRUE middle, each crop
+    weighted by the PSNR at stake. The metric is a mean of per-frame PSNRs: a warp in a colour crop near
+    60 dB costs 10 dB or more, a missed move about 1, and the teacher's "something moved" label knew
+    neither. still [B] (optional) marks crops whose change kind moves nothing (colour, opacity, theme):
+    there any gain of a warp on the true frames is chance, and the target is the cross-fade."""
+    with torch.no_grad():
+        m = model.motion(left, right)
+        opened = blend_with_crossfade(m["moved"], left, right, _ramp(m["gate_p"], *PIXEL_GATE_RAMP))
+        gain = psnr(opened, target) - psnr(((left + right) * 0.5).clamp(0.0, 1.0), target)
+        label = (gain > 0).to(left.dtype)
+        weight = gain.abs().clamp(0.05, GATE_FIT_MAX_DB)
+        if still is not None:
+            still = still.to(left.dtype)
+            label = label * (1 - still)
+            weight = torch.where(still > 0, weight.clamp_min(STILL_MIN_DB), weight)
+    logit = model.crop_gate(m["gate_in"]).view(-1)
+    loss = F.binary_cross_entropy_with_logits(logit, label, weight=weight, reduction="sum") / weight.sum()
+    decided = (logit.detach() > 0).to(left.dtype)
+    # dB lost per crop by the gate's hard decision, against always choosing the better of the two
+    stats = {"gate_acc": float((decided == label).to(left.dtype).mean()),
+             "db_lost": float((weight * (decided != label).to(left.dtype)).mean()),
+             "share_moving": float(label.mean())}
+    return loss, stats
 
 
 def psnr(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:

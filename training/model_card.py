@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     w("| phase | steps done (planned) | batch | wall-clock cap (min) | training time (min) | loss on a fixed probe batch, before -> after |")
     w("|---|---|---|---|---|---|")
     total = 0.0
-    for phase in ("tokenizer", "tokenizer_vq", "stage1_k2", "stage2_k2", "interpolator", "stage1_k1", "stage2_k1", "stage2_static"):
+    for phase in ("tokenizer", "tokenizer_vq", "stage1_k2", "stage2_k2", "interpolator", "interpolator_gate", "stage1_k1", "stage2_k1", "stage2_static"):
         s = summary.get(phase)
         if phase == "tokenizer_vq":
             s = summary.get("tokenizer", {}).get("vq")

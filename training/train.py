@@ -31,7 +31,7 @@ from .config import TrainConfig, smoke_config
 from .data import CropSet, DataError, Vocab, to_tensor
 from .decode import CaptionDecoder, caption_loss, greedy_decode
 from .encode import ProcedureEncoder, make_masks
-from .interpolate import MIDPOINT_TRIPLES, Interpolator, interpolator_loss
+from .interpolate import MIDPOINT_TRIPLES, Interpolator, crop_gate_loss, interpolator_loss
 from .sample import confidence_weights, sample_keyframes
 from .tokenizer import ImageTokenizer, tokenizer_loss
 
@@ -258,21 +258,32 @@ def _train_interpolator(train: CropSet, cfg: TrainConfig, out: Path, resume: boo
     if not with_frames:
         raise DataError(f"{train.dir}: no sample has true intermediate frames; the interpolator cannot be trained")
 
-    def step_fn(step):
-        rng = rng_for(cfg.seed, "interpolator", step)
-        lefts, mids, rights = [], [], []
-        for _ in range(cfg.interpolator.batch):
+    still_kinds = {C.KINDS.index(k) for k in C.STILL_KINDS}
+
+    def triples(phase: str, step: int, batch: int, with_still: bool = False):
+        rng = rng_for(cfg.seed, phase, step)
+        lefts, mids, rights, still = [], [], [], []
+        for _ in range(batch):
             i = with_frames[int(rng.integers(len(with_frames)))]
+            still.append(train.samples[i].kind in still_kinds)
             pair = train.images(i)
             seq = [pair[0], *train.true_frames(i), pair[1]]
             a, m, b = MIDPOINT_TRIPLES[int(rng.integers(len(MIDPOINT_TRIPLES)))]
             if rng.random() < 0.5:           # time reversal: the midpoint is symmetric
                 a, b = b, a
             lefts.append(seq[a]); mids.append(seq[m]); rights.append(seq[b])
-        return interpolator_loss(net, to_tensor(np.stack(lefts)), to_tensor(np.stack(rights)), to_tensor(np.stack(mids)))
+        frames = to_tensor(np.stack(lefts)), to_tensor(np.stack(rights)), to_tensor(np.stack(mids))
+        return (*frames, torch.tensor(still)) if with_still else frames
 
-    summary = run_phase("interpolator", list(net.parameters()), cfg.interpolator, step_fn, out, {"model": net}, cfg,
-                        resume=resume)
+    summary = run_phase("interpolator", list(net.parameters()), cfg.interpolator,
+                        lambda step: interpolator_loss(net, *triples("interpolator", step, cfg.interpolator.batch)),
+                        out, {"model": net}, cfg, resume=resume)
+    # then the crop gate alone, on the frozen network, by what warping gains (crop_gate_loss)
+    net.eval()
+    summary["gate"] = run_phase(
+        "interpolator_gate", list(net.crop_gate.parameters()), cfg.interpolator_gate,
+        lambda step: crop_gate_loss(net, *triples("interpolator_gate", step, cfg.interpolator_gate.batch, True)),
+        out, {"model": net}, cfg, resume=resume)
     net.eval()
     return net, summary
 

@@ -35,19 +35,21 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 # the loss on a fixed probe batch, before the first and after the last step of each phase, must fall for
 # the phases that learn from scratch (tokenizer autoencoder, stage 1, stage 2). Two phases start from a
-# strong state and get only a handful of smoke steps: the interpolator starts as an exact cross-fade
+# strong state and get only a handful of smoke steps: the interpolator (and its crop gate) starts as an exact cross-fade
 # (zero-initialised head) and the codebook fine-tune starts from the trained decoder; for them the check
 # is that training did not diverge (finite, at most 25% above the start).
 import math
 phases = ("tokenizer", "stage1_k2", "stage2_k2", "interpolator")
 bad = [p for p in phases[:3] if not s[p]["probe_last"] < s[p]["probe_first"]]
 vq = s["tokenizer"]["vq"]
-for name, r in (("interpolator", s["interpolator"]), ("tokenizer_vq", vq)):
+gate = s["interpolator"]["gate"]   # the crop gate's own fit on the frozen interpolator
+for name, r in (("interpolator", s["interpolator"]), ("tokenizer_vq", vq), ("interpolator_gate", gate)):
     if not (math.isfinite(r["probe_last"]) and r["probe_last"] <= 1.25 * r["probe_first"]):
         bad.append(name)
 for p in phases:
     print(f"  {p}: probe loss {s[p]['probe_first']:.4f} -> {s[p]['probe_last']:.4f}")
 print(f"  tokenizer_vq: probe loss {vq['probe_first']:.4f} -> {vq['probe_last']:.4f}")
+print(f"  interpolator_gate: probe loss {gate['probe_first']:.4f} -> {gate['probe_last']:.4f}")
 if bad:
     print("  did not fall:", bad)
 sys.exit(1 if bad else 0)

@@ -105,3 +105,31 @@ def test_interpolator_loss_trains_flows_towards_a_moving_box():
         first = float(loss) if first is None else first
         opt.zero_grad(); loss.backward(); opt.step()
     assert float(loss) < 0.7 * first
+
+
+def test_crop_gate_fit_closes_on_a_colour_change_and_leaves_the_network_alone():
+    """The crop gate's fit moves only the gate: on a crop whose kind moves nothing (a box changing colour)
+    its probability falls, so the output stays the exact cross-fade there; the motion network is untouched."""
+    from training.interpolate import crop_gate_loss
+    torch.manual_seed(0)
+    colours = [torch.tensor(c).view(1, 3, 1, 1) for c in ([0.1, 0.3, 0.8], [0.45, 0.3, 0.5], [0.8, 0.3, 0.2])]
+    frames = []
+    for colour in colours:                          # the middle is the blend of the two ends
+        img = torch.full((1, 3, 48, 64), 0.9)
+        img[:, :, 16:32, 20:32] = colour
+        frames.append(img)
+    net = Interpolator()
+    with torch.no_grad():                           # start with the gate open, as a leaking gate would be
+        net.crop_gate.out.bias.fill_(3.0)
+    trunk_before = {k: v.clone() for k, v in net.state_dict().items() if not k.startswith("crop_gate")}
+    opt = torch.optim.Adam(net.crop_gate.parameters(), lr=5e-3)
+    p_before = float(net.predict(frames[0], frames[2])[6])
+    for _ in range(30):
+        loss, stats = crop_gate_loss(net, frames[0], frames[2], frames[1], still=torch.tensor([True]))
+        opt.zero_grad(); loss.backward(); opt.step()
+    p_after = float(net.predict(frames[0], frames[2])[6])
+    assert p_before > 0.9 and p_after < 0.5
+    assert stats["share_moving"] == 0.0
+    assert all(torch.equal(v, net.state_dict()[k]) for k, v in trunk_before.items())
+    with torch.no_grad():
+        assert torch.allclose(net(frames[0], frames[2]), (frames[0] + frames[2]) / 2, atol=1e-6)
