@@ -41,6 +41,7 @@ NO_CHANGE_CAPTION = "no visible change"
 # change kinds whose procedure moves nothing (a blend of two looks): the interpolator's crop gate must
 # give the cross-fade there
 STILL_KINDS = ("color", "opacity", "theme")
+DEFAULT_BEAM_WIDTH: int = CONTRACT["default_beam_width"]
 OPSET = 17
 
 assert IMAGE_SIZE == PATCH * GRID and N_I == GRID * GRID, "contract sizes are inconsistent"

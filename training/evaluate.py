@@ -33,7 +33,7 @@ import torch
 
 from . import config as C
 from .data import CropSet, DataError, read_jsonl, to_tensor
-from .decode import greedy_decode
+from .decode import beam_decode, greedy_decode
 from .export import load_trained
 from .interpolate import crossfade_seven, interpolate_seven, psnr
 from .metrics import bleu4, cider_ceiling, cider_d, kind_accuracy, nochange_recall, rouge_l
@@ -74,8 +74,8 @@ def sample_source(row: dict) -> str:
 
 @torch.no_grad()
 def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, explicit: torch.Tensor | None,
-                batch: int = 128):
-    """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N])."""
+                batch: int = 128, beam: int = 1):
+    """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N]); beam 1 = greedy."""
     kinds, caps = [], []
     for lo in range(0, feats.shape[0], batch):
         f = feats[lo:lo + batch]
@@ -83,7 +83,8 @@ def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, expl
         ex = None if explicit is None else explicit[lo:lo + batch]
         _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], ex)
         kinds.append(kind_logits.argmax(-1))
-        caps += [vocab.decode(h) for h in greedy_decode(dec, memory)]
+        hyps = greedy_decode(dec, memory) if beam <= 1 else beam_decode(dec, memory, beam)
+        caps += [vocab.decode(h) for h in hyps]
     return torch.cat(kinds).tolist(), caps
 
 
@@ -116,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(C.MODELS_DIR / "metrics.json"))
     ap.add_argument("--max-pairs", type=int, default=None)
     ap.add_argument("--interp-samples", type=int, default=400)
+    ap.add_argument("--beam", type=int, default=C.DEFAULT_BEAM_WIDTH,
+                    help="caption decoding: beam width (default: the contract's default_beam_width, as the runtime); 1 = greedy")
     ap.add_argument("--partial", action="store_true", help="use last periodic checkpoints of unfinished phases")
     ap.add_argument("--ablation-ckpt", default=None,
                     help="folder of the reduced-budget ablation runs (stage2_static/k1/k2 there); static and k1 "
@@ -177,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                     keys = top_keyframes(w, enc.k)
                     mids.append(fm[torch.arange(p.shape[0]).unsqueeze(1), keys])
                 explicit = torch.cat(mids)
-        kinds, caps = run_variant(enc, dec, vocab, feats, pairs, explicit)
+        kinds, caps = run_variant(enc, dec, vocab, feats, pairs, explicit, beam=a.beam)
         results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
         summ = folder / "summary.json"
         if summ.is_file():
@@ -234,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         print("error: the shipped variant k2 has no checkpoint", file=sys.stderr)
         return 2
     names = ["cider", "cider_ceiling", "bleu4", "rougeL", "kind_accuracy", "nochange_recall"]
-    metrics = {"split": a.split, "count": len(pair_ids), **{k: main_res[k] for k in names},
+    metrics = {"split": a.split, "count": len(pair_ids), **{k: main_res[k] for k in names}, "beam_width": a.beam,
                "region_nochange_recall": main_res["region_nochange_recall"],
                "model_samples": n,
                "nochange_pairs": sum(all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids),

@@ -101,7 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     w("## Held-out metrics (models/metrics.json)\n")
     w(f"Split `{metrics['split']}`, {metrics['count']} pairs ({metrics.get('model_samples')} model samples, "
       f"{metrics.get('nochange_pairs')} no-change pairs). Pair captions are composed from region captions "
-      f"by the rule in CONTRACT.md and scored against the pair's summary references. Command: "
+      f"by the rule in CONTRACT.md and scored against the pair's summary references; captions decoded "
+      f"{'greedily' if metrics.get('beam_width', 1) <= 1 else 'by beam search of width ' + str(metrics['beam_width'])} "
+      f"(every row, as the runtime does). Command: "
       f"`{metrics.get('command', '')}`.\n")
     w("| metric | value |\n|---|---|")
     for k in ("cider", "cider_ceiling", "bleu4", "rougeL", "kind_accuracy", "nochange_recall", "region_nochange_recall"):

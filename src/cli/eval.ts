@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
 import { ciderCeiling, scoreCaptions, type CaptionSample } from '../core/metrics.js';
-import { describe as describePair, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from "../core/pipeline.js";
+import { describe as describePair, DEFAULT_BEAM_WIDTH, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from "../core/pipeline.js";
 import { regionMatchesChange, globalKindOf, reflowShiftOf } from './crops.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
 
@@ -47,7 +47,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
 
 function parse(argv: string[]): EvalOptions {
-  const o: Partial<EvalOptions> = { split: 'test', seed: 424242, beam: 1, provider: 'auto', keep: false, json: false, modelsDir: path.join(REPO_ROOT, 'models') };
+  const o: Partial<EvalOptions> = { split: 'test', seed: 424242, beam: DEFAULT_BEAM_WIDTH, provider: 'auto', keep: false, json: false, modelsDir: path.join(REPO_ROOT, 'models') };
   const int = (name: string, v: string | undefined, min: number) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min} (got ${v})\n${USAGE}`);

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
-import { describe, type DescribeOptions } from '../core/pipeline.js';
+import { describe, DEFAULT_BEAM_WIDTH, type DescribeOptions } from '../core/pipeline.js';
 import { renderGallery, type GalleryEntry } from '../core/html-report.js';
 import { ImageInputError } from '../core/image.js';
 import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
@@ -29,7 +29,7 @@ const USAGE = `usage:
   procap batch --pairs DIR        (DIR/<name>/before.png + after.png)
   procap batch --git REF_A REF_B [--paths GLOB]   (PNG files of the repository at two refs)
 options:
-  --beam N            beam search width (1 = greedy, default)
+  --beam N            beam search width (default 3; 1 = greedy)
   --provider P        auto (default: CUDA, else CPU) | cpu | cuda
   --threads N         inference threads per model
   --models DIR        model folder (default: the package's models/)
@@ -135,7 +135,7 @@ function describeOptionsFrom(flags: ParsedArgs['flags']): DescribeOptions {
     if (!(diffThreshold >= 0 && diffThreshold <= 1)) throw new UsageError(`--threshold must be between 0 and 1 (got ${String(threshold)})`);
   }
   return {
-    beamWidth: intFlag(flags, '--beam', 1, 16) ?? 1,
+    beamWidth: intFlag(flags, '--beam', 1, 16) ?? DEFAULT_BEAM_WIDTH,
     procedure: !flags.has('--no-procedure'),
     diffThreshold,
     maxImagePixels: intFlag(flags, '--max-pixels', 1, 2 ** 31),

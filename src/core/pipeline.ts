@@ -51,6 +51,8 @@ export { NO_CHANGE_CAPTION, isNoChangeCaption };
  * reported. Measured effect: see docs/API.md ("Kind and caption").
  */
 export const NONE_MIN_PROBABILITY = 0.5;
+/** Caption decoding default: beam search of width 3, chosen on the validation split (docs/CLI.md). */
+export const DEFAULT_BEAM_WIDTH = 3;
 
 /** What the caption says when it contradicts the kind (the caption head said "no change"). */
 const KIND_FALLBACK_CAPTION: Record<string, string> = {
@@ -175,7 +177,7 @@ async function runModels(
     bos: sessions.vocab.bos, eos: sessions.vocab.eos, maxTokens: c.max_caption_tokens - 1,
     layers: c.decoder_layers, dModel: c.d_model, checkpoint,
   };
-  const width = options.beamWidth ?? 1;
+  const width = options.beamWidth ?? DEFAULT_BEAM_WIDTH;
   const decoded = width > 1
     ? await beamSearch(onnxStep(stepSession), encoded.memory, R, width, settings)
     : await greedyDecode(onnxStep(stepSession), encoded.memory, R, settings);

@@ -2,6 +2,7 @@
 // options the engine takes. Out-of-range values are clamped to the declared bounds, so a typo in
 // settings.json cannot make the engine allocate without limit.
 import * as vscode from 'vscode';
+import { DEFAULT_BEAM_WIDTH } from '../core/pipeline.js';
 
 export type ExecutionProvider = 'auto' | 'cuda' | 'cpu';
 export type AntiAliasing = 'ignore' | 'report';
@@ -33,7 +34,7 @@ export function readSettings(): ReviewSettings {
     executionProvider: provider === 'cuda' || provider === 'cpu' ? provider : 'auto',
     threads: Math.round(clamp(config.get<number>('threads', 0), 0, 64, 0)),
     keyframes: Math.round(clamp(config.get<number>('keyframes', 2), 1, 7, 2)),
-    beamWidth: Math.round(clamp(config.get<number>('beamWidth', 1), 1, 8, 1)),
+    beamWidth: Math.round(clamp(config.get<number>('beamWidth', DEFAULT_BEAM_WIDTH), 1, 8, DEFAULT_BEAM_WIDTH)),
     diffThreshold: clamp(config.get<number>('diffThreshold', 0.1), 0, 1, 0.1),
     antiAliasing: antiAliasing === 'report' ? 'report' : 'ignore',
     maxImagePixels: Math.round(clamp(config.get<number>('maxImagePixels', 40_000_000), 1, 400_000_000, 40_000_000)),

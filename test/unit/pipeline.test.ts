@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SessionManager } from '../../src/core/session.js';
-import { composeSummary, describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { composeSummary, DEFAULT_BEAM_WIDTH, describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { MODELS_DIR, contains, decodePngBase64, drawPng, screenPair, tempDir } from './runtime-fixtures.js';
 
 let sessions: SessionManager;
@@ -74,8 +74,13 @@ test('options: procedure off skips the frames; beam search gives a caption too; 
   assert.equal(fast.before.path, path.join(dir, 'a.png'));
   assert.ok(fast.regions.every((r) => r.procedure === undefined));
   assert.equal(fast.timings.interpolateMs, 0);
-  const beam = await describe(sessions, pair.before, pair.after, { beamWidth: 3, procedure: false });
-  assert.equal(beam.regions.length, fast.regions.length);
+  // the default decoding is the contract's beam width; width 1 is greedy
+  const contract = JSON.parse(fs.readFileSync(path.join(MODELS_DIR, 'contract.json'), 'utf8'));
+  assert.equal(DEFAULT_BEAM_WIDTH, contract.default_beam_width);
+  const beam = await describe(sessions, pair.before, pair.after, { beamWidth: DEFAULT_BEAM_WIDTH, procedure: false });
+  assert.deepEqual(beam.regions.map((r) => r.caption), fast.regions.map((r) => r.caption));
+  const greedy = await describe(sessions, pair.before, pair.after, { beamWidth: 1, procedure: false });
+  assert.equal(greedy.regions.length, fast.regions.length);
   await assert.rejects(describe(sessions, pair.before, pair.after, { beamWidth: 0 }), /beamWidth/);
 });
 

@@ -7,7 +7,7 @@ import { MODELS_DIR, drawPng, screenPair } from './runtime-fixtures.js';
 
 test('describe in the worker gives the same report as describe in-process', async () => {
   const pair = screenPair();
-  const reviewer = new Reviewer({ modelsDir: MODELS_DIR, provider: 'cpu', beamWidth: 1 });
+  const reviewer = new Reviewer({ modelsDir: MODELS_DIR, provider: 'cpu' });
   const sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
   try {
     const viaWorker = await reviewer.describe(pair.before, pair.after);
