@@ -69,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         s = summary.get(phase)
         if phase == "tokenizer_vq":
             s = summary.get("tokenizer", {}).get("vq")
+        if phase == "interpolator_gate":
+            s = summary.get("interpolator", {}).get("gate")
         if not s:
             continue
         t = s.get("train_seconds", s.get("seconds_this_run", 0.0)) / 60
