@@ -1,0 +1,137 @@
+// Layout context of a model sample: numbers about the region at full resolution and about the other
+// changed regions of the pair, which the 96x96 crop loses (its size and place on the screen, how its
+// content's extent and position changed, what else changed above or beside it). The kind prior model
+// (models/kind_prior.onnx, training/context.py) turns them into change-kind log-probabilities that
+// are fused with the procedure encoder's kind head. One implementation: the runtime and the
+// `npm run context` CLI (which writes the training features) both call sampleContext.
+import type { Box } from './report.js';
+import type { RgbaImage } from './image.js';
+import { CROP_SIZE } from './crop.js';
+
+/** Feature names, in order (models/CONTRACT.md, "Kind prior"). */
+export const CONTEXT_FEATURES = [
+  'width', 'height', 'left', 'top', 'right', 'bottom', 'log_aspect', 'crop_scale',
+  'pair_samples', 'other_above', 'other_below', 'other_beside',
+  'changed_fraction',
+  'before_fg_cx', 'before_fg_cy', 'before_fg_w', 'before_fg_h', 'before_fg_fraction',
+  'after_fg_cx', 'after_fg_cy', 'after_fg_w', 'after_fg_h', 'after_fg_fraction',
+  'delta_fg_cx', 'delta_fg_cy', 'delta_fg_w', 'delta_fg_h', 'delta_fg_fraction',
+  'mean_colour_change', 'mean_abs_difference', 'luma_change',
+] as const;
+export const CONTEXT_SIZE = CONTEXT_FEATURES.length;
+
+/** A pixel differs between the two images when some channel differs by more than this (of 255). */
+const CHANGED_LEVEL = 5;
+/** A pixel is foreground when some channel differs from the box's border colour by more than this. */
+const FOREGROUND_LEVEL = 20;
+
+interface Clipped { x0: number; y0: number; x1: number; y1: number }
+
+function clip(box: Box, image: RgbaImage): Clipped | null {
+  const x0 = Math.max(0, Math.min(image.width, Math.floor(box[0])));
+  const y0 = Math.max(0, Math.min(image.height, Math.floor(box[1])));
+  const x1 = Math.max(0, Math.min(image.width, Math.ceil(box[2])));
+  const y1 = Math.max(0, Math.min(image.height, Math.ceil(box[3])));
+  return x1 > x0 && y1 > y0 ? { x0, y0, x1, y1 } : null;
+}
+
+function median(values: number[]): number {
+  const s = values.slice().sort((p, q) => p - q);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** The box's border colour (per-channel median of its edge pixels): the background its content sits on. */
+function borderColour(image: RgbaImage, c: Clipped): [number, number, number] {
+  const channels: number[][] = [[], [], []];
+  const take = (x: number, y: number) => {
+    const o = (y * image.width + x) * 4;
+    for (let k = 0; k < 3; k++) channels[k].push(image.data[o + k]);
+  };
+  for (let x = c.x0; x < c.x1; x++) { take(x, c.y0); take(x, c.y1 - 1); }
+  for (let y = c.y0; y < c.y1; y++) { take(c.x0, y); take(c.x1 - 1, y); }
+  return [median(channels[0]), median(channels[1]), median(channels[2])];
+}
+
+/** Where the content (pixels unlike the border colour) sits in the box: centre, extent, share. */
+function foreground(image: RgbaImage, box: Box): [number, number, number, number, number] {
+  const c = clip(box, image);
+  if (!c) return [0.5, 0.5, 0, 0, 0];
+  const bg = borderColour(image, c);
+  let n = 0, sx = 0, sy = 0, minX = Infinity, maxX = -1, minY = Infinity, maxY = -1;
+  for (let y = c.y0; y < c.y1; y++) {
+    for (let x = c.x0; x < c.x1; x++) {
+      const o = (y * image.width + x) * 4;
+      const d = Math.max(Math.abs(image.data[o] - bg[0]), Math.abs(image.data[o + 1] - bg[1]), Math.abs(image.data[o + 2] - bg[2]));
+      if (d <= FOREGROUND_LEVEL) continue;
+      n++; sx += x - c.x0 + 0.5; sy += y - c.y0 + 0.5;
+      if (x < minX) minX = x; if (x > maxX) maxX = x;
+      if (y < minY) minY = y; if (y > maxY) maxY = y;
+    }
+  }
+  const w = c.x1 - c.x0, h = c.y1 - c.y0;
+  if (!n) return [0.5, 0.5, 0, 0, 0];
+  return [sx / n / w, sy / n / h, (maxX - minX + 1) / w, (maxY - minY + 1) / h, n / (w * h)];
+}
+
+/** Pixel comparison of the box in both images: changed share, mean colour change, mean |difference|, luma change. */
+function comparison(a: RgbaImage, b: RgbaImage, box: Box): [number, number, number, number] {
+  const ca = clip(box, a), cb = clip(box, b);
+  if (!ca || !cb) return [1, 0, 0, 0];
+  // the common part (the images can differ in size)
+  const x0 = Math.max(ca.x0, cb.x0), y0 = Math.max(ca.y0, cb.y0);
+  const x1 = Math.min(ca.x1, cb.x1), y1 = Math.min(ca.y1, cb.y1);
+  if (x1 <= x0 || y1 <= y0) return [1, 0, 0, 0];
+  let changed = 0, absSum = 0;
+  const meanA = [0, 0, 0], meanB = [0, 0, 0];
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const oa = (y * a.width + x) * 4, ob = (y * b.width + x) * 4;
+      let most = 0;
+      for (let k = 0; k < 3; k++) {
+        const d = Math.abs(a.data[oa + k] - b.data[ob + k]);
+        absSum += d;
+        if (d > most) most = d;
+        meanA[k] += a.data[oa + k];
+        meanB[k] += b.data[ob + k];
+      }
+      if (most > CHANGED_LEVEL) changed++;
+    }
+  }
+  const n = (x1 - x0) * (y1 - y0);
+  for (let k = 0; k < 3; k++) { meanA[k] /= n * 255; meanB[k] /= n * 255; }
+  const colourChange = Math.abs(meanA[0] - meanB[0]) + Math.abs(meanA[1] - meanB[1]) + Math.abs(meanA[2] - meanB[2]);
+  const luma = (m: number[]) => 0.299 * m[0] + 0.587 * m[1] + 0.114 * m[2];
+  return [changed / n, colourChange, absSum / (n * 3 * 255), luma(meanB) - luma(meanA)];
+}
+
+/**
+ * The layout-context features (CONTEXT_FEATURES) of sample `index` of a pair whose model samples have
+ * the boxes `boxes` (in image pixels, [x0, y0, x1, y1) ) and crop boxes `cropBoxes`; width x height
+ * is the compared area (the larger of the two images).
+ */
+export function sampleContext(
+  before: RgbaImage, after: RgbaImage, boxes: Box[], cropBoxes: Box[], index: number, width: number, height: number,
+): Float32Array {
+  const box = boxes[index];
+  const [x0, y0, x1, y1] = box;
+  const w = x1 - x0, h = y1 - y0;
+  const others = boxes.filter((_, i) => i !== index);
+  const above = others.some((o) => o[3] <= y0);
+  const below = others.some((o) => o[1] >= y1);
+  const beside = others.some((o) => o[1] < y1 && o[3] > y0 && (o[2] <= x0 || o[0] >= x1));
+  const crop = cropBoxes[index];
+  const fb = foreground(before, box);
+  const fa = foreground(after, box);
+  const [changed, colourChange, meanAbs, luma] = comparison(before, after, box);
+  const out = new Float32Array(CONTEXT_SIZE);
+  out.set([
+    w / width, h / height, x0 / width, y0 / height, x1 / width, y1 / height,
+    Math.log((w + 1) / (h + 1)), (crop[2] - crop[0]) / CROP_SIZE,
+    boxes.length, above ? 1 : 0, below ? 1 : 0, beside ? 1 : 0,
+    changed,
+    ...fb, ...fa, ...fa.map((v, k) => v - fb[k]),
+    colourChange, meanAbs, luma,
+  ]);
+  return out;
+}
