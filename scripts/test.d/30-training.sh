@@ -24,6 +24,8 @@ for spec in train:40:11 val:12:12 test:12:13; do
     || fail "npm run data ($split)"
   npm run --silent crops -- --manifest "$work/corpus/$split/manifest.jsonl" --out "$work/corpus/$split/crops" >/dev/null \
     || fail "npm run crops ($split)"
+  npm run --silent context -- --crops "$work/corpus/$split/crops.jsonl" >/dev/null \
+    || fail "npm run context ($split)"
 done
 
 echo "30-training: smoke training + export"

@@ -1,7 +1,8 @@
 // describe(before, after): the whole ProCap review of one screenshot pair, as a ChangeReport.
 // Pixel side (decode, diff, regions, crops) from image/diff/regions/crop.ts; model side from
 // procap/*.ts over the sessions of session.ts. Captions come first (tokenizer encoder ->
-// procedure encoder -> decoder), so the first caption is ready before the slower procedure
+// procedure encoder, whose kind logits the kind prior corrects from the layout context of
+// context.ts -> decoder), so the first caption is ready before the slower procedure
 // frames (interpolation, keyframes, imagined frames). All regions of a pair go through each
 // model in one batch. Cancellation is checked between stages and between decoder steps.
 import { readPngFile, decodePng, DEFAULT_IMAGE_LIMITS, type RgbaImage, type ImageLimits } from './image.js';
@@ -10,7 +11,8 @@ import { findRegions, type PixelRegion } from './regions.js';
 import { withJitterAsNoise } from './jitter.js';
 import { cropBoxFor, extractCrop, wholeScreenCrop, wholeScreenBox, cropsToTensor, CROP_SIZE } from './crop.js';
 import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, StageTimings } from './report.js';
-import type { SessionManager } from './session.js';
+import { ort, type SessionManager } from './session.js';
+import { CONTEXT_SIZE, sampleContext } from './context.js';
 import { NO_CHANGE_CAPTION, isNoChangeCaption } from './no-change.js';
 import { tokenize, encodeProcedure, kindsFromLogits } from './procap/encode.js';
 import { onnxStep, greedyDecode, beamSearch, tokensToText } from './procap/decode.js';
@@ -127,9 +129,53 @@ export function summaryCaptions(regions: { kind: string; caption: string; noiseO
 }
 
 interface ModelSample {
+  /** the region box (the common area for the whole-screen sample): the kind prior's layout context. */
+  box: Box;
   cropBox: Box;
+  wholeScreen: boolean;
   before: Uint8Array;
   after: Uint8Array;
+}
+
+/**
+ * The layout-context features of every model sample, [samples.length, CONTEXT_SIZE], grouped as
+ * `npm run context` grouped the kind prior's training rows (src/cli/context.ts over crops.jsonl):
+ * the whole-screen sample was the only sample of its pair there, so it is its own group here, and
+ * the region samples are a group of their own; width x height is the larger of the two images.
+ */
+export function sampleContexts(
+  before: RgbaImage, after: RgbaImage, samples: { box: Box; cropBox: Box; wholeScreen: boolean }[],
+): Float32Array {
+  const width = Math.max(before.width, after.width);
+  const height = Math.max(before.height, after.height);
+  const out = new Float32Array(samples.length * CONTEXT_SIZE);
+  const regions = samples.filter((s) => !s.wholeScreen);
+  samples.forEach((sample, i) => {
+    const group = sample.wholeScreen ? [sample] : regions;
+    const features = sampleContext(before, after, group.map((s) => s.box), group.map((s) => s.cropBox),
+      group.indexOf(sample), width, height);
+    out.set(features, i * CONTEXT_SIZE);
+  });
+  return out;
+}
+
+/** Runs the kind prior on a batch of layout contexts: its kind_bias, [batch, kinds]. */
+export async function kindPriorBias(session: ort.InferenceSession, contexts: Float32Array, batch: number): Promise<Float32Array> {
+  if (contexts.length !== batch * CONTEXT_SIZE) {
+    throw new Error(`kind prior: ${contexts.length} context values, expected ${batch}x${CONTEXT_SIZE}`);
+  }
+  const out = await session.run({ context: new ort.Tensor('float32', contexts, [batch, CONTEXT_SIZE]) });
+  return out.kind_bias.data as Float32Array;
+}
+
+/** The fusion rule of models/CONTRACT.md ("Kind prior"): fused = kind_logits + kind_bias, element-wise. */
+export function fuseKindLogits(kindLogits: ArrayLike<number>, kindBias: ArrayLike<number>): Float32Array {
+  if (kindLogits.length !== kindBias.length) {
+    throw new Error(`kind prior: kind_bias has ${kindBias.length} values but kind_logits has ${kindLogits.length}; they must have the same [batch, kinds] shape`);
+  }
+  const fused = new Float32Array(kindLogits.length);
+  for (let i = 0; i < fused.length; i++) fused[i] = kindLogits[i] + kindBias[i];
+  return fused;
 }
 
 interface ModelResult {
@@ -141,7 +187,7 @@ interface ModelResult {
 
 /** Runs the ProCap models on a batch of crop pairs. */
 async function runModels(
-  sessions: SessionManager, samples: ModelSample[], options: DescribeOptions, timings: StageTimings,
+  sessions: SessionManager, samples: ModelSample[], contexts: Float32Array, options: DescribeOptions, timings: StageTimings,
   checkpoint: () => void, onCaptions: (results: ModelResult[]) => void,
 ): Promise<ModelResult[]> {
   const c = sessions.contract;
@@ -166,7 +212,11 @@ async function runModels(
   const procedureEncoder = await sessions.get('procedure_encoder');
   const encoded = await encodeProcedure(
     procedureEncoder, beforeFeatures, afterFeatures, beforeTensor, afterTensor, R, c.n_I, c.feat_dim, size);
-  const kinds = kindsFromLogits(encoded.kindLogits, R, c.kinds);
+  checkpoint();
+  // the kind head sees only the 96x96 crops; the kind prior adds what the layout says about the kind
+  const kindPrior = await sessions.get('kind_prior');
+  const kindBias = await kindPriorBias(kindPrior, contexts, R);
+  const kinds = kindsFromLogits(fuseKindLogits(encoded.kindLogits, kindBias), R, c.kinds);
   timings.encodeMs += performance.now() - t;
   checkpoint();
 
@@ -278,11 +328,13 @@ export async function describe(
   const meaningful = analysis.regions.filter((r) => !r.noiseOnly);
   const samples: ModelSample[] = meaningful.map((r) => {
     const cropBox = cropBoxFor(r.box, diff.width, diff.height);
-    return { cropBox, before: extractCrop(a.image, cropBox), after: extractCrop(b.image, cropBox) };
+    return { box: r.box, cropBox, wholeScreen: false, before: extractCrop(a.image, cropBox), after: extractCrop(b.image, cropBox) };
   });
   if (analysis.wholeScreen) {
     samples.push({
+      box: wholeScreenBox(diff.width, diff.height),
       cropBox: wholeScreenBox(diff.width, diff.height),
+      wholeScreen: true,
       before: wholeScreenCrop(a.image, diff.width, diff.height),
       after: wholeScreenCrop(b.image, diff.width, diff.height),
     });
@@ -321,7 +373,12 @@ export async function describe(
 
   let results: ModelResult[] = [];
   if (samples.length) {
-    results = await runModels(sessions, samples, options, timings, checkpoint, (captioned) => {
+    // the kind prior's inputs; counted with the encoders, whose kind head it corrects
+    t = performance.now();
+    const contexts = sampleContexts(a.image, b.image, samples);
+    timings.encodeMs += performance.now() - t;
+    await pause();
+    results = await runModels(sessions, samples, contexts, options, timings, checkpoint, (captioned) => {
       if (options.onCaptions) {
         const early = buildRegions(captioned);
         options.onCaptions(early.global ? [...early.regions, early.global] : early.regions, performance.now() - started);

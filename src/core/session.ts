@@ -6,12 +6,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import ort from 'onnxruntime-node';
+import { CONTEXT_FEATURES } from './context.js';
 
 export type ProviderChoice = 'auto' | 'cpu' | 'cuda';
 export type ModelName =
-  | 'interpolator' | 'tokenizer_encoder' | 'tokenizer_decoder' | 'procedure_encoder' | 'decoder_step';
+  | 'interpolator' | 'tokenizer_encoder' | 'tokenizer_decoder' | 'procedure_encoder' | 'decoder_step' | 'kind_prior';
 export const MODEL_NAMES: ModelName[] =
-  ['interpolator', 'tokenizer_encoder', 'tokenizer_decoder', 'procedure_encoder', 'decoder_step'];
+  ['interpolator', 'tokenizer_encoder', 'tokenizer_decoder', 'procedure_encoder', 'decoder_step', 'kind_prior'];
 
 /** The subset of models/contract.json the runtime reads. */
 export interface Contract {
@@ -35,6 +36,8 @@ export interface Contract {
     inputs: Record<string, (number | string)[]>;
     outputs: Record<string, (number | string)[]>;
   }>;
+  /** the kind prior's input features, in order (src/core/context.ts CONTEXT_FEATURES). */
+  context_features: string[];
   golden_dir: string;
 }
 
@@ -82,9 +85,28 @@ export function loadContract(modelsDir: string): Contract {
   try {
     const contract = JSON.parse(text) as Contract;
     if (typeof contract.contract_version !== 'number' || !contract.models) throw new Error('fields missing');
+    const absent = MODEL_NAMES.filter((name) => {
+      const spec = contract.models[name];
+      return !spec || typeof spec.file !== 'string' || !spec.inputs || !spec.outputs;
+    });
+    if (absent.length) throw new Error(`no complete entry for model ${absent.join(', ')}`);
     return contract;
   } catch (err) {
     throw new ModelLoadError(file, `the model contract is not valid JSON of the expected form (${(err as Error).message})`);
+  }
+}
+
+/**
+ * The kind prior reads its inputs by position: a contract whose feature list is not the one
+ * src/core/context.ts computes would feed it the wrong numbers without any error.
+ */
+function checkContextFeatures(modelsDir: string, contract: Contract): void {
+  const listed = contract.context_features;
+  const same = Array.isArray(listed) && listed.length === CONTEXT_FEATURES.length
+    && CONTEXT_FEATURES.every((name, i) => listed[i] === name);
+  if (!same) {
+    throw new ModelLoadError(path.join(modelsDir, 'contract.json'),
+      `context_features (${Array.isArray(listed) ? listed.length : 'none'}) are not the ${CONTEXT_FEATURES.length} features src/core/context.ts computes, in its order`);
   }
 }
 
@@ -273,6 +295,7 @@ export class SessionManager {
     }
     try {
       checkAgainstContract(file, session, this.contract.models[name]);
+      if (name === 'kind_prior') checkContextFeatures(this.modelsDir, this.contract);
     } catch (err) {
       await session.release().catch(() => undefined);
       throw err;

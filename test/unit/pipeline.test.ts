@@ -4,6 +4,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SessionManager } from '../../src/core/session.js';
 import { composeSummary, DEFAULT_BEAM_WIDTH, describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { CONTEXT_SIZE, sampleContext } from '../../src/core/context.js';
+import { cropsToTensor, extractCrop, wholeScreenCrop, CROP_SIZE } from '../../src/core/crop.js';
+import { decodePng } from '../../src/core/image.js';
+import { encodeProcedure, tokenize } from '../../src/core/procap/encode.js';
+import { ort } from '../../src/core/session.js';
 import { MODELS_DIR, contains, decodePngBase64, drawPng, screenPair, tempDir } from './runtime-fixtures.js';
 
 let sessions: SessionManager;
@@ -123,4 +128,58 @@ test('an aborted signal stops describe with an AbortError', async () => {
   await assert.rejects(describe(sessions, pair.before, pair.after, {
     signal: mid.signal, onCaptions: () => mid.abort(),
   }), { name: 'AbortError' });
+});
+
+test('the reported kind is the argmax of the kind head logits plus the kind prior bias', async (t) => {
+  const light = drawPng(160, 120, [[10, 10, 150, 30, 200, 200, 200]], [255, 255, 255]);
+  const dark = drawPng(160, 120, [[10, 10, 150, 30, 80, 80, 80]], [20, 20, 30]);
+  const c = sessions.contract;
+  const n = c.kinds.length;
+  let changedByPrior = 0;
+  for (const [name, pair] of [['two changes', screenPair()], ['global change', { before: light, after: dark }]] as const) {
+    // noneMinProbability 0: "none" is always believed, so the reported kind is the plain argmax
+    const report = await describe(sessions, pair.before, pair.after, { procedure: false, noneMinProbability: 0 });
+    const shown = [...report.regions.filter((r) => !r.noiseOnly), ...(report.global ? [report.global] : [])];
+    assert.ok(shown.length > 0, name);
+    // the model samples rebuilt from the report: crops, and the layout context grouped as in training
+    // (crops.jsonl: a whole-screen pair had only its whole-screen row)
+    const before = decodePng(pair.before, 'before.png');
+    const after = decodePng(pair.after, 'after.png');
+    const width = Math.max(before.width, after.width);
+    const height = Math.max(before.height, after.height);
+    const regions = shown.filter((r) => r !== report.global);
+    const contexts = new Float32Array(shown.length * CONTEXT_SIZE);
+    shown.forEach((r, i) => {
+      const group = r === report.global ? [r] : regions;
+      contexts.set(sampleContext(before, after, group.map((g) => g.boxBefore), group.map((g) => g.cropBox),
+        group.indexOf(r), width, height), i * CONTEXT_SIZE);
+    });
+    const crop = (image: typeof before, r: (typeof shown)[number]) => r === report.global
+      ? wholeScreenCrop(image, r.cropBox[2], r.cropBox[3]) : extractCrop(image, r.cropBox);
+    const beforeTensor = cropsToTensor(shown.map((r) => crop(before, r)));
+    const afterTensor = cropsToTensor(shown.map((r) => crop(after, r)));
+    const R = shown.length;
+    const ends = await tokenize(await sessions.get('tokenizer_encoder'),
+      Float32Array.from([...beforeTensor, ...afterTensor]), 2 * R, CROP_SIZE);
+    const featSize = c.n_I * c.feat_dim;
+    const encoded = await encodeProcedure(await sessions.get('procedure_encoder'),
+      ends.features.slice(0, R * featSize), ends.features.slice(R * featSize), beforeTensor, afterTensor, R, c.n_I, c.feat_dim, CROP_SIZE);
+    const prior = await (await sessions.get('kind_prior')).run({ context: new ort.Tensor('float32', contexts, [R, CONTEXT_SIZE]) });
+    const bias = prior.kind_bias.data as Float32Array;
+    assert.equal(bias.length, R * n);
+    assert.ok(bias.some((v) => v !== 0), 'the prior says something');
+    shown.forEach((r, i) => {
+      const head = Array.from(encoded.kindLogits.subarray(i * n, (i + 1) * n));
+      const fused = head.map((v, k) => v + bias[i * n + k]);
+      const best = fused.indexOf(Math.max(...fused));
+      const exps = fused.map((v) => Math.exp(v - fused[best]));
+      const probability = 1 / exps.reduce((s, v) => s + v, 0);
+      assert.equal(r.kind, c.kinds[best], `${name}, region ${r.id}: fused logits ${fused.map((v) => v.toFixed(2))}`);
+      // the confidence is the fused softmax, so a pipeline that skipped the prior would fail here too
+      assert.ok(Math.abs(r.confidence - probability) < 1e-4, `${name}, region ${r.id}: confidence ${r.confidence} vs ${probability}`);
+      if (head.indexOf(Math.max(...head)) !== best) changedByPrior++;
+    });
+  }
+  // how often the prior overturned the head on these pairs (informational, either is fine)
+  t.diagnostic(`kind prior changed the argmax of ${changedByPrior} sample(s)`);
 });

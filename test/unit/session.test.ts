@@ -127,3 +127,35 @@ test('dispose releases the sessions; later use is refused', async () => {
   await sessions.dispose();
   await assert.rejects(sessions.get(MODEL_NAMES[0]), /disposed/);
 });
+
+test('the kind prior is a contract model: a missing file, a missing entry or other features are clear errors', async () => {
+  assert.ok(MODEL_NAMES.includes('kind_prior'));
+  const dir = copyModels();
+  fs.rmSync(path.join(dir, 'kind_prior.onnx'));
+  const sessions = new SessionManager({ modelsDir: dir, provider: 'cpu' });
+  await assert.rejects(sessions.get('kind_prior'), (err: Error) => {
+    assert.ok(err instanceof ModelLoadError);
+    assert.ok(err.message.includes(path.join(dir, 'kind_prior.onnx')), err.message);
+    assert.match(err.message, /the model file is missing/);
+    return true;
+  });
+  await assert.rejects(sessions.loadAll(), /kind_prior\.onnx: the model file is missing/);
+  await sessions.dispose();
+
+  const contractFile = path.join(dir, 'contract.json');
+  const contract = JSON.parse(fs.readFileSync(contractFile, 'utf8'));
+  const { kind_prior: entry, ...others } = contract.models;
+  fs.writeFileSync(contractFile, JSON.stringify({ ...contract, models: others }));
+  assert.throws(() => new SessionManager({ modelsDir: dir }), (err: Error) =>
+    err instanceof ModelLoadError && err.message.startsWith(contractFile) && /no complete entry for model kind_prior/.test(err.message));
+
+  // the features in another order: the prior would read the wrong numbers, so it is refused
+  fs.copyFileSync(path.join(MODELS_DIR, 'kind_prior.onnx'), path.join(dir, 'kind_prior.onnx'));
+  const swapped = [...contract.context_features];
+  [swapped[0], swapped[1]] = [swapped[1], swapped[0]];
+  fs.writeFileSync(contractFile, JSON.stringify({ ...contract, models: { ...others, kind_prior: entry }, context_features: swapped }));
+  const reordered = new SessionManager({ modelsDir: dir, provider: 'cpu' });
+  await assert.rejects(reordered.get('kind_prior'), (err: Error) =>
+    err instanceof ModelLoadError && err.message.startsWith(contractFile) && /context_features/.test(err.message));
+  await reordered.dispose();
+});
