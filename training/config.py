@@ -94,6 +94,8 @@ class TrainConfig:
     # stage 2: shift half of each batch's crop pairs by up to this many pixels (the same shift for
     # before and after, so every label still holds) and re-encode their features; 0 = off
     augment_shift: int = 0
+    # layout kind prior (training/context.py): full-batch steps
+    kind_prior_steps: int = 1500
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -108,7 +110,7 @@ def smoke_config(seed: int = 1234) -> TrainConfig:
         interpolator_gate=PhaseBudget(steps=12, batch=8, lr=3e-3, warmup=2),
         stage1=PhaseBudget(steps=24, batch=16, lr=1e-3, warmup=4),
         stage2=PhaseBudget(steps=40, batch=16, lr=2e-3, warmup=5),
-        val_every=20, val_samples=48, checkpoint_every=20, max_stage1_samples=200,
+        val_every=20, val_samples=48, checkpoint_every=20, max_stage1_samples=200, kind_prior_steps=60,
     )
 
 

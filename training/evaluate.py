@@ -9,7 +9,9 @@ the summary "no visible change" (that is what the runtime would say). Metrics:
 - cider (CIDEr-D x100), bleu4, rougeL: pair summaries vs the manifest's references;
 - cider_ceiling: the references scored against each other (training/metrics.py);
 - kind_accuracy: per model sample (region crop the runtime would feed to the model, noise-only regions
-  excluded): argmax kind_logits == the crop's labelled kind;
+  excluded): argmax(kind_logits + kind_bias) == the crop's labelled kind, kind_bias being the layout
+  kind prior of the checkpoint (kind_prior.pt, training/context.py; the split's crops.context.npy) as
+  the runtime adds it; kind_accuracy_head: the kind head alone;
 - nochange_recall: per pair: of the pairs whose change records are all `none` (or empty), the
   fraction whose composed summary is "no visible change".
 Ablation rows (same metrics, same pairs): static (stage 2 over [before, after], no stage 1), k1,
@@ -33,6 +35,7 @@ import torch
 
 from . import config as C
 from .data import CropSet, DataError, read_jsonl, to_tensor
+from .context import KindPrior
 from .decode import beam_decode, greedy_decode
 from .export import load_trained
 from .interpolate import crossfade_seven, interpolate_seven, psnr
@@ -74,18 +77,20 @@ def sample_source(row: dict) -> str:
 
 @torch.no_grad()
 def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, explicit: torch.Tensor | None,
-                batch: int = 128, beam: int = 1):
-    """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N]); beam 1 = greedy."""
-    kinds, caps = [], []
+                batch: int = 128, beam: int = 1, kind_bias: torch.Tensor | None = None):
+    """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N], head-only kinds [N]); beam 1 =
+    greedy; kind_bias [N,14] (the layout kind prior's output) is added to the kind logits as the runtime does."""
+    kinds, caps, head_kinds = [], [], []
     for lo in range(0, feats.shape[0], batch):
         f = feats[lo:lo + batch]
         px = pixels[lo:lo + batch]
         ex = None if explicit is None else explicit[lo:lo + batch]
         _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], ex)
-        kinds.append(kind_logits.argmax(-1))
+        head_kinds.append(kind_logits.argmax(-1))
+        kinds.append((kind_logits + (0 if kind_bias is None else kind_bias[lo:lo + batch])).argmax(-1))
         hyps = greedy_decode(dec, memory) if beam <= 1 else beam_decode(dec, memory, beam)
         caps += [vocab.decode(h) for h in hyps]
-    return torch.cat(kinds).tolist(), caps
+    return torch.cat(kinds).tolist(), caps, torch.cat(head_kinds).tolist()
 
 
 def score(pair_ids: list[str], manifest: dict, rows: list[dict], kinds: list[int], caps: list[str],
@@ -149,6 +154,19 @@ def main(argv: list[str] | None = None) -> int:
     feats = f.reshape(n, 2, C.N_I, C.FEAT_DIM)
     print(f"evaluate: {len(pair_ids)} {a.split} pairs, {n} model samples ({time.time() - t0:.0f}s)", flush=True)
 
+    # the layout kind prior of the shipped checkpoint, added to every variant's kind logits (the runtime's rule)
+    kind_bias = None
+    if (Path(a.ckpt) / "kind_prior.pt").is_file():
+        context_path = split_dir / "crops.context.npy"
+        if not context_path.is_file():
+            print(f"error: {context_path} missing: run `npm run --silent context -- --crops {split_dir / 'crops.jsonl'}`",
+                  file=sys.stderr)
+            return 2
+        prior = KindPrior()
+        prior.load_state_dict(torch.load(Path(a.ckpt) / "kind_prior.pt")["state"])
+        prior.eval()
+        with torch.no_grad():
+            kind_bias = prior(torch.from_numpy(np.load(context_path)[model_rows]).float())
     ceiling = cider_ceiling([manifest[p]["captions"] for p in pair_ids])
     results: dict[str, dict | None] = {}
     rows_plan = [("static", "ablation", "static", False), ("k1", "ablation", "k1", False),
@@ -180,8 +198,10 @@ def main(argv: list[str] | None = None) -> int:
                     keys = top_keyframes(w, enc.k)
                     mids.append(fm[torch.arange(p.shape[0]).unsqueeze(1), keys])
                 explicit = torch.cat(mids)
-        kinds, caps = run_variant(enc, dec, vocab, feats, pairs, explicit, beam=a.beam)
+        kinds, caps, head_kinds = run_variant(enc, dec, vocab, feats, pairs, explicit, beam=a.beam, kind_bias=kind_bias)
         results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
+        # the kind head alone, without the layout prior
+        results[variant]["kind_accuracy_head"] = kind_accuracy(head_kinds, [C.KINDS.index(rows[r]["kind"]) for r in model_rows])
         summ = folder / "summary.json"
         if summ.is_file():
             s2 = json.loads(summ.read_text()).get(f"stage2_{ckpt_variant}", {})
@@ -237,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
         print("error: the shipped variant k2 has no checkpoint", file=sys.stderr)
         return 2
     names = ["cider", "cider_ceiling", "bleu4", "rougeL", "kind_accuracy", "nochange_recall"]
+    if kind_bias is not None:
+        names.append("kind_accuracy_head")
     metrics = {"split": a.split, "count": len(pair_ids), **{k: main_res[k] for k in names}, "beam_width": a.beam,
                "region_nochange_recall": main_res["region_nochange_recall"],
                "model_samples": n,

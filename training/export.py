@@ -24,12 +24,13 @@ from . import config as C
 from .data import Vocab
 from .decode import ExportDecoderStep
 from .encode import ExportProcedureEncoder
+from .context import CONTEXT_FEATURES, KindPrior
 from .interpolate import Interpolator
 from .tokenizer import ExportTokenizerDecoder, ExportTokenizerEncoder, ImageTokenizer
 from .train import make_models, TrainConfig
 
 ONNX_FILES = ["interpolator.onnx", "tokenizer_encoder.onnx", "tokenizer_decoder.onnx",
-              "procedure_encoder.onnx", "decoder_step.onnx"]
+              "procedure_encoder.onnx", "decoder_step.onnx", "kind_prior.onnx"]
 
 
 def _state(ckpt: Path, name: str, partial: bool, used: dict):
@@ -167,6 +168,21 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
                                 "inputs": {"token": tok1, "step": torch.tensor([1]), "memory": memory,
                                            "past_key": k0, "past_value": v0},
                                 "outputs": {"logits": logits1, "present_key": k1, "present_value": v1}}
+
+    # layout kind prior (training/context.py): golden on the training mean and two points around it
+    prior_path = ckpt / "kind_prior.pt"
+    if not prior_path.is_file():
+        raise FileNotFoundError(f"{prior_path} missing: python3 -m training.context --data ... --ckpt {ckpt}")
+    prior = KindPrior()
+    prior.load_state_dict(torch.load(prior_path)["state"])
+    prior.eval()
+    used["kind_prior"] = "finished"
+    ctx = torch.stack([prior.mean, prior.mean + 0.5 * prior.std, prior.mean - 0.25 * prior.std])
+    assert ctx.shape[1] == len(CONTEXT_FEATURES)
+    _export(prior, (ctx,), models_dir / "kind_prior.onnx", ["context"], ["kind_bias"],
+            {"context": {0: "B"}, "kind_bias": {0: "B"}})
+    with torch.no_grad():
+        golden["kind_prior"] = {"inputs": {"context": ctx}, "outputs": {"kind_bias": prior(ctx)}}
 
     for name, g in golden.items():
         doc = {"model": g.get("model", f"{name}.onnx"),

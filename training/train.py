@@ -31,6 +31,7 @@ from .config import TrainConfig, smoke_config
 from .data import CropSet, DataError, Vocab, to_tensor
 from .decode import CaptionDecoder, caption_loss, greedy_decode
 from .encode import ProcedureEncoder, make_masks
+from .context import fit_kind_prior
 from .interpolate import MIDPOINT_TRIPLES, Interpolator, crop_gate_loss, interpolator_loss
 from .sample import confidence_weights, sample_keyframes
 from .tokenizer import ImageTokenizer, tokenizer_loss
@@ -609,6 +610,14 @@ def main(argv: list[str] | None = None) -> int:
                                                                 True, tok)
         # the interpolator is only needed at inference (procedure frames, the explicit ablation): last
         _, summaries["interpolator"] = train_interpolator(train, cfg, out, True)
+        if "k2" in variants:
+            # the layout kind prior, fused with the finished k2 kind head (its weight is chosen on val)
+            prior = out / "kind_prior.pt"
+            summaries["kind_prior"] = (torch.load(prior)["summary"] if prior.is_file() else fit_kind_prior(
+                Path(a.data), [Path(d) for d in a.extra_train], out, cfg.seed, cfg.kind_prior_steps))
+            log(f"kind prior: val kind accuracy {summaries['kind_prior']['head_val_accuracy']:.3f} (head) -> "
+                f"{summaries['kind_prior']['val_accuracy_by_weight'][str(summaries['kind_prior']['weight'])]:.3f} "
+                f"(fused, weight {summaries['kind_prior']['weight']})")
     except DataError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
