@@ -147,36 +147,52 @@ def greedy_decode(decoder: CaptionDecoder, memory: torch.Tensor, max_tokens: int
 @torch.no_grad()
 def beam_decode(decoder: CaptionDecoder, memory: torch.Tensor, width: int = 3,
                 max_tokens: int = MAX_TOKENS) -> list[list[int]]:
-    """Beam search per sample: score = sum of log-probabilities; a hypothesis ends at <eos>; the best
-    finished hypothesis wins (unfinished ones count when the length limit is hit)."""
-    results = []
-    for i in range(memory.shape[0]):
-        mem = memory[i:i + 1]
-        beams = [(0.0, [BOS], decoder.empty_cache(1))]
-        finished: list[tuple[float, list[int]]] = []
-        for pos in range(max_tokens - 1):
-            candidates = []
-            for score, seq, (pk, pv) in beams:
-                logits, nk, nv = decoder.step(torch.tensor([[seq[-1]]]), torch.tensor([pos]), mem, pk, pv)
-                logp = torch.log_softmax(logits[0], -1)
-                top = torch.topk(logp, width)
-                for lp, tok in zip(top.values.tolist(), top.indices.tolist()):
-                    candidates.append((score + lp, seq + [tok], (nk, nv)))
+    """Beam search, all samples and beams in one batch (rows b*width .. b*width+width-1 are sample b's
+    beams; src/core/procap/decode.ts beamSearch does the same): score = sum of log-probabilities; each
+    beam proposes its `width` best next tokens, the candidates are ranked (stable), those ending in <eos>
+    become finished hypotheses and the others refill the beams; a sample stops when no beam is left or
+    its best finished hypothesis beats every live one; the best finished hypothesis wins (live ones count
+    only when none finished)."""
+    batch, w = memory.shape[0], width
+    rows_memory = memory.repeat_interleave(w, dim=0)
+    past_key, past_value = decoder.empty_cache(batch * w)
+    alive: list[list[tuple[float, list[int]]]] = [[(0.0, [])] for _ in range(batch)]
+    finished: list[list[tuple[float, list[int]]]] = [[] for _ in range(batch)]
+    closed = [False] * batch
+    tokens = torch.full((batch * w, 1), BOS, dtype=torch.long)
+    for pos in range(max_tokens - 1):
+        if all(closed):
+            break
+        logits, new_key, new_value = decoder.step(tokens, torch.tensor([pos]), rows_memory, past_key, past_value)
+        logp = torch.log_softmax(logits, dim=-1)
+        top = torch.topk(logp, w, dim=-1)
+        top_values, top_indices = top.values.tolist(), top.indices.tolist()
+        source = list(range(batch * w))
+        next_tokens = [EOS] * (batch * w)
+        for b in range(batch):
+            if closed[b]:
+                continue
+            candidates = [(score + lp, i, tok) for i, (score, _) in enumerate(alive[b])
+                          for lp, tok in zip(top_values[b * w + i], top_indices[b * w + i])]
             candidates.sort(key=lambda c: -c[0])
-            beams = []
-            for cand in candidates:
-                if cand[1][-1] == EOS:
-                    finished.append((cand[0], cand[1][1:-1]))
+            keep: list[tuple[float, list[int], int]] = []
+            for score, i, tok in candidates:
+                if tok == EOS:
+                    finished[b].append((score, alive[b][i][1]))
                 else:
-                    beams.append(cand)
-                if len(beams) == width:
+                    keep.append((score, alive[b][i][1] + [tok], i))
+                if len(keep) == w:
                     break
-            if not beams or (finished and max(f[0] for f in finished) > beams[0][0]):
-                break
-        if not finished:
-            finished = [(s, seq[1:]) for s, seq, _ in beams]
-        results.append(max(finished, key=lambda f: f[0])[1])
-    return results
+            alive[b] = [(score, seq) for score, seq, _ in keep]
+            if not keep or (finished[b] and max(f[0] for f in finished[b]) > keep[0][0]):
+                closed[b] = True
+            for j, (_, seq, i) in enumerate(keep):
+                source[b * w + j] = b * w + i
+                next_tokens[b * w + j] = seq[-1]
+        index = torch.tensor(source)
+        past_key, past_value = new_key[:, index], new_value[:, index]
+        tokens = torch.tensor(next_tokens, dtype=torch.long).view(-1, 1)
+    return [max(finished[b] or alive[b], key=lambda f: f[0])[1] for b in range(batch)]
 
 
 class ExportDecoderStep(nn.Module):

@@ -36,6 +36,46 @@ def test_beam_width_one_equals_greedy():
     assert beam_decode(dec, memory, width=1) == greedy_decode(dec, memory)
 
 
+def _beam_one_sample_at_a_time(decoder, memory, width, max_tokens=24):
+    """The rule of beam_decode written per sample and per beam (the straightforward reading)."""
+    results = []
+    for i in range(memory.shape[0]):
+        mem = memory[i:i + 1]
+        beams = [(0.0, [BOS], decoder.empty_cache(1))]
+        finished = []
+        for pos in range(max_tokens - 1):
+            candidates = []
+            for score, seq, (pk, pv) in beams:
+                logits, nk, nv = decoder.step(torch.tensor([[seq[-1]]]), torch.tensor([pos]), mem, pk, pv)
+                top = torch.topk(torch.log_softmax(logits[0], -1), width)
+                for lp, tok in zip(top.values.tolist(), top.indices.tolist()):
+                    candidates.append((score + lp, seq + [tok], (nk, nv)))
+            candidates.sort(key=lambda c: -c[0])
+            beams = []
+            for cand in candidates:
+                if cand[1][-1] == EOS:
+                    finished.append((cand[0], cand[1][1:-1]))
+                else:
+                    beams.append(cand)
+                if len(beams) == width:
+                    break
+            if not beams or (finished and max(f[0] for f in finished) > beams[0][0]):
+                break
+        if not finished:
+            finished = [(s, seq[1:]) for s, seq, _ in beams]
+        results.append(max(finished, key=lambda f: f[0])[1])
+    return results
+
+
+def test_batched_beam_search_equals_the_per_sample_rule():
+    for seed in (4, 5):
+        dec = _decoder(seed=seed).eval()
+        memory = torch.randn(5, 144, 128)
+        for width in (2, 3):
+            with torch.no_grad():
+                assert beam_decode(dec, memory, width=width) == _beam_one_sample_at_a_time(dec, memory, width)
+
+
 def test_decoder_learns_a_fixed_caption():
     """A few optimisation steps on one target make greedy decoding produce it (the loss can fall)."""
     dec = _decoder(seed=1)
