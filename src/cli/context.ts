@@ -4,11 +4,12 @@
 // order, as float32 [rows, CONTEXT_SIZE] .npy (default: crops.context.npy next to crops.jsonl): the
 // kind prior's training and evaluation inputs, computed by the same function the runtime uses.
 // A pair's other samples are its rows the runtime feeds to the model (not noise, not fallback).
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Box } from '../core/report.js';
 import { readPngFile, type RgbaImage } from '../core/image.js';
 import { CONTEXT_SIZE, sampleContext } from '../core/context.js';
+import { NpyAppender } from './crops.js';
 
 const USAGE = 'usage: npm run --silent context -- --crops DIR/crops.jsonl [--manifest DIR/manifest.jsonl] [--out FILE] [--force]';
 
@@ -55,20 +56,6 @@ function readJsonl<T>(path: string, what: string): T[] {
       throw new Error(`${path}:${n + 1}: not valid JSON (${(error as Error).message})`);
     }
   });
-}
-
-/** float32 .npy bytes of a [rows, cols] matrix. */
-export function float32Npy(values: Float32Array, rows: number, cols: number): Buffer {
-  const dict = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
-  const headerLength = Math.ceil((10 + dict.length + 1) / 64) * 64 - 10;
-  const header = Buffer.alloc(10 + headerLength, 0x20);
-  header.write('\x93NUMPY', 0, 'latin1');
-  header[6] = 1;
-  header[7] = 0;
-  header.writeUInt16LE(headerLength, 8);
-  header.write(dict, 10, 'latin1');
-  header[header.length - 1] = 0x0a;
-  return Buffer.concat([header, Buffer.from(values.buffer, values.byteOffset, values.byteLength)]);
 }
 
 const usedByModel = (r: Row) => r.source !== 'noise' && r.source !== 'fallback';
@@ -120,7 +107,9 @@ function main(): void {
   const pairs = new Map(readJsonl<Pair>(options.manifest, 'manifest').map((p) => [p.id, p]));
   const features = contextRows(rows, pairs, dirname(options.manifest));
   const tmp = `${options.out}.tmp`;
-  writeFileSync(tmp, float32Npy(features, rows.length, CONTEXT_SIZE));
+  const npy = new NpyAppender(tmp, [CONTEXT_SIZE], '<f4');
+  npy.append(new Uint8Array(features.buffer, features.byteOffset, features.byteLength), rows.length);
+  npy.close();
   renameSync(tmp, options.out);
   console.log(JSON.stringify({ rows: rows.length, features: CONTEXT_SIZE, out: options.out, seconds: (Date.now() - started) / 1000 }));
 }

@@ -286,14 +286,14 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
   };
 }
 
-/** Writes a uint8 .npy file whose first dimension grows as rows are appended. */
+/** Writes a .npy file (uint8 unless `descr` says otherwise) whose first dimension grows as rows are appended. */
 export class NpyAppender {
   private readonly fd: number;
   private rows = 0;
   private position: number;
   static readonly HEADER_BYTES = 128;
 
-  constructor(readonly path: string, private readonly rowShape: number[]) {
+  constructor(readonly path: string, private readonly rowShape: number[], private readonly descr = '|u1') {
     this.fd = openSync(path, 'w');
     this.position = NpyAppender.HEADER_BYTES;
     this.writeHeader();
@@ -301,7 +301,7 @@ export class NpyAppender {
 
   private writeHeader(): void {
     const shape = [this.rows, ...this.rowShape].join(', ');
-    const dict = `{'descr': '|u1', 'fortran_order': False, 'shape': (${shape}), }`;
+    const dict = `{'descr': '${this.descr}', 'fortran_order': False, 'shape': (${shape}), }`;
     // magic (6) + version (2) + header length (2) + dict, space-padded, ending in \n
     const headerLength = NpyAppender.HEADER_BYTES - 10;
     if (dict.length + 1 > headerLength) throw new Error(`npy header too long for ${this.path}`);
