@@ -53,6 +53,13 @@ class KindPrior(nn.Module):
         return self.weight * self.log_probs(context)
 
 
+def load_kind_prior(path: Path) -> KindPrior:
+    """A fitted prior (kind_prior.pt written by fit_kind_prior), in eval mode."""
+    prior = KindPrior()
+    prior.load_state_dict(torch.load(path)["state"])
+    return prior.eval()
+
+
 def model_rows(rows: list[dict]) -> list[int]:
     """The rows the runtime feeds to the model (not noise, not the fallback of pairs with nothing found)."""
     return [i for i, r in enumerate(rows) if r.get("source", "region") not in ("noise", "fallback")]

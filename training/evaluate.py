@@ -35,7 +35,7 @@ import torch
 
 from . import config as C
 from .data import CropSet, DataError, read_jsonl, to_tensor
-from .context import KindPrior
+from .context import load_kind_prior, model_rows as model_rows_of
 from .decode import beam_decode, greedy_decode
 from .export import load_trained
 from .interpolate import crossfade_seven, interpolate_seven, psnr
@@ -69,10 +69,6 @@ def earlier_stage2_rounds(folder: Path) -> list[dict]:
         return list(json.loads(rounds.read_text()).values())
     r1 = folder / "summary_round1.json"
     return [json.loads(r1.read_text())["stage2_k2"]] if r1.is_file() else []
-
-
-def sample_source(row: dict) -> str:
-    return row.get("source", "region")
 
 
 @torch.no_grad()
@@ -144,8 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     # the samples the runtime feeds to the model: everything but noise-only regions and the "fallback"
     # crops of pairs where nothing was detected (the runtime runs no model there and says "no visible
     # change", as the docstring says; with this, npm run eval gives the same numbers - B2 runtime)
-    model_rows = [i for i, r in enumerate(rows)
-                  if str(r["pair_id"]) in keep and sample_source(r) not in ("noise", "fallback")]
+    model_rows = [i for i in model_rows_of(rows) if str(rows[i]["pair_id"]) in keep]
     vocab, tok, interp, enc2, dec2 = load_trained(Path(a.ckpt), "k2", a.partial)
     pairs = torch.stack([to_tensor(ds.pairs[rows[i]["index"]]) for i in model_rows])          # [N,2,3,96,96]
     n = pairs.shape[0]
@@ -162,9 +157,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {context_path} missing: run `npm run --silent context -- --crops {split_dir / 'crops.jsonl'}`",
                   file=sys.stderr)
             return 2
-        prior = KindPrior()
-        prior.load_state_dict(torch.load(Path(a.ckpt) / "kind_prior.pt")["state"])
-        prior.eval()
+        prior = load_kind_prior(Path(a.ckpt) / "kind_prior.pt")
         with torch.no_grad():
             kind_bias = prior(torch.from_numpy(np.load(context_path)[model_rows]).float())
     ceiling = cider_ceiling([manifest[p]["captions"] for p in pair_ids])

@@ -24,7 +24,7 @@ from . import config as C
 from .data import Vocab
 from .decode import ExportDecoderStep
 from .encode import ExportProcedureEncoder
-from .context import CONTEXT_FEATURES, KindPrior
+from .context import CONTEXT_FEATURES, load_kind_prior
 from .interpolate import Interpolator
 from .tokenizer import ExportTokenizerDecoder, ExportTokenizerEncoder, ImageTokenizer
 from .train import make_models, TrainConfig
@@ -173,9 +173,7 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
     prior_path = ckpt / "kind_prior.pt"
     if not prior_path.is_file():
         raise FileNotFoundError(f"{prior_path} missing: python3 -m training.context --data ... --ckpt {ckpt}")
-    prior = KindPrior()
-    prior.load_state_dict(torch.load(prior_path)["state"])
-    prior.eval()
+    prior = load_kind_prior(prior_path)
     used["kind_prior"] = "finished"
     ctx = torch.stack([prior.mean, prior.mean + 0.5 * prior.std, prior.mean - 0.25 * prior.std])
     assert ctx.shape[1] == len(CONTEXT_FEATURES)

@@ -5,11 +5,12 @@ middle = g * moved + (1 - g) * cross-fade, clamped to [0,1]
 A bilateral cost volume between the two frames (1/4 resolution, 121 displacements, +-20 px) makes motion
 visible: it feeds a small U-Net, and the motion itself is a soft choice among those displacements
 (logits = -sharpness * cost + a learned correction), plus per-pixel flow corrections, the blend mask m
-and an RGB residual. The gate g (a per-pixel gate times a per-crop "does anything move" gate, both with
-a dead zone) falls back to the exact cross-fade where nothing moves; untrained, g = 0 everywhere.
-Training: photometric loss on the true middle frame + targets from a teacher that matches the TRUE
-middle frame against both ends (flows, displacement classes, mask, gates): the long-range signal that
-the photometric loss of a warp (1 px reach) lacks.
+and an RGB residual. The gate g (a per-pixel gate times a per-crop "does warping beat the cross-fade
+here" gate, both with a dead zone) falls back to the exact cross-fade where nothing moves; untrained,
+g = 0 everywhere. Training: photometric loss on the true middle frame + targets from a teacher that
+matches the TRUE middle frame against both ends (flows, displacement classes, mask, pixel gate): the
+long-range signal that the photometric loss of a warp (1 px reach) lacks; then the crop gate alone, on
+the frozen network, by the PSNR warping gains per crop (crop_gate_loss).
 Applied recursively at the midpoint 3 levels deep it gives the 7 intermediate frames t = 1/8 .. 7/8.
 """
 from __future__ import annotations

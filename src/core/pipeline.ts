@@ -331,9 +331,10 @@ export async function describe(
     return { box: r.box, cropBox, wholeScreen: false, before: extractCrop(a.image, cropBox), after: extractCrop(b.image, cropBox) };
   });
   if (analysis.wholeScreen) {
+    const screen = wholeScreenBox(diff.width, diff.height);
     samples.push({
-      box: wholeScreenBox(diff.width, diff.height),
-      cropBox: wholeScreenBox(diff.width, diff.height),
+      box: screen,
+      cropBox: screen,
       wholeScreen: true,
       before: wholeScreenCrop(a.image, diff.width, diff.height),
       after: wholeScreenCrop(b.image, diff.width, diff.height),
