@@ -50,7 +50,9 @@ if (enc) {
   const z = new ort.Tensor('float32', new Float32Array(2 * contract.n_I * contract.feat_dim), [2, contract.n_I, contract.feat_dim]);
   const size = contract.image.size;
   const im = new ort.Tensor('float32', new Float32Array(2 * 3 * size * size).fill(0.5), [2, 3, size, size]);
-  const r = await enc.run({ before_features: z, after_features: z, before_image: im, after_image: im });
+  const nContext = contract.context_features.length;
+  const context = new ort.Tensor('float32', new Float32Array(2 * nContext).fill(1), [2, nContext]);
+  const r = await enc.run({ before_features: z, after_features: z, before_image: im, after_image: im, context });
   const want = [[2, 144, contract.d_model], [2, contract.kinds.length], [2, contract.k * contract.n_I, contract.codebook_size]];
   const got = [r.memory.dims, r.kind_logits.dims, r.query_code_logits.dims].map((d) => Array.from(d));
   const ok = JSON.stringify(got) === JSON.stringify(want);

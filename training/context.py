@@ -101,19 +101,20 @@ def train_prior(x: np.ndarray, y: np.ndarray, seed: int, steps: int = STEPS) -> 
 
 @torch.no_grad()
 def head_logits(ckpt: Path, split_dir: Path, rows_idx: list[int]) -> torch.Tensor:
-    """The k2 procedure encoder's kind_logits for the given crops.jsonl rows of a split."""
+    """The k2 procedure encoder's kind_logits for the given crops.jsonl rows of a split (with their layout context)."""
     from .data import CropSet, to_tensor
     from .export import load_trained
     ds = CropSet(split_dir)
     rows = read_jsonl(split_dir / "crops.jsonl")
     _, tok, _, enc, _ = load_trained(ckpt, "k2", partial=True)
+    context = torch.from_numpy(np.load(split_dir / "crops.context.npy")[rows_idx]).float()
     out = []
     for lo in range(0, len(rows_idx), 128):
         px = torch.stack([to_tensor(ds.pairs[rows[i]["index"]]) for i in rows_idx[lo:lo + 128]])
         n = px.shape[0]
         f, _ = tok.encode(px.reshape(n * 2, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
         f = f.reshape(n, 2, C.N_I, C.FEAT_DIM)
-        out.append(enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], None)[2])
+        out.append(enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], None, context=context[lo:lo + 128])[2])
     return torch.cat(out)
 
 

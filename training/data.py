@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .config import BOS, EOS, IMAGE_SIZE, KINDS, MAX_TOKENS, N_INTERMEDIATE, PAD, SPECIALS, UNK
+from .config import BOS, CONTEXT_SIZE, EOS, IMAGE_SIZE, KINDS, MAX_TOKENS, N_INTERMEDIATE, PAD, SPECIALS, UNK
 
 MAX_WORDS = MAX_TOKENS - 2
 
@@ -110,6 +110,7 @@ class Sample:
     frames_row: int          # row in frames.npy or -1
     whole_screen: bool
     shard: int = 0           # which folder of the set (0 = split_dir, then the extra folders in order)
+    row: int = 0             # line of crops.jsonl (and row of crops.context.npy) in its folder
 
 
 class CropSet:
@@ -127,6 +128,7 @@ class CropSet:
         self.samples: list[Sample] = []
         self._pairs: list[np.ndarray] = []
         self._frames: list[np.ndarray | None] = []
+        self._contexts: list[np.ndarray | None] = []
         for shard, folder in enumerate(self.dirs):
             self._load_shard(folder, shard, limit_pairs if shard == 0 else None, skip_sources)
         self.pairs = self._pairs[0]
@@ -139,6 +141,12 @@ class CropSet:
         frames = load_npy(frames_path, (N_INTERMEDIATE, IMAGE_SIZE, IMAGE_SIZE, 3)) if frames_path.is_file() else None
         self._pairs.append(pairs)
         self._frames.append(frames)
+        context_path = split_dir / "crops.context.npy"
+        context = np.load(context_path, mmap_mode="r") if context_path.is_file() else None
+        if context is not None and context.shape != (len(rows), CONTEXT_SIZE):
+            raise DataError(f"{context_path}: shape {context.shape}, expected ({len(rows)}, {CONTEXT_SIZE}): made for "
+                            f"another crops file or feature list; run npm run context again with --force")
+        self._contexts.append(context)
         keep_pairs: set[str] | None = None
         if limit_pairs is not None:
             keep_pairs = set(list(dict.fromkeys(str(r["pair_id"]) for r in rows))[:limit_pairs])
@@ -162,7 +170,7 @@ class CropSet:
             if not caps:
                 raise DataError(f"{where}: sample has no reference captions")
             self.samples.append(Sample(idx, str(r["pair_id"]), int(r.get("region_index", 0)), kind, caps, row,
-                                       bool(r.get("whole_screen", False)), shard))
+                                       bool(r.get("whole_screen", False)), shard, n))
 
     def __len__(self) -> int:
         return len(self.samples)
@@ -175,6 +183,19 @@ class CropSet:
     def image_tensor(self, indices) -> torch.Tensor:
         """float [n,2,3,96,96] in [0,1]: before/after crops of the given samples."""
         return to_tensor(np.stack([self.images(int(i)) for i in indices]))
+
+    def context_tensor(self, indices) -> torch.Tensor:
+        """float [n,31]: the layout-context features (crops.context.npy) of the given samples."""
+        out = np.zeros((len(indices), CONTEXT_SIZE), dtype=np.float32)
+        for j, i in enumerate(indices):
+            s = self.samples[int(i)]
+            context = self._contexts[s.shard]
+            if context is None:
+                crops = self.dirs[s.shard] / "crops.jsonl"
+                raise DataError(f"{self.dirs[s.shard] / 'crops.context.npy'} missing: run "
+                                f"`npm run --silent context -- --crops {crops}`")
+            out[j] = context[s.row]
+        return torch.from_numpy(out)
 
     def true_frames(self, i: int) -> np.ndarray | None:
         s = self.samples[i]

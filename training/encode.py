@@ -15,6 +15,11 @@ projection of the per-patch feature difference (after - before) is added to the 
 In stage 2 the end tokens also get a small convolutional stem over the crop's pixels and the pixel
 difference, trained with the captioner: the frozen 64-d tokenizer features alone blur the details that
 tell kinds apart (bold text, a few pixels of spacing, a colour vs an opacity change; contract v2).
+The layout context of the sample (the 31 numbers of src/core/context.ts: its size and place on the
+screen, the full-resolution extent and centre of its content before and after, the pair's other
+changed regions) is embedded by a small MLP and added to every stage-2 token (contract v3): the crop
+alone cannot tell a resize from a spacing change or a reflow from a move, and the captions need it as
+much as the kind head. Its last layer starts at zero, so an encoder trained without it is unchanged.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from .config import CODEBOOK, D_MODEL, FEAT_DIM, GRID, KINDS, MAX_TOKENS, N_I
+from .config import CODEBOOK, CONTEXT_SIZE, D_MODEL, FEAT_DIM, GRID, KINDS, MAX_TOKENS, N_I
 
 
 class Attention(nn.Module):
@@ -69,6 +74,14 @@ class ProcedureEncoder(nn.Module):
         # stage 2: pixels of one end + (after - before) pixels -> one d-vector per 16 px patch
         self.pixel_stem = nn.Sequential(nn.Conv2d(6, 48, 4, stride=4), nn.GELU(),
                                         nn.Conv2d(48, d, 4, stride=4))
+        # stage 2: layout context [B,31] -> one d-vector added to every token (zero at the start)
+        self.context_in = nn.Sequential(nn.Linear(CONTEXT_SIZE, d), nn.GELU(), nn.Linear(d, d))
+        nn.init.zeros_(self.context_in[2].weight)
+        nn.init.zeros_(self.context_in[2].bias)
+        # raw features differ in scale by 1000x (pixels, ratios, flags): standardised with the training
+        # set's mean and std (set before training like diff_scale, exported in the graph), clipped
+        self.register_buffer("context_mean", torch.zeros(CONTEXT_SIZE))
+        self.register_buffer("context_std", torch.ones(CONTEXT_SIZE))
         self.time_emb = nn.Embedding(k + 2, d)
         self.row_emb = nn.Embedding(GRID, d)
         self.col_emb = nn.Embedding(GRID, d)
@@ -113,11 +126,18 @@ class ProcedureEncoder(nn.Module):
         x = self.pixel_stem(torch.cat([image * 2.0 - 1.0, pixel_diff * 4.0], dim=1))   # [B,d,6,6]
         return x.flatten(2).transpose(1, 2)
 
+    def context_vector(self, context: torch.Tensor) -> torch.Tensor:
+        """context [B,31] raw layout features -> [B,d]."""
+        z = ((context - self.context_mean) / self.context_std).clamp(-8.0, 8.0)
+        return self.context_in(z)
+
     def stage2(self, before: torch.Tensor, after: torch.Tensor, before_image: torch.Tensor,
-               after_image: torch.Tensor, explicit: torch.Tensor | None = None):
+               after_image: torch.Tensor, explicit: torch.Tensor | None = None,
+               context: torch.Tensor | None = None):
         """before/after [B,36,64] features; before_image/after_image [B,3,96,96] crops in [0,1];
         explicit [B,k,36,64] keyframe features instead of the queries (the 'explicit' ablation) or
-        None. Returns (hidden [B,(k+2)*36,d], memory, kind_logits, query_code_logits [B,k*36,256])."""
+        None; context [B,31] the layout features (None: none added, as before contract v3).
+        Returns (hidden [B,(k+2)*36,d], memory, kind_logits, query_code_logits [B,k*36,256])."""
         b = before.shape[0]
         diff = self.diff_in((after - before) * self.diff_scale)
         pixel_diff = after_image - before_image
@@ -128,6 +148,8 @@ class ProcedureEncoder(nn.Module):
         else:
             middle = self.feat_in(explicit).reshape(b, self.k * N_I, self.d)
         x = torch.cat([ends_before, middle, ends_after], dim=1) + self.position(self.k + 2)
+        if context is not None:
+            x = x + self.context_vector(context).unsqueeze(1)
         hidden = self._run(x)
         memory = self.memory_mlp(hidden)
         kind_logits = self.kind_head(hidden.mean(dim=1))
@@ -193,8 +215,23 @@ def make_masks(batch: int, n_frames: int, gen: torch.Generator) -> torch.Tensor:
     return masks.reshape(batch, n_frames * N_I)
 
 
+def load_encoder_state(encoder: ProcedureEncoder, state: dict) -> bool:
+    """Loads a stage-2 (or stage-1) encoder state; a state saved before the layout context existed
+    (contract v2) loads with the context embedding at its zero start. Returns whether it had one."""
+    missing, unexpected = encoder.load_state_dict(state, strict=False)
+    if unexpected or any(not k.startswith("context_") for k in missing):
+        encoder.load_state_dict(state)      # strict: raises with the full list of mismatches
+    return not missing
+
+
+def context_stats(context: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Mean and std of the training set's layout features (std 1 where a feature is constant)."""
+    std = context.std(0)
+    return context.mean(0), torch.where(std > 1e-6, std, torch.ones_like(std))
+
+
 class ExportProcedureEncoder(nn.Module):
-    """ONNX graph: (before_features, after_features, before_image, after_image) -> (memory,
+    """ONNX graph: (before_features, after_features, before_image, after_image, context) -> (memory,
     kind_logits, query_code_logits)."""
 
     def __init__(self, encoder: ProcedureEncoder) -> None:
@@ -202,7 +239,7 @@ class ExportProcedureEncoder(nn.Module):
         self.encoder = encoder
 
     def forward(self, before_features: torch.Tensor, after_features: torch.Tensor,
-                before_image: torch.Tensor, after_image: torch.Tensor):
+                before_image: torch.Tensor, after_image: torch.Tensor, context: torch.Tensor):
         _, memory, kind_logits, query_logits = self.encoder.stage2(before_features, after_features,
-                                                                   before_image, after_image)
+                                                                   before_image, after_image, context=context)
         return memory, kind_logits, query_logits

@@ -73,15 +73,18 @@ def earlier_stage2_rounds(folder: Path) -> list[dict]:
 
 @torch.no_grad()
 def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, explicit: torch.Tensor | None,
-                batch: int = 128, beam: int = 1, kind_bias: torch.Tensor | None = None):
+                batch: int = 128, beam: int = 1, kind_bias: torch.Tensor | None = None,
+                context: torch.Tensor | None = None):
     """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N], head-only kinds [N]); beam 1 =
-    greedy; kind_bias [N,14] (the layout kind prior's output) is added to the kind logits as the runtime does."""
+    greedy; kind_bias [N,14] (the layout kind prior's output) is added to the kind logits as the runtime does;
+    context [N,31] the layout features the encoder sees (an encoder trained without them ignores them)."""
     kinds, caps, head_kinds = [], [], []
     for lo in range(0, feats.shape[0], batch):
         f = feats[lo:lo + batch]
         px = pixels[lo:lo + batch]
         ex = None if explicit is None else explicit[lo:lo + batch]
-        _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], ex)
+        ctx = None if context is None else context[lo:lo + batch]
+        _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], ex, context=ctx)
         head_kinds.append(kind_logits.argmax(-1))
         kinds.append((kind_logits + (0 if kind_bias is None else kind_bias[lo:lo + batch])).argmax(-1))
         hyps = greedy_decode(dec, memory) if beam <= 1 else beam_decode(dec, memory, beam)
@@ -150,16 +153,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"evaluate: {len(pair_ids)} {a.split} pairs, {n} model samples ({time.time() - t0:.0f}s)", flush=True)
 
     # the layout kind prior of the shipped checkpoint, added to every variant's kind logits (the runtime's rule)
+    # and the layout context the procedure encoder sees (contract v3)
+    context_path = split_dir / "crops.context.npy"
+    if not context_path.is_file():
+        print(f"error: {context_path} missing: run `npm run --silent context -- --crops {split_dir / 'crops.jsonl'}`",
+              file=sys.stderr)
+        return 2
+    context = torch.from_numpy(np.load(context_path)[model_rows]).float()
     kind_bias = None
     if (Path(a.ckpt) / "kind_prior.pt").is_file():
-        context_path = split_dir / "crops.context.npy"
-        if not context_path.is_file():
-            print(f"error: {context_path} missing: run `npm run --silent context -- --crops {split_dir / 'crops.jsonl'}`",
-                  file=sys.stderr)
-            return 2
         prior = load_kind_prior(Path(a.ckpt) / "kind_prior.pt")
         with torch.no_grad():
-            kind_bias = prior(torch.from_numpy(np.load(context_path)[model_rows]).float())
+            kind_bias = prior(context)
     ceiling = cider_ceiling([manifest[p]["captions"] for p in pair_ids])
     results: dict[str, dict | None] = {}
     rows_plan = [("static", "ablation", "static", False), ("k1", "ablation", "k1", False),
@@ -191,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
                     keys = top_keyframes(w, enc.k)
                     mids.append(fm[torch.arange(p.shape[0]).unsqueeze(1), keys])
                 explicit = torch.cat(mids)
-        kinds, caps, head_kinds = run_variant(enc, dec, vocab, feats, pairs, explicit, beam=a.beam, kind_bias=kind_bias)
+        kinds, caps, head_kinds = run_variant(enc, dec, vocab, feats, pairs, explicit, beam=a.beam, kind_bias=kind_bias,
+                                               context=context)
         results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
         # the kind head alone, without the layout prior
         results[variant]["kind_accuracy_head"] = kind_accuracy(head_kinds, [C.KINDS.index(rows[r]["kind"]) for r in model_rows])

@@ -23,7 +23,7 @@ import torch
 from . import config as C
 from .data import Vocab
 from .decode import ExportDecoderStep
-from .encode import ExportProcedureEncoder
+from .encode import ExportProcedureEncoder, load_encoder_state
 from .context import CONTEXT_FEATURES, load_kind_prior
 from .interpolate import Interpolator
 from .tokenizer import ExportTokenizerDecoder, ExportTokenizerEncoder, ImageTokenizer
@@ -66,7 +66,7 @@ def load_trained(ckpt: Path, variant: str = "k2", partial: bool = False, used: d
         interp.load_state_dict(si["model"])
     enc, dec = make_models(vocab, {"k2": 2, "k1": 1, "static": 0}[variant], cfg)
     s2 = _state(ckpt, f"stage2_{variant}", partial, used)
-    enc.load_state_dict(s2["encoder"])
+    load_encoder_state(enc, s2["encoder"])
     dec.load_state_dict(s2["decoder"])
     for m in (tok, interp, enc, dec):
         m.eval()
@@ -132,18 +132,23 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
         golden["tokenizer_decoder"] = {"inputs": {"codes": codes}, "outputs": {"image": td(codes)}}
 
     # procedure encoder: golden on two different pictures (their features and their pixels)
+    # and a layout context one standard deviation off the training mean (every feature counts)
     pe = ExportProcedureEncoder(enc).eval()
     before, after = feats[:1], feats[1:2]
     before_img, after_img = img[:1], img[1:2]
-    _export(pe, (before, after, before_img, after_img), models_dir / "procedure_encoder.onnx",
-            ["before_features", "after_features", "before_image", "after_image"],
+    signs = torch.tensor([(-1.0) ** i for i in range(C.CONTEXT_SIZE)])
+    context = (enc.context_mean + signs * enc.context_std).unsqueeze(0)
+    _export(pe, (before, after, before_img, after_img, context), models_dir / "procedure_encoder.onnx",
+            ["before_features", "after_features", "before_image", "after_image", "context"],
             ["memory", "kind_logits", "query_code_logits"],
             {"before_features": {0: "B"}, "after_features": {0: "B"}, "before_image": {0: "B"},
-             "after_image": {0: "B"}, "memory": {0: "B"}, "kind_logits": {0: "B"}, "query_code_logits": {0: "B"}})
+             "after_image": {0: "B"}, "context": {0: "B"}, "memory": {0: "B"}, "kind_logits": {0: "B"},
+             "query_code_logits": {0: "B"}})
     with torch.no_grad():
-        memory, kind_logits, query_logits = pe(before, after, before_img, after_img)
+        memory, kind_logits, query_logits = pe(before, after, before_img, after_img, context)
     golden["procedure_encoder"] = {"inputs": {"before_features": before, "after_features": after,
-                                              "before_image": before_img, "after_image": after_img},
+                                              "before_image": before_img, "after_image": after_img,
+                                              "context": context},
                                    "outputs": {"memory": memory, "kind_logits": kind_logits,
                                                "query_code_logits": query_logits}}
 

@@ -30,7 +30,7 @@ from . import config as C
 from .config import TrainConfig, smoke_config
 from .data import CropSet, DataError, Vocab, to_tensor
 from .decode import CaptionDecoder, caption_loss, greedy_decode
-from .encode import ProcedureEncoder, make_masks
+from .encode import ProcedureEncoder, context_stats, load_encoder_state, make_masks
 from .context import fit_kind_prior
 from .interpolate import MIDPOINT_TRIPLES, Interpolator, crop_gate_loss, interpolator_loss
 from .sample import confidence_weights, sample_keyframes
@@ -447,7 +447,7 @@ def evaluate_kinds(enc: ProcedureEncoder, cache: dict, ds: CropSet, limit: int, 
         hi = min(n, lo + batch)
         f = cache["ends_f"][lo:hi].float()
         px = ds.image_tensor(range(lo, hi))
-        preds.append(enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1])[2].argmax(-1))
+        preds.append(enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], context=ds.context_tensor(range(lo, hi)))[2].argmax(-1))
     pred = torch.cat(preds)
     truth = cache["kinds"][:n]
     none = truth == C.NONE_KIND
@@ -474,15 +474,20 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
     torch.manual_seed(cfg.seed + 20 + k)
     enc, dec = make_models(vocab, k, cfg)
     enc.diff_scale.fill_(diff_gain(cache))
+    had_context = False
     if cfg.stage2_init:
         # a second round (warm restart of the schedule) from a finished stage-2 run
         s0 = torch.load(cfg.stage2_init)["state"]
-        enc.load_state_dict(s0["encoder"])
+        had_context = load_encoder_state(enc, s0["encoder"])
         dec.load_state_dict(s0["decoder"])
-        log(f"{variant}: stage 2 starts from {cfg.stage2_init}")
+        log(f"{variant}: stage 2 starts from {cfg.stage2_init}" + ("" if had_context else " (layout context added, from zero)"))
     elif k > 0:
         s1 = torch.load(out / f"stage1_k{k}.pt")
-        enc.load_state_dict(s1["state"]["encoder"])
+        load_encoder_state(enc, s1["state"]["encoder"])
+    if not had_context:
+        mean, std = context_stats(train.context_tensor(range(len(train))))
+        enc.context_mean.copy_(mean)
+        enc.context_std.copy_(std)
     n = cache["ends_f"].shape[0]
     m = cache["mid_f"].shape[0]
     name = f"stage2_{variant}"
@@ -507,7 +512,8 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
                 ends[sel] = f_moved.reshape(len(sel), 2, C.N_I, C.FEAT_DIM)
         caps = [train.samples[int(i)].captions[int(rng.integers(len(train.samples[int(i)].captions)))] for i in idx]
         tokens = torch.tensor([vocab.encode(c) for c in caps])
-        _, memory, kind_logits, query_logits = enc.stage2(ends[:, 0], ends[:, 1], px[:, 0], px[:, 1])
+        _, memory, kind_logits, query_logits = enc.stage2(ends[:, 0], ends[:, 1], px[:, 0], px[:, 1],
+                                                          context=train.context_tensor(idx))
         l_cap = caption_loss(dec, memory, tokens, cfg.label_smoothing)
         l_kind = F.cross_entropy(kind_logits, cache["kinds"][idx])
         loss = l_cap + cfg.w_kind * l_kind
@@ -529,7 +535,7 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
         nv = min(96, val_cache["ends_f"].shape[0])
         f = val_cache["ends_f"][:nv].float()
         px = val.image_tensor(range(nv))
-        _, memory, _, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1])
+        _, memory, _, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], context=val.context_tensor(range(nv)))
         hyps = [vocab.decode(h) for h in greedy_decode(dec, memory)]
         res["exact_caption"] = float(np.mean([h in val.samples[i].captions for i, h in enumerate(hyps)]))
         return res

@@ -211,9 +211,9 @@ async function runModels(
   checkpoint();
   const procedureEncoder = await sessions.get('procedure_encoder');
   const encoded = await encodeProcedure(
-    procedureEncoder, beforeFeatures, afterFeatures, beforeTensor, afterTensor, R, c.n_I, c.feat_dim, size);
+    procedureEncoder, beforeFeatures, afterFeatures, beforeTensor, afterTensor, contexts, R, c.n_I, c.feat_dim, size);
   checkpoint();
-  // the kind head sees only the 96x96 crops; the kind prior adds what the layout says about the kind
+  // the encoder sees the layout context too (contract v3); the kind prior's bias is fused on top
   const kindPrior = await sessions.get('kind_prior');
   const kindBias = await kindPriorBias(kindPrior, contexts, R);
   const kinds = kindsFromLogits(fuseKindLogits(encoded.kindLogits, kindBias), R, c.kinds);

@@ -5,6 +5,7 @@ import {
   beamSearch, gatherCacheRows, greedyDecode, onnxStep, repeatRows, tokensToText, type StepFunction,
 } from '../../src/core/procap/decode.js';
 import { encodeProcedure } from '../../src/core/procap/encode.js';
+import { CONTEXT_SIZE } from '../../src/core/context.js';
 import { MODELS_DIR } from './runtime-fixtures.js';
 
 // A tiny Markov "decoder" over V = {0 pad, 1 bos, 2 eos, 3 A, 4 B}: next-token probabilities
@@ -100,8 +101,11 @@ async function realMemory(sessions: SessionManager, batch: number): Promise<ort.
     beforeImage[i] = 0.5 + 0.5 * Math.sin(i * 0.013);
     afterImage[i] = 0.5 + 0.5 * Math.cos(i * 0.007);
   }
+  // layout contexts: a small box near the top-left of a 1280x800 screen, a little different per sample
+  const contexts = new Float32Array(batch * CONTEXT_SIZE);
+  for (let i = 0; i < contexts.length; i++) contexts[i] = ((i * 7) % 11) * 0.1 + (i % CONTEXT_SIZE < 2 ? 40 : 0);
   const out = await encodeProcedure(await sessions.get('procedure_encoder'), before, after, beforeImage, afterImage,
-    batch, c.n_I, c.feat_dim, size);
+    contexts, batch, c.n_I, c.feat_dim, size);
   return out.memory;
 }
 

@@ -163,7 +163,7 @@ test('the reported kind is the argmax of the kind head logits plus the kind prio
       Float32Array.from([...beforeTensor, ...afterTensor]), 2 * R, CROP_SIZE);
     const featSize = c.n_I * c.feat_dim;
     const encoded = await encodeProcedure(await sessions.get('procedure_encoder'),
-      ends.features.slice(0, R * featSize), ends.features.slice(R * featSize), beforeTensor, afterTensor, R, c.n_I, c.feat_dim, CROP_SIZE);
+      ends.features.slice(0, R * featSize), ends.features.slice(R * featSize), beforeTensor, afterTensor, contexts, R, c.n_I, c.feat_dim, CROP_SIZE);
     const prior = await (await sessions.get('kind_prior')).run({ context: new ort.Tensor('float32', contexts, [R, CONTEXT_SIZE]) });
     const bias = prior.kind_bias.data as Float32Array;
     assert.equal(bias.length, R * n);

@@ -41,3 +41,26 @@ def test_context_file_must_match_the_crops_rows(tmp_path):
     np.save(tmp_path / "crops.context.npy", np.arange(3 * len(CONTEXT_FEATURES), dtype=np.float32).reshape(3, -1))
     x, y, keep = load_context(tmp_path)
     assert keep == [0, 2] and x.shape == (2, len(CONTEXT_FEATURES)) and list(y) == [C.KINDS.index("move")] * 2
+
+
+def test_cropset_gives_each_sample_its_own_context_row(tmp_path):
+    from training.data import CropSet
+    from training.synthetic import make_split
+    make_split(tmp_path / "a", 6, seed=1)
+    make_split(tmp_path / "b", 4, seed=2)
+    rows = [json.loads(line) for line in (tmp_path / "a" / "crops.jsonl").read_text().splitlines()]
+    rows[1]["source"] = "unmatched"            # left out of training: the rows after it must not shift
+    (tmp_path / "a" / "crops.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    n = len(CONTEXT_FEATURES)
+    np.save(tmp_path / "a" / "crops.context.npy", np.arange(6 * n, dtype=np.float32).reshape(6, n))
+    ds = CropSet(tmp_path / "a", skip_sources=("unmatched",), extra_dirs=(tmp_path / "b",))
+    assert len(ds) == 9
+    with pytest.raises(DataError, match="crops.context.npy missing"):
+        ds.context_tensor(range(len(ds)))           # shard b has none yet
+    np.save(tmp_path / "b" / "crops.context.npy", -np.arange(4 * n, dtype=np.float32).reshape(4, n))
+    ds = CropSet(tmp_path / "a", skip_sources=("unmatched",), extra_dirs=(tmp_path / "b",))
+    ctx = ds.context_tensor(range(len(ds))).numpy()
+    assert list(ctx[:, 0]) == [r * n for r in (0, 2, 3, 4, 5)] + [-r * n for r in range(4)]
+    np.save(tmp_path / "b" / "crops.context.npy", np.zeros((3, n), np.float32))
+    with pytest.raises(DataError, match="shape"):
+        CropSet(tmp_path / "b")

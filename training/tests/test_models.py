@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from training.config import CODEBOOK, KINDS
+from training.config import CODEBOOK, CONTEXT_SIZE, KINDS
 from training.data import CropSet, DataError, Vocab
-from training.encode import ProcedureEncoder, make_masks
+from training.encode import ProcedureEncoder, context_stats, load_encoder_state, make_masks
 from training.synthetic import make_split
 from training.tokenizer import ImageTokenizer
 
@@ -45,6 +45,41 @@ def test_procedure_encoder_shapes_and_difference_signal():
         masked = make_masks(2, 4, torch.Generator().manual_seed(0))
         codes, align, csy = enc.stage1(frames, masked, torch.tensor([[1, 5, 6, 2, 0, 0]] * 2))
         assert codes.shape == (2, 144, CODEBOOK) and align.shape == (2,) and csy.shape == (2,)
+
+
+def test_layout_context_starts_at_zero_then_reaches_every_output():
+    torch.manual_seed(0)
+    enc = ProcedureEncoder(30, k=2, dropout=0.0).eval()
+    f, img = torch.randn(2, 36, 64), torch.rand(2, 3, 96, 96)
+    raw = torch.randn(50, CONTEXT_SIZE) * 300 + 40          # pixel-sized raw features
+    mean, std = context_stats(raw)
+    enc.context_mean.copy_(mean)
+    enc.context_std.copy_(std)
+    with torch.no_grad():
+        plain = enc.stage2(f, f, img, img)
+        zero_start = enc.stage2(f, f, img, img, context=raw[:2])
+        # zero-initialised last layer: an encoder trained without context is unchanged by it
+        assert all(torch.equal(a, b) for a, b in zip(plain, zero_start))
+        torch.nn.init.normal_(enc.context_in[2].weight, std=0.1)
+        one = enc.stage2(f, f, img, img, context=raw[:2])
+        other = enc.stage2(f, f, img, img, context=raw[2:4])
+    for a, b in zip(one[1:], other[1:]):            # memory, kind logits, query logits all see it
+        assert not torch.allclose(a, b)
+    # standardised by the training mean/std: the embedding of the mean row is that of a zero z-score
+    assert torch.allclose(enc.context_vector(mean.unsqueeze(0)), enc.context_in(torch.zeros(1, CONTEXT_SIZE)), atol=1e-6)
+
+
+def test_encoder_states_from_before_the_layout_context_still_load():
+    old = ProcedureEncoder(30, k=2).state_dict()
+    old = {k: v for k, v in old.items() if not k.startswith("context_")}
+    enc = ProcedureEncoder(30, k=2)
+    assert load_encoder_state(enc, old) is False
+    assert float(enc.context_in[2].weight.abs().sum()) == 0.0
+    assert load_encoder_state(enc, ProcedureEncoder(30, k=2).state_dict()) is True
+    broken = dict(old)
+    broken.pop("kind_head.0.weight")
+    with pytest.raises(RuntimeError, match="kind_head"):
+        load_encoder_state(enc, broken)
 
 
 def test_masking_schemes():

@@ -30,20 +30,26 @@ export interface ProcedureOutput {
 
 /**
  * beforeFeatures/afterFeatures: [batch, patches, dim] tokenizer features of the two crops;
- * beforeImages/afterImages: the same crops, [batch, 3, size, size] in [0, 1] (contract v2).
+ * beforeImages/afterImages: the same crops, [batch, 3, size, size] in [0, 1] (contract v2);
+ * contexts: the samples' layout-context features, [batch, contextSize] raw values (contract v3,
+ * the same rows the kind prior reads).
  */
 export async function encodeProcedure(
   session: ort.InferenceSession, beforeFeatures: Float32Array, afterFeatures: Float32Array,
-  beforeImages: Float32Array, afterImages: Float32Array,
+  beforeImages: Float32Array, afterImages: Float32Array, contexts: Float32Array,
   batch: number, patches: number, dim: number, size: number,
 ): Promise<ProcedureOutput> {
   const dims = [batch, patches, dim];
   const imageDims = [batch, 3, size, size];
+  if (batch === 0 || contexts.length % batch !== 0) {
+    throw new Error(`procedure encoder: ${contexts.length} context values for a batch of ${batch}`);
+  }
   const out = await session.run({
     before_features: new ort.Tensor('float32', beforeFeatures, dims),
     after_features: new ort.Tensor('float32', afterFeatures, dims),
     before_image: new ort.Tensor('float32', beforeImages, imageDims),
     after_image: new ort.Tensor('float32', afterImages, imageDims),
+    context: new ort.Tensor('float32', contexts, [batch, contexts.length / batch]),
   });
   return {
     memory: out.memory,
