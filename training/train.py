@@ -107,6 +107,14 @@ def save_atomic(obj, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def load_state(obj: torch.nn.Module, state: dict) -> None:
+    """A phase's saved weights; encoders saved before the layout context (contract v2) load with it at zero."""
+    if isinstance(obj, ProcedureEncoder):
+        load_encoder_state(obj, state)
+    else:
+        obj.load_state_dict(state)
+
+
 def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, state_objs: dict,
               cfg: TrainConfig, val_fn=None, resume: bool = True, loss_key: str = "loss") -> dict:
     """Generic loop: AdamW, warm-up + cosine, checkpoint every cfg.checkpoint_every steps, resume.
@@ -115,7 +123,7 @@ def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, stat
     if resume and done_path.is_file():
         final = torch.load(done_path)
         for k, obj in state_objs.items():
-            obj.load_state_dict(final["state"][k])
+            load_state(obj, final["state"][k])
         log(f"{name}: already trained ({done_path}), skipping")
         return final.get("losses", {})
     opt = torch.optim.AdamW(params, lr=budget.lr, weight_decay=0.01, betas=(0.9, 0.98))
@@ -123,7 +131,7 @@ def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, stat
     if resume and ckpt_path.is_file():
         ck = torch.load(ckpt_path)
         for k, obj in state_objs.items():
-            obj.load_state_dict(ck["state"][k])
+            load_state(obj, ck["state"][k])
         opt.load_state_dict(ck["opt"])
         start, losses, elapsed_before = ck["step"], ck["losses"], ck.get("elapsed", 0.0)
         log(f"{name}: resuming at step {start}/{budget.steps}")
