@@ -26,6 +26,7 @@ import torch.nn.functional as F
 
 from . import config as C
 from .data import DataError, read_jsonl
+from .encode import context_stats
 
 CONTEXT_FEATURES: list[str] = C.CONTRACT["context_features"]
 FUSION_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)   # the grid searched on val
@@ -84,8 +85,7 @@ def train_prior(x: np.ndarray, y: np.ndarray, seed: int, steps: int = STEPS) -> 
     """Full-batch AdamW on the standardised features (a few tens of thousands of rows: seconds per step)."""
     torch.manual_seed(seed)
     xt, yt = torch.from_numpy(x), torch.from_numpy(y)
-    std = xt.std(0)
-    model = KindPrior(xt.mean(0), torch.where(std > 1e-6, std, torch.ones_like(std)))
+    model = KindPrior(*context_stats(xt))
     opt = torch.optim.AdamW(model.mlp.parameters(), lr=LR, weight_decay=1e-3)
     model.train()
     for step in range(steps):
