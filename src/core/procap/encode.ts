@@ -3,6 +3,7 @@
 // the change-kind logits and the predicted codes at the k*n_I procedure-query positions.
 // Mirrors training/encode.py.
 import { ort } from '../session.js';
+import { CONTEXT_SIZE } from '../context.js';
 
 export interface TokenizerOutput {
   /** [count, n_I, feat_dim] */
@@ -41,15 +42,15 @@ export async function encodeProcedure(
 ): Promise<ProcedureOutput> {
   const dims = [batch, patches, dim];
   const imageDims = [batch, 3, size, size];
-  if (batch === 0 || contexts.length % batch !== 0) {
-    throw new Error(`procedure encoder: ${contexts.length} context values for a batch of ${batch}`);
+  if (contexts.length !== batch * CONTEXT_SIZE) {
+    throw new Error(`procedure encoder: ${contexts.length} context values, expected ${batch}x${CONTEXT_SIZE}`);
   }
   const out = await session.run({
     before_features: new ort.Tensor('float32', beforeFeatures, dims),
     after_features: new ort.Tensor('float32', afterFeatures, dims),
     before_image: new ort.Tensor('float32', beforeImages, imageDims),
     after_image: new ort.Tensor('float32', afterImages, imageDims),
-    context: new ort.Tensor('float32', contexts, [batch, contexts.length / batch]),
+    context: new ort.Tensor('float32', contexts, [batch, CONTEXT_SIZE]),
   });
   return {
     memory: out.memory,
