@@ -1,4 +1,4 @@
-// npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--browsers B] [--pages P] [--start I] [--resume]
+// npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1|2] [--browsers B] [--pages P] [--start I] [--resume]
 // Renders N pairs into DIR and writes DIR/manifest.jsonl in index order (whatever order the
 // concurrent pages finish in), so the same arguments always give byte-identical files.
 import { mkdir, open, readFile, rm, truncate } from 'node:fs/promises';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { SPLITS, generatePair, pairId, type PairRecord, type Split } from './generate.js';
 import { RenderPage, launchBrowser } from './render.js';
+import { DEFAULT_TEMPLATE_SET, TEMPLATE_SETS, type TemplateSet } from './templates.js';
 
 export interface DataOptions {
   seed: number;
@@ -18,12 +19,14 @@ export interface DataOptions {
   quiet: boolean;
   /** keep the pairs already in DIR/manifest.jsonl (from a run with the same arguments) and make the rest */
   resume: boolean;
+  /** templates.ts TEMPLATE_SETS: 1 reproduces the shards made before set 2 existed */
+  templates: TemplateSet;
 }
 
-const USAGE = 'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--browsers 2] [--pages 2] [--start 0] [--resume] [--quiet]';
+const USAGE = 'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1|2] [--browsers 2] [--pages 2] [--start 0] [--resume] [--quiet]';
 
 export function parseArgs(argv: string[]): DataOptions {
-  const opts: Partial<DataOptions> = { browsers: 2, pages: 2, start: 0, quiet: false, resume: false };
+  const opts: Partial<DataOptions> = { browsers: 2, pages: 2, start: 0, quiet: false, resume: false, templates: DEFAULT_TEMPLATE_SET };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -47,6 +50,12 @@ export function parseArgs(argv: string[]): DataOptions {
         break;
       }
       case '--out': opts.out = value(); break;
+      case '--templates': {
+        const t = Number(value());
+        if (!TEMPLATE_SETS.includes(t as TemplateSet)) throw new Error(`--templates must be one of ${TEMPLATE_SETS.join(', ')}, got "${argv[i]}"\n${USAGE}`);
+        opts.templates = t as TemplateSet;
+        break;
+      }
       case '--browsers': opts.browsers = int('--browsers', 1); break;
       case '--pages': opts.pages = int('--pages', 1); break;
       case '--start': opts.start = int('--start', 0); break;
@@ -138,7 +147,7 @@ export async function runData(opts: DataOptions): Promise<{ pairs: number; secon
         let rec: PairRecord | null = null;
         for (let tries = 0; !rec; tries++) {
           try {
-            rec = await generatePair(slot.page, opts.split, opts.seed, opts.start + i, out);
+            rec = await generatePair(slot.page, opts.split, opts.seed, opts.start + i, out, { templateSet: opts.templates });
           } catch (err) {
             // a crashed page or browser is replaced; the pair is deterministic, so a retry gives the same bytes
             if (tries >= 2) throw err;

@@ -30,6 +30,8 @@ export async function makeExample(outDir: string): Promise<PairRecord> {
         size: [800, 600],
         kinds: ['move', 'color'],
         onlyTargets: (m, kind) => (kind === 'move' ? m.role === 'button' && m.color === 'blue' : kind === 'color' ? m.role === 'heading' : false),
+        // set 1: the val stream the example was chosen from (set 2's val draws one more number per pair)
+        templateSet: 1,
       });
       if (!isWantedExample(rec)) continue;
       await mkdir(outDir, { recursive: true });

@@ -10,7 +10,7 @@ import { regionCaptions, summaryCaptions } from './captions.js';
 import type { RenderPage } from './render.js';
 import { Rng, hashString } from './rng.js';
 import { ScreenBuilder, type Kind } from './screen.js';
-import { HELD_OUT_TEMPLATES, buildTemplate, templateNames } from './templates.js';
+import { DEFAULT_TEMPLATE_SET, buildTemplate, heldOutTemplates, templateNames, type TemplateSet } from './templates.js';
 
 export type Split = 'train' | 'val' | 'test';
 export const SPLITS: Split[] = ['train', 'val', 'test'];
@@ -85,11 +85,12 @@ interface ScreenChoice {
   height: number;
 }
 
-function chooseScreen(rng: Rng, split: Split): ScreenChoice {
-  const templates = templateNames(split);
+function chooseScreen(rng: Rng, split: Split, templateSet: TemplateSet): ScreenChoice {
+  const templates = templateNames(split, templateSet);
   const palettes = paletteIds(split);
-  // the test split leans on what train never saw, so its score measures generalisation
-  const heldT = templates.filter((t) => HELD_OUT_TEMPLATES.has(t));
+  // the test (and, with template set 2, the val) split leans on what train never saw, so its score
+  // measures generalisation
+  const heldT = heldOutTemplates(split, templateSet);
   const heldP = palettes.filter((p) => HELD_OUT_PALETTES.has(p));
   const template = heldT.length && rng.chance(0.4) ? rng.pick(heldT) : rng.pick(templates);
   const paletteId = heldP.length && rng.chance(0.4) ? rng.pick(heldP) : rng.pick(palettes);
@@ -164,20 +165,22 @@ interface Rendered {
   files: { rel: string; data: Buffer }[];
 }
 
-/** Fixed choices for a special pair (the bundled example); the corpus never uses them. */
+/** Fixed choices for a special pair (the bundled example; the corpus uses only templateSet). */
 export interface PairOverrides {
   template?: string;
   paletteId?: string;
   size?: [number, number];
   kinds?: Kind[];
   onlyTargets?: PlanContext['onlyTargets'];
+  /** which templates the split draws from (templates.ts TEMPLATE_SETS); the corpus CLI's --templates */
+  templateSet?: TemplateSet;
 }
 
 async function attempt(page: RenderPage, split: Split, seed: number, index: number, attemptNo: number, overrides: PairOverrides = {}): Promise<Rendered | null> {
   const id = pairId(split, seed, index);
   const rng = new Rng(hashString(`${split}|${seed}|${index}|${attemptNo}`));
   const screenRng = rng.fork('screen');
-  const choice = chooseScreen(screenRng, split);
+  const choice = chooseScreen(screenRng, split, overrides.templateSet ?? DEFAULT_TEMPLATE_SET);
   if (overrides.template) choice.template = overrides.template;
   if (overrides.paletteId) choice.paletteId = overrides.paletteId;
   if (overrides.size) [choice.width, choice.height] = overrides.size;

@@ -1,5 +1,6 @@
 // Screen templates: each builds one plausible screen (sign-in box, dashboard, table, ...) at a given
-// viewport size from reusable sections. Two templates are held out: only the test split uses them.
+// viewport size from reusable sections. Two templates are held out for the test split and (template
+// set 2) two others for the validation split: training never renders either pair.
 import { ACCENT_NAMES, shade, textOn, type NamedColor } from './colors.js';
 import { ICON_NAMES, IMAGE_SCENES, iconSvg, imageBody } from './icons.js';
 import { ScreenBuilder, type Area, type Kind } from './screen.js';
@@ -378,6 +379,86 @@ export function calendar(b: ScreenBuilder): string {
   return `<div class="col" style="gap:8px">${header}<div class="cal">${weekdays}${cells.join('')}</div></div>`;
 }
 
+// ---- sections of the template set 2 additions ------------------------------------------------
+
+function chatMessage(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const mine = b.rng.chance(0.5);
+  const msg = W.sentence(b.rng, 3, 9);
+  const c = mine ? p.primary : p.surface;
+  const style = mine ? `background-color:${css(c)};color:var(--ontext)` : 'background-color:var(--surface);color:var(--text)';
+  const bubble = b.el({ tag: 'span', role: 'text', label: msg, cls: 'bubble', style, color: c.name, colorProp: 'background-color', colorHex: c.hex, kinds: ['text', 'color', 'font', 'opacity'], textSort: 'sentence', fontPx: 14 }, b.text(msg));
+  const who = mine ? '' : avatar(b, null);
+  return b.el({ role: 'row', label: msg, cls: 'msg' + (mine ? ' mine' : ''), color: null, colorProp: null, kinds: ['remove', 'reorder', 'opacity', 'move'], group: gid }, who + bubble);
+}
+
+/** a conversation: message bubbles, the other side's with an avatar, one's own on the right */
+export function chatThread(b: ScreenBuilder, n: number): string {
+  const gid = b.newId();
+  const items: string[] = [];
+  for (let i = 0; i < n; i++) items.push(chatMessage(b, gid));
+  b.factories.set(gid, (bb) => chatMessage(bb, gid));
+  return b.el({ id: gid, role: 'list', label: 'messages', cls: 'thread', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 }, items.join(''));
+}
+
+/** numbered steps of a multi-step form, one of them current */
+export function stepper(b: ScreenBuilder): string {
+  const gid = b.newId();
+  const p = b.palette;
+  const n = b.rng.int(3, b.compact ? 3 : 5);
+  const current = b.rng.int(0, n - 1);
+  const labels = b.freshMany(['Account', 'Details', 'Address', 'Payment', 'Review', 'Confirm', 'Team', 'Plan'], n);
+  const make = (bb: ScreenBuilder, label: string, index: number, on: boolean) => {
+    const c = on ? p.primary : p.muted;
+    return bb.el({ role: 'tab', label, cls: 'step' + (on ? ' on' : ''), style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, kinds: ['text', 'color', 'font', 'reorder', 'remove', 'opacity'], group: gid, textSort: 'nav', fontPx: 13 }, `<span class="stepnum">${index}</span>` + bb.text(label));
+  };
+  const items = labels.map((l, i) => make(b, l, i + 1, i === current));
+  b.factories.set(gid, (bb) => make(bb, bb.fresh(['Extras', 'Billing', 'Profile', 'Invite', 'Finish']), n + 1, false));
+  return b.el({ id: gid, role: 'tabs', label: 'steps', cls: 'steps', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 14 }, items.join(''));
+}
+
+function feedPost(b: ScreenBuilder, gid: string): string {
+  const who = W.person(b.rng);
+  const p = b.palette;
+  const name = b.el({ tag: 'span', role: 'text', label: who, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'name', fontPx: 14, bold: true }, b.text(who));
+  const when = `<span class="muted small">${W.escapeHtml(W.date(b.rng))}</span>`;
+  const body = paragraph(b, null, false) + (b.rng.chance(0.4) ? image(b, null, '100%', 120) : '');
+  const actions = buttonRow(b, null, b.rng.int(1, 3));
+  return b.el({ role: 'card', label: who, cls: 'card col', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 14 }, `<div class="hrow">${avatar(b, null, who)}<div class="col" style="gap:0">${name}${when}</div></div>` + body + actions);
+}
+
+export function feed(b: ScreenBuilder, n: number): string {
+  const gid = b.newId();
+  const posts: string[] = [];
+  for (let i = 0; i < n; i++) posts.push(feedPost(b, gid));
+  b.factories.set(gid, (bb) => feedPost(bb, gid));
+  return b.el({ id: gid, role: 'list', label: 'posts', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 }, posts.join(''));
+}
+
+function tile(b: ScreenBuilder, gid: string, product: boolean): string {
+  const p = b.palette;
+  const title = product ? b.fresh(['Desk lamp', 'Backpack', 'Headphones', 'Mug', 'Notebook', 'Sneakers', 'Camera', 'Plant pot', 'Watch', 'Keyboard', 'Chair', 'Jacket']) : b.fresh(['report.pdf', 'notes.txt', 'budget.xlsx', 'logo.svg', 'photo.jpg', 'slides.key', 'data.csv', 'invoice.pdf', 'draft.docx', 'archive.zip', 'readme.md', 'video.mp4']);
+  const t = b.el({ tag: 'span', role: 'text', label: title, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 14, bold: true }, b.text(title));
+  let inner: string;
+  if (product) {
+    const price = W.money(b.rng);
+    const priceEl = b.el({ role: 'number', label: price, cls: 'muted', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: 14 }, b.text(price));
+    inner = image(b, null, '100%', 80) + t + priceEl + (b.rng.chance(0.6) ? button(b, null, undefined, b.rng.chance(0.5) ? 'primary' : 'secondary') : badge(b, null));
+  } else {
+    inner = icon(b, null, 28) + t + `<span class="muted small">${W.escapeHtml(W.date(b.rng))}</span>`;
+  }
+  return b.el({ role: 'card', label: title, cls: 'card col tight', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'resize', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 10 }, inner);
+}
+
+/** a grid of file or product tiles that wraps with the width */
+export function tileGrid(b: ScreenBuilder, n: number, product: boolean): string {
+  const gid = b.newId();
+  const tiles: string[] = [];
+  for (let i = 0; i < n; i++) tiles.push(tile(b, gid, product));
+  b.factories.set(gid, (bb) => tile(bb, gid, product));
+  return b.el({ id: gid, role: 'list', label: product ? 'products' : 'files', cls: 'grid', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 }, tiles.join(''));
+}
+
 // ---- templates -------------------------------------------------------------------------------
 
 function page(b: ScreenBuilder, body: string, pad = 16): string {
@@ -422,12 +503,57 @@ const TEMPLATES: Record<string, Section> = {
   // held out: only the test split renders these two
   checkout: (b) => nav(b) + page(b, heading(b, 'header', 1, 'Checkout') + `<div class="hrow top wrap">` + `<div class="card grow">${form(b, b.rng.int(3, 4), false)}</div>` + `<div class="card col">${heading(b, null, 3, 'Order summary')}${list(b, 2)}${button(b, null, undefined, 'primary')}</div></div>`),
   kanban: (b) => nav(b) + page(b, `<div class="hrow">${heading(b, 'header', 1, 'Board')}<div class="spacer"></div>${buttonRow(b, 'header', 1)}</div><div class="hrow top">${Array.from({ length: b.compact ? 1 : b.rng.int(2, 4) }, () => kanbanColumn(b)).join('')}</div>`),
+  // template set 2 (TEMPLATE_SET_ADDITIONS): train renders these five ...
+  feed: (b) => nav(b) + page(b, (b.rng.chance(0.4) ? banner(b) : '') + `<div class="card hrow">${avatar(b, null)}${input(b, null, 'Write something', b.rng.chance(0.3))}${button(b, null, undefined, 'primary')}</div>` + feed(b, b.rng.int(2, 4))),
+  files: (b) => {
+    const side = b.compact ? '' : sidebar(b);
+    return nav(b) + `<div class="hrow fill top">${side}<div class="col grow">${toolbar(b)}${page(b, (b.rng.chance(0.5) ? tabs(b) : '') + tileGrid(b, b.rng.int(3, b.compact ? 4 : 9), false))}</div></div>`;
+  },
+  products: (b) => nav(b) + page(b, `<div class="hrow">${heading(b, 'header', 1)}<div class="spacer"></div>${input(b, 'header', 'Search', false, true)}</div>` + tagRow(b, 'header') + tileGrid(b, b.rng.int(2, b.compact ? 4 : 8), true)),
+  orders: (b) => nav(b) + page(b, heading(b, 'header', 1) + `<div class="hrow top wrap"><div class="card flat grow">${table(b, b.rng.int(3, 6))}</div><div class="card col side">${heading(b, null, 3, b.rng.pick(W.CARD_TITLES))}${paragraph(b, null)}${progress(b, null)}${buttonRow(b, null, b.rng.int(1, 2))}</div></div>`),
+  notifications: (b) => {
+    const content = page(b, heading(b, 'header', 1) + statCards(b, b.compact ? 1 : b.rng.int(2, 3)) + paragraph(b, null, false));
+    const right = b.rng.int(8, Math.max(10, Math.floor(b.width * 0.2)));
+    const pop = `<div class="card col pop">${`<div class="hrow">${heading(b, 'menu', 3, b.rng.pick(['Notifications', 'Activity', 'Updates']))}<div class="spacer"></div>${badge(b, 'menu')}</div>`}${list(b, b.rng.int(2, 4))}</div>`;
+    return nav(b) + content + `<div class="abs" style="right:${right}px;top:${b.rng.int(48, 70)}px">${pop}</div>`;
+  },
+  // ... and only the validation split renders these two, so that it too measures unseen layouts
+  chat: (b) => {
+    const side = b.compact ? '' : `<div class="col convs">${input(b, 'sidebar', 'Search', false, true)}${list(b, b.rng.int(3, 6))}</div>`;
+    const who = W.person(b.rng);
+    const head = `<div class="hrow">${avatar(b, 'header', who)}${heading(b, 'header', 2, who)}<div class="spacer"></div>${iconButton(b, 'header')}</div>`;
+    const compose = `<div class="hrow">${input(b, 'footer', 'Type a message', b.rng.chance(0.4))}${button(b, 'footer', undefined, 'primary')}</div>`;
+    return nav(b) + `<div class="hrow fill top">${side}${page(b, head + chatThread(b, b.rng.int(3, 7)) + compose)}</div>`;
+  },
+  wizard: (b) => page(b, `<div class="col center-text">${heading(b, 'header', 1)}${paragraph(b, 'header')}</div>` + stepper(b) + `<div class="card col">${heading(b, 'form', 3, b.rng.pick(['Your details', 'Company', 'Shipping', 'Choose a plan']))}${form(b, b.rng.int(2, 4), b.rng.chance(0.3))}</div>` + buttonRow(b, 'footer', 2), 24),
 };
 
+/** Held out for the test split: train and val never render them. */
 export const HELD_OUT_TEMPLATES = new Set(['checkout', 'kanban']);
+/** Held out for the validation split (template set 2): train and test never render them. */
+export const VAL_HELD_OUT_TEMPLATES = new Set(['chat', 'wizard']);
 
-export function templateNames(split: string): string[] {
-  return Object.keys(TEMPLATES).filter((t) => split === 'test' || !HELD_OUT_TEMPLATES.has(t));
+/**
+ * Template sets: set 1 is the first thirteen templates (the corpus shards of rounds 1-5 were made
+ * with it, and the same --seed still gives the same pairs with --templates 1); set 2 adds five
+ * training templates and the two validation-only ones. The test split renders set 1's templates in
+ * either set, so test corpora are the same under both.
+ */
+export const TEMPLATE_SETS = [1, 2] as const;
+export type TemplateSet = (typeof TEMPLATE_SETS)[number];
+export const DEFAULT_TEMPLATE_SET: TemplateSet = 2;
+const SET_1 = ['signin', 'dashboard', 'table', 'settings', 'dialog', 'inbox', 'menu', 'pricing', 'editor', 'profile', 'datepicker', 'checkout', 'kanban'];
+
+export function templateNames(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
+  const names = set === 1 || split === 'test' ? SET_1 : Object.keys(TEMPLATES);
+  if (split === 'test') return names;
+  return names.filter((t) => !HELD_OUT_TEMPLATES.has(t) && (split === 'val' || !VAL_HELD_OUT_TEMPLATES.has(t)));
+}
+
+/** The templates a split leans on (picked 40% of the time): what training never saw. */
+export function heldOutTemplates(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
+  const held = split === 'test' ? HELD_OUT_TEMPLATES : split === 'val' && set >= 2 ? VAL_HELD_OUT_TEMPLATES : new Set<string>();
+  return templateNames(split, set).filter((t) => held.has(t));
 }
 
 export function buildTemplate(name: string, b: ScreenBuilder): string {
@@ -517,5 +643,17 @@ svg{display:block;flex:none}
 .cal-wd{font-size:12px;color:var(--muted);text-align:center;font-weight:600}
 .cal-day{height:34px;border-radius:50%;display:flex;align-items:center;justify-content:center;font-size:13px}
 .kcol{display:flex;flex-direction:column;gap:8px;padding:10px;border-radius:8px;flex:1;min-width:160px;border:1px solid var(--border)}
+.thread{display:flex;flex-direction:column;gap:8px;flex:1}
+.msg{display:flex;align-items:flex-end;gap:8px;max-width:80%}
+.msg.mine{align-self:flex-end}
+.bubble{padding:8px 12px;border-radius:14px;border:1px solid var(--border)}
+.convs{width:220px;flex:none;padding:12px;border-right:1px solid var(--border);height:100%}
+.steps{display:flex;gap:14px;flex-wrap:wrap;justify-content:center}
+.step{display:inline-flex;align-items:center;gap:6px;white-space:nowrap}
+.stepnum{width:22px;height:22px;border-radius:50%;border:2px solid currentColor;display:inline-flex;align-items:center;justify-content:center;font-size:12px;font-weight:700}
+.step.on{font-weight:700}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(130px,1fr));gap:12px}
+.side{width:220px;flex:none}
+.pop{width:min(300px,90vw);box-shadow:0 6px 18px rgba(0,0,0,.2);gap:8px}
 h1{font-size:22px}h2{font-size:18px}h3{font-size:15px}
 `;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { HELD_OUT_PALETTES, paletteIds } from '../../src/data/colors.js';
 import { pairId } from '../../src/data/generate.js';
 import { Rng, hashString } from '../../src/data/rng.js';
-import { HELD_OUT_TEMPLATES, templateNames } from '../../src/data/templates.js';
+import { HELD_OUT_TEMPLATES, VAL_HELD_OUT_TEMPLATES, heldOutTemplates, templateNames } from '../../src/data/templates.js';
 
 test('train and val never see the held-out templates and palettes; test has them all', () => {
   for (const split of ['train', 'val']) {
@@ -17,6 +17,24 @@ test('train and val never see the held-out templates and palettes; test has them
   for (const t of HELD_OUT_TEMPLATES) assert.ok(templateNames('test').includes(t));
   for (const p of HELD_OUT_PALETTES) assert.ok(paletteIds('test').includes(p));
   assert.ok(HELD_OUT_TEMPLATES.size >= 2 && HELD_OUT_PALETTES.size >= 2);
+});
+
+test('template set 2: val holds out its own templates, train gains five, test and set 1 stay as they were', () => {
+  const set1 = { train: templateNames('train', 1), val: templateNames('val', 1), test: templateNames('test', 1) };
+  assert.equal(set1.test.length, 13);
+  assert.deepEqual(set1.val, set1.train);
+  assert.deepEqual(templateNames('test', 2), set1.test);
+  assert.deepEqual(heldOutTemplates('test', 2), heldOutTemplates('test', 1));
+  assert.deepEqual(heldOutTemplates('val', 1), []);
+  assert.deepEqual(heldOutTemplates('train', 2), []);
+  const train2 = templateNames('train', 2);
+  assert.deepEqual(train2.slice(0, set1.train.length), set1.train);
+  assert.equal(train2.length, set1.train.length + 5);
+  for (const t of VAL_HELD_OUT_TEMPLATES) {
+    assert.ok(!train2.includes(t) && !set1.test.includes(t), t);
+    assert.ok(templateNames('val', 2).includes(t) && heldOutTemplates('val', 2).includes(t), t);
+  }
+  for (const t of HELD_OUT_TEMPLATES) assert.ok(!templateNames('val', 2).includes(t), t);
 });
 
 test('the seeded generator is deterministic and its streams differ by split', () => {
