@@ -15,7 +15,7 @@ import type { Box } from '../core/report.js';
 import { readPngFile, type RgbaImage } from '../core/image.js';
 import { diffImages } from '../core/diff.js';
 import { findRegions } from '../core/regions.js';
-import { withJitterAsNoise } from '../core/jitter.js';
+import { withRenderingNoise } from '../core/jitter.js';
 import { CROP_SIZE, cropBoxFor, extractCrop, wholeScreenBox, wholeScreenCrop } from '../core/crop.js';
 import { reflowCaptions } from '../data/captions.js';
 
@@ -160,7 +160,7 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
   const before = readPngFile(resolvePath(manifestDir, pair.before));
   const after = readPngFile(resolvePath(manifestDir, pair.after));
   const diff = diffImages(before, after);
-  const analysis = withJitterAsNoise(findRegions(diff), before, after);   // as the runtime does
+  const analysis = withRenderingNoise(findRegions(diff), before, after);   // as the runtime does
   const width = diff.width;
   const height = diff.height;
   const changes = pair.changes ?? [];

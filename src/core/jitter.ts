@@ -11,6 +11,7 @@
 import type { Box } from './report.js';
 import type { RgbaImage } from './image.js';
 import { DEFAULT_REGION_OPTIONS, type PixelRegion, type RegionAnalysis } from './regions.js';
+import { isRerendered, type RerenderOptions } from './rerender.js';
 
 export interface JitterOptions {
   /** largest shift in pixels, per axis, that counts as jitter (default 1; 0 turns the test off). */
@@ -82,22 +83,32 @@ export function jitterShiftOf(before: RgbaImage, after: RgbaImage, box: Box, opt
   return best && best.count <= allowed ? { dx: best.dx, dy: best.dy } : undefined;
 }
 
+export interface RenderingNoiseOptions {
+  jitter?: JitterOptions;
+  rerender?: RerenderOptions;
+}
+
 /**
- * The analysis with every meaningful region that is only jitter turned into a noise region, and
- * the coverage and whole-screen rule recomputed from the regions left.
+ * The analysis with every meaningful region that is only rendering noise - its pixels nudged by one
+ * pixel (jitter) or its content re-rendered in place (src/core/rerender.ts) - turned into a noise
+ * region, and the coverage and whole-screen rule recomputed from the regions left.
  */
-export function withJitterAsNoise(
-  analysis: RegionAnalysis, before: RgbaImage, after: RgbaImage, options: JitterOptions = {},
+export function withRenderingNoise(
+  analysis: RegionAnalysis, before: RgbaImage, after: RgbaImage, options: RenderingNoiseOptions = {},
   wholeScreenCoverage = DEFAULT_REGION_OPTIONS.wholeScreenCoverage,
 ): RegionAnalysis {
   const meaningful: PixelRegion[] = [];
   const noise: PixelRegion[] = [];
   let changed = false;
   for (const r of analysis.regions) {
-    if (!r.noiseOnly && jitterShiftOf(before, after, r.box, options)) {
-      noise.push({ ...r, noiseOnly: true, jitter: true });
-      changed = true;
-    } else (r.noiseOnly ? noise : meaningful).push(r);
+    if (r.noiseOnly) noise.push(r);
+    else if (jitterShiftOf(before, after, r.box, options.jitter)) noise.push({ ...r, noiseOnly: true, jitter: true });
+    else if (isRerendered(before, after, r.box, options.rerender)) noise.push({ ...r, noiseOnly: true, rerendered: true });
+    else {
+      meaningful.push(r);
+      continue;
+    }
+    if (!r.noiseOnly) changed = true;
   }
   if (!changed) return analysis;
   const byPosition = (a: PixelRegion, b: PixelRegion) => a.box[1] - b.box[1] || a.box[0] - b.box[0] || a.box[3] - b.box[3] || a.box[2] - b.box[2];

@@ -8,7 +8,7 @@
 import { readPngFile, decodePng, DEFAULT_IMAGE_LIMITS, type RgbaImage, type ImageLimits } from './image.js';
 import { diffImages } from './diff.js';
 import { findRegions, type PixelRegion } from './regions.js';
-import { withJitterAsNoise } from './jitter.js';
+import { withRenderingNoise } from './jitter.js';
 import { cropBoxFor, extractCrop, wholeScreenCrop, wholeScreenBox, cropsToTensor, CROP_SIZE } from './crop.js';
 import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, StageTimings } from './report.js';
 import { ort, type SessionManager } from './session.js';
@@ -319,8 +319,9 @@ export async function describe(
   await pause();
 
   t = performance.now();
-  // a region that is only its own pixels moved by one pixel is noise (src/core/jitter.ts)
-  const analysis = withJitterAsNoise(findRegions(diff), a.image, b.image);
+  // a region that is only its own pixels moved by one pixel or its own content re-rendered is noise
+  // (src/core/jitter.ts, src/core/rerender.ts)
+  const analysis = withRenderingNoise(findRegions(diff), a.image, b.image);
   timings.regionsMs = performance.now() - t;
   await pause();
 

@@ -25,6 +25,8 @@ export interface PixelRegion {
   noiseOnly: boolean;
   /** set when the region's differences are a 1-pixel shift of the same pixels (src/core/jitter.ts). */
   jitter?: boolean;
+  /** set when the region's differences are its content re-rendered in place (src/core/rerender.ts). */
+  rerendered?: boolean;
 }
 
 export interface RegionOptions {

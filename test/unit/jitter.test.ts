@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { decodePng, type RgbaImage } from '../../src/core/image.js';
 import { diffImages } from '../../src/core/diff.js';
 import { findRegions } from '../../src/core/regions.js';
-import { jitterShiftOf, withJitterAsNoise, differingAfterShift } from '../../src/core/jitter.js';
+import { jitterShiftOf, withRenderingNoise, differingAfterShift } from '../../src/core/jitter.js';
 import { SessionManager } from '../../src/core/session.js';
 import { describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { MODELS_DIR, drawPng, type Rect } from './runtime-fixtures.js';
@@ -43,12 +43,12 @@ test('differingAfterShift counts pixels, and pixels shifted in from outside the 
   assert.ok(stopped > 3 && stopped <= full);
 });
 
-test('withJitterAsNoise: a jittered label becomes a noise region, a real change next to it stays', () => {
+test('withRenderingNoise: a jittered label becomes a noise region, a real change next to it stays', () => {
   const before = screen([...label(20, 40), ...label(110, 90)]);
   const after = screen([...label(21, 40), [110, 90, 170, 104, 200, 40, 40]]);
   const analysis = findRegions(diffImages(before, after));
   assert.equal(analysis.regions.filter((r) => !r.noiseOnly).length, 2, 'pixelmatch sees two changed regions');
-  const out = withJitterAsNoise(analysis, before, after);
+  const out = withRenderingNoise(analysis, before, after);
   const meaningful = out.regions.filter((r) => !r.noiseOnly);
   assert.equal(meaningful.length, 1);
   assert.ok(meaningful[0].box[0] >= 100, 'the recoloured label is the change left');
@@ -58,7 +58,7 @@ test('withJitterAsNoise: a jittered label becomes a noise region, a real change 
   assert.ok(out.coverage < analysis.coverage);
   // nothing to do: the same object back
   const plain = findRegions(diffImages(before, screen([...label(20, 40), ...label(110, 95)])));
-  assert.equal(withJitterAsNoise(plain, before, screen([...label(20, 40), ...label(110, 95)])), plain);
+  assert.equal(withRenderingNoise(plain, before, screen([...label(20, 40), ...label(110, 95)])), plain);
 });
 
 test('describe: a pair that differs only by a 1-pixel jitter says "no visible change" (real PNGs, real models)', async () => {

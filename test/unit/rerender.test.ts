@@ -1,0 +1,92 @@
+// Re-rendered text (src/core/rerender.ts): the same "word" rasterised at a sub-pixel offset is noise;
+// moves, recolours and new lines are not. The word is drawn with exact pixel coverage, as a
+// rasteriser's anti-aliasing would draw it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PNG } from 'pngjs';
+import { decodePng, type RgbaImage } from '../../src/core/image.js';
+import { diffImages } from '../../src/core/diff.js';
+import { findRegions } from '../../src/core/regions.js';
+import { withRenderingNoise } from '../../src/core/jitter.js';
+import { isRerendered, rerenderStats } from '../../src/core/rerender.js';
+import { SessionManager } from '../../src/core/session.js';
+import { describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { MODELS_DIR } from './runtime-fixtures.js';
+
+const W = 160, H = 60;
+
+/** coverage of pixel [p, p+1) by the interval [a, b) */
+function cover(p: number, a: number, b: number): number {
+  return Math.max(0, Math.min(p + 1, b) - Math.max(p, a));
+}
+
+/**
+ * A "word" of vertical strokes 1.4 px wide (x positions shifted by dx, sub-pixel) and one horizontal
+ * bar under it, ink `ink` on white; `extraLineY` adds a faint 1 px line across.
+ */
+function word(dx: number, ink = 40, dy = 0, extraLineY = -1): Buffer {
+  const png = new PNG({ width: W, height: H });
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      let c = 0;
+      for (let i = 0; i < 14; i++) {
+        const left = 20 + i * 6.3 + dx;
+        c = Math.max(c, cover(x, left, left + 1.4) * cover(y, 20 + dy, 34 + dy));
+      }
+      c = Math.max(c, cover(x, 20 + dx, 110 + dx) * cover(y, 36.3 + dy, 37.5 + dy));
+      let v = 255 - c * (255 - ink);
+      if (y === extraLineY && x >= 20 && x < 110) v = Math.min(v, 235);
+      const o = (y * W + x) * 4;
+      png.data[o] = png.data[o + 1] = png.data[o + 2] = Math.round(v);
+      png.data[o + 3] = 255;
+    }
+  }
+  return PNG.sync.write(png);
+}
+const image = (png: Buffer): RgbaImage => decodePng(png, 'fixture');
+const BOX: [number, number, number, number] = [18, 18, 114, 40];
+
+test('a word redrawn 0.3-0.5 px to the side is re-rendering; the same word moved, recoloured or underlined is not', () => {
+  const before = image(word(0));
+  for (const dx of [0.3, 0.45, -0.35]) assert.ok(isRerendered(before, image(word(dx)), BOX), `sub-pixel offset ${dx}`);
+  // a 2 px move does not blur away
+  const moved = rerenderStats(before, image(word(2)), BOX);
+  assert.ok(moved.blurredDifference > 24, `2 px move: ${moved.blurredDifference}`);
+  assert.equal(isRerendered(before, image(word(0, 40, 2)), BOX), false, '2 px down');
+  // darker ink: faint after blurring, but all one way
+  const darker = rerenderStats(before, image(word(0, 0)), BOX);
+  assert.ok(darker.imbalance > 0.9, `recolour imbalance ${darker.imbalance}`);
+  assert.equal(isRerendered(before, image(word(0, 0)), BOX), false);
+  // a faint new line under the word
+  assert.equal(isRerendered(before, image(word(0, 40, 0, 39)), BOX), false);
+  // identical pixels are not "re-rendered"; radius 0 turns the test off
+  assert.equal(isRerendered(before, before, BOX), false);
+  assert.equal(isRerendered(before, image(word(0.3)), BOX, { radius: 0 }), false);
+});
+
+test('withRenderingNoise: the re-rendered word becomes a noise region flagged rerendered', () => {
+  const before = image(word(0));
+  const after = image(word(0.45));
+  const analysis = findRegions(diffImages(before, after));
+  assert.ok(analysis.regions.some((r) => !r.noiseOnly), 'pixelmatch alone calls it a change');
+  const out = withRenderingNoise(analysis, before, after);
+  assert.equal(out.regions.filter((r) => !r.noiseOnly).length, 0);
+  assert.ok(out.regions.some((r) => r.rerendered && r.noiseOnly && !r.jitter));
+  assert.equal(out.coverage, 0);
+  // the options reach the test: with re-rendering off the region stays a change
+  const off = withRenderingNoise(analysis, before, after, { rerender: { radius: 0 } });
+  assert.ok(off.regions.some((r) => !r.noiseOnly));
+});
+
+test('describe: a pair whose only difference is re-rendered text says "no visible change" (real PNGs, real models)', async () => {
+  const sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
+  try {
+    const report = await describe(sessions, word(0), word(0.45), { procedure: false });
+    assert.equal(report.changed, false);
+    assert.equal(report.summary, NO_CHANGE_CAPTION);
+    const moved = await describe(sessions, word(0), word(0, 40, 6), { procedure: false });
+    assert.equal(moved.changed, true, 'a 6 px move is still a change');
+  } finally {
+    await sessions.dispose();
+  }
+});
