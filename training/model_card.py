@@ -100,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     w("Rendered by the data engine (`npm run data`, docs/DATA_FORMAT.md) and cut into model crops by the "
       "runtime's own region detection and crop code (`npm run crops`, docs/CROPS_FORMAT.md); "
       "`bash training/make_corpus.sh` runs both. Splits come from disjoint seeds; the test split also "
-      "holds templates and palettes that train never sees.\n")
+      "holds templates and palettes that train never sees, and the validation split of template set 2 "
+      "(`npm run data -- --templates 2`) two templates that neither train nor test renders.\n")
     for split, c in corpus.items():
         w(f"- {split}: {json.dumps({k: c[k] for k in c if k in ('pairs', 'samples', 'samples_with_frames', 'pairs_rows', 'frames_rows')})}")
     w("")
