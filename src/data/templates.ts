@@ -3,7 +3,7 @@
 // set 2) two others for the validation split: training never renders either pair.
 import { ACCENT_NAMES, shade, textOn, type NamedColor } from './colors.js';
 import { ICON_NAMES, IMAGE_SCENES, iconSvg, imageBody } from './icons.js';
-import { ScreenBuilder, type Area, type Kind } from './screen.js';
+import { ScreenBuilder, type Area, type ElementSpec, type Kind } from './screen.js';
 import * as W from './words.js';
 
 type Section = (b: ScreenBuilder) => string;
@@ -381,6 +381,15 @@ export function calendar(b: ScreenBuilder): string {
 
 // ---- sections of the template set 2 additions ------------------------------------------------
 
+/** n items made by `make` in one container, which add and reorder changes can grow and shuffle */
+function itemGroup(b: ScreenBuilder, n: number, make: (bb: ScreenBuilder, gid: string) => string, container: Omit<ElementSpec, 'id'>): string {
+  const gid = b.newId();
+  const items: string[] = [];
+  for (let i = 0; i < n; i++) items.push(make(b, gid));
+  b.factories.set(gid, (bb) => make(bb, gid));
+  return b.el({ id: gid, ...container }, items.join(''));
+}
+
 function chatMessage(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
   const mine = b.rng.chance(0.5);
@@ -394,11 +403,7 @@ function chatMessage(b: ScreenBuilder, gid: string): string {
 
 /** a conversation: message bubbles, the other side's with an avatar, one's own on the right */
 export function chatThread(b: ScreenBuilder, n: number): string {
-  const gid = b.newId();
-  const items: string[] = [];
-  for (let i = 0; i < n; i++) items.push(chatMessage(b, gid));
-  b.factories.set(gid, (bb) => chatMessage(bb, gid));
-  return b.el({ id: gid, role: 'list', label: 'messages', cls: 'thread', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 }, items.join(''));
+  return itemGroup(b, n, chatMessage, { role: 'list', label: 'messages', cls: 'thread', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 });
 }
 
 /** numbered steps of a multi-step form, one of them current */
@@ -428,11 +433,7 @@ function feedPost(b: ScreenBuilder, gid: string): string {
 }
 
 export function feed(b: ScreenBuilder, n: number): string {
-  const gid = b.newId();
-  const posts: string[] = [];
-  for (let i = 0; i < n; i++) posts.push(feedPost(b, gid));
-  b.factories.set(gid, (bb) => feedPost(bb, gid));
-  return b.el({ id: gid, role: 'list', label: 'posts', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 }, posts.join(''));
+  return itemGroup(b, n, feedPost, { role: 'list', label: 'posts', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 });
 }
 
 function tile(b: ScreenBuilder, gid: string, product: boolean): string {
@@ -452,11 +453,7 @@ function tile(b: ScreenBuilder, gid: string, product: boolean): string {
 
 /** a grid of file or product tiles that wraps with the width */
 export function tileGrid(b: ScreenBuilder, n: number, product: boolean): string {
-  const gid = b.newId();
-  const tiles: string[] = [];
-  for (let i = 0; i < n; i++) tiles.push(tile(b, gid, product));
-  b.factories.set(gid, (bb) => tile(bb, gid, product));
-  return b.el({ id: gid, role: 'list', label: product ? 'products' : 'files', cls: 'grid', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 }, tiles.join(''));
+  return itemGroup(b, n, (bb, gid) => tile(bb, gid, product), { role: 'list', label: product ? 'products' : 'files', cls: 'grid', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 });
 }
 
 // ---- templates -------------------------------------------------------------------------------
