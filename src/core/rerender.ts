@@ -34,36 +34,44 @@ export interface RerenderStats {
   imbalance: number;
 }
 
-/** The two measures of the test for `box` (grown by the radius, clipped to the common area). */
-export function rerenderStats(before: RgbaImage, after: RgbaImage, box: Box, radius = DEFAULT_RERENDER_OPTIONS.radius): RerenderStats {
+/**
+ * The two measures of the test for `box` (grown by the radius, clipped to the common area). The blur
+ * runs row by row over column sums, so memory stays O(width) however large the region; once the
+ * blurred difference exceeds `stopAbove` the scan stops (the caller only needs to know that).
+ */
+export function rerenderStats(
+  before: RgbaImage, after: RgbaImage, box: Box, radius = DEFAULT_RERENDER_OPTIONS.radius, stopAbove = Infinity,
+): RerenderStats {
   const width = Math.min(before.width, after.width), height = Math.min(before.height, after.height);
   const x0 = Math.max(0, Math.floor(box[0]) - radius), y0 = Math.max(0, Math.floor(box[1]) - radius);
   const x1 = Math.min(width, Math.ceil(box[2]) + radius), y1 = Math.min(height, Math.ceil(box[3]) + radius);
   if (x1 <= x0 || y1 <= y0) return { blurredDifference: 0, imbalance: 0 };
-  // summed-area tables of the signed difference per channel, over the box plus the blur margin
-  const ox = Math.max(0, x0 - radius), oy = Math.max(0, y0 - radius);
-  const ex = Math.min(width, x1 + radius), ey = Math.min(height, y1 + radius);
-  const stride = ex - ox + 1;
-  const sums = [0, 1, 2].map(() => new Float64Array(stride * (ey - oy + 1)));
-  for (let y = oy; y < ey; y++) {
+  // columns ox..ex feed the horizontal window of x0..x1
+  const ox = Math.max(0, x0 - radius), ex = Math.min(width, x1 + radius);
+  const n = ex - ox;
+  const columns = new Float64Array(3 * n);      // per column and channel: the sum of (after - before) over the window's rows
+  const prefix = new Float64Array(3 * (n + 1)); // per channel: running sums of `columns` along the row
+  const addRow = (y: number, sign: number) => {
     for (let x = ox; x < ex; x++) {
-      const b = (y * before.width + x) * 4, a = (y * after.width + x) * 4;
-      const j = (y - oy + 1) * stride + (x - ox + 1);
-      for (let k = 0; k < 3; k++) {
-        const s = sums[k];
-        s[j] = after.data[a + k] - before.data[b + k] + s[j - 1] + s[j - stride] - s[j - stride - 1];
-      }
+      const b = (y * before.width + x) * 4, a = (y * after.width + x) * 4, c = (x - ox) * 3;
+      for (let k = 0; k < 3; k++) columns[c + k] += sign * (after.data[a + k] - before.data[b + k]);
     }
-  }
+  };
+  let top = Math.max(0, y0 - radius), bottom = top;  // rows [top, bottom) are in `columns`
   let blurred = 0, signed = 0, absolute = 0;
   for (let y = y0; y < y1; y++) {
-    const top = Math.max(oy, y - radius) - oy, bottom = Math.min(ey, y + radius + 1) - oy;
+    const wantTop = Math.max(0, y - radius), wantBottom = Math.min(height, y + radius + 1);
+    for (; bottom < wantBottom; bottom++) addRow(bottom, 1);
+    for (; top < wantTop; top++) addRow(top, -1);
+    for (let x = 0; x < n; x++) {
+      for (let k = 0; k < 3; k++) prefix[(x + 1) * 3 + k] = prefix[x * 3 + k] + columns[x * 3 + k];
+    }
+    const rows = bottom - top;
     for (let x = x0; x < x1; x++) {
       const left = Math.max(ox, x - radius) - ox, right = Math.min(ex, x + radius + 1) - ox;
-      const n = (right - left) * (bottom - top);
+      const count = (right - left) * rows;
       for (let k = 0; k < 3; k++) {
-        const s = sums[k];
-        const mean = Math.abs(s[bottom * stride + right] - s[top * stride + right] - s[bottom * stride + left] + s[top * stride + left]) / n;
+        const mean = Math.abs(prefix[right * 3 + k] - prefix[left * 3 + k]) / count;
         if (mean > blurred) blurred = mean;
       }
       const b = (y * before.width + x) * 4, a = (y * after.width + x) * 4;
@@ -71,6 +79,7 @@ export function rerenderStats(before: RgbaImage, after: RgbaImage, box: Box, rad
       signed += luma;
       absolute += Math.abs(luma);
     }
+    if (blurred > stopAbove) break;
   }
   return { blurredDifference: blurred, imbalance: absolute ? Math.abs(signed) / absolute : 0 };
 }
@@ -79,6 +88,6 @@ export function rerenderStats(before: RgbaImage, after: RgbaImage, box: Box, rad
 export function isRerendered(before: RgbaImage, after: RgbaImage, box: Box, options: RerenderOptions = {}): boolean {
   const { radius, maxBlurredDifference, maxImbalance } = { ...DEFAULT_RERENDER_OPTIONS, ...options };
   if (radius < 1) return false;
-  const { blurredDifference, imbalance } = rerenderStats(before, after, box, radius);
+  const { blurredDifference, imbalance } = rerenderStats(before, after, box, radius, maxBlurredDifference);
   return blurredDifference > 0 && blurredDifference <= maxBlurredDifference && imbalance <= maxImbalance;
 }

@@ -90,3 +90,38 @@ test('describe: a pair whose only difference is re-rendered text says "no visibl
     await sessions.dispose();
   }
 });
+
+test('rerenderStats: the row-streamed blur equals a direct box mean, and stopAbove only cuts the scan short', () => {
+  const w = 41, h = 29;
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const make = (): RgbaImage => {
+    const data = new Uint8Array(w * h * 4);
+    for (let i = 0; i < data.length; i++) data[i] = i % 4 === 3 ? 255 : Math.floor(rand() * 256);
+    return { width: w, height: h, data };
+  };
+  const a = make(), b = make();
+  for (const [box, r] of [[[0, 0, w, h], 2], [[5, 4, 20, 17], 2], [[30, 20, 41, 29], 3], [[10, 10, 11, 11], 1]] as [[number, number, number, number], number][]) {
+    let direct = 0, signed = 0, absolute = 0;
+    const gx0 = Math.max(0, box[0] - r), gy0 = Math.max(0, box[1] - r), gx1 = Math.min(w, box[2] + r), gy1 = Math.min(h, box[3] + r);
+    for (let y = gy0; y < gy1; y++) {
+      for (let x = gx0; x < gx1; x++) {
+        for (let k = 0; k < 3; k++) {
+          let sum = 0, count = 0;
+          for (let yy = Math.max(0, y - r); yy < Math.min(h, y + r + 1); yy++) {
+            for (let xx = Math.max(0, x - r); xx < Math.min(w, x + r + 1); xx++) { sum += b.data[(yy * w + xx) * 4 + k] - a.data[(yy * w + xx) * 4 + k]; count++; }
+          }
+          direct = Math.max(direct, Math.abs(sum / count));
+        }
+        const o = (y * w + x) * 4;
+        const luma = 0.299 * (b.data[o] - a.data[o]) + 0.587 * (b.data[o + 1] - a.data[o + 1]) + 0.114 * (b.data[o + 2] - a.data[o + 2]);
+        signed += luma; absolute += Math.abs(luma);
+      }
+    }
+    const s = rerenderStats(a, b, box, r);
+    assert.ok(Math.abs(s.blurredDifference - direct) < 1e-9, `box ${box} r ${r}: ${s.blurredDifference} vs ${direct}`);
+    assert.ok(Math.abs(s.imbalance - Math.abs(signed) / absolute) < 1e-9);
+    const stopped = rerenderStats(a, b, box, r, direct / 2);
+    assert.ok(stopped.blurredDifference > direct / 2 && stopped.blurredDifference <= direct);
+  }
+});
