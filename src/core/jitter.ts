@@ -102,13 +102,13 @@ export function withRenderingNoise(
   let changed = false;
   for (const r of analysis.regions) {
     if (r.noiseOnly) noise.push(r);
-    else if (jitterShiftOf(before, after, r.box, options.jitter)) noise.push({ ...r, noiseOnly: true, jitter: true });
-    else if (isRerendered(before, after, r.box, options.rerender)) noise.push({ ...r, noiseOnly: true, rerendered: true });
-    else {
-      meaningful.push(r);
-      continue;
-    }
-    if (!r.noiseOnly) changed = true;
+    else if (jitterShiftOf(before, after, r.box, options.jitter)) {
+      noise.push({ ...r, noiseOnly: true, jitter: true });
+      changed = true;
+    } else if (isRerendered(before, after, r.box, options.rerender)) {
+      noise.push({ ...r, noiseOnly: true, rerendered: true });
+      changed = true;
+    } else meaningful.push(r);
   }
   if (!changed) return analysis;
   const byPosition = (a: PixelRegion, b: PixelRegion) => a.box[1] - b.box[1] || a.box[0] - b.box[0] || a.box[3] - b.box[3] || a.box[2] - b.box[2];
