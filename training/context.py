@@ -5,7 +5,7 @@
 The procedure encoder sees a 96x96 crop: a region's size and place on the screen, how the extent and
 centre of its content changed at full resolution, and what else changed in the pair (a reflow has a
 cause above it, a reorder a partner beside it) are lost or blurred there. src/core/context.ts computes
-those 31 numbers (contract `context_features`); `npm run context` writes them for a crops file
+those 49 numbers (contract `context_features`); `npm run context` writes them for a crops file
 (crops.context.npy). This module trains a small MLP on them (train split, every shard), picks the
 fusion weight w on the validation split with CKPT's k2 kind head (fused logits = kind_logits +
 w * log p_prior), and writes CKPT/kind_prior.pt. training/export.py exports it as kind_prior.onnx, whose
@@ -36,7 +36,7 @@ LR = 3e-3
 
 
 class KindPrior(nn.Module):
-    """context [B,31] raw features -> kind_bias [B,14] = weight * log_softmax(MLP((context - mean) / std))."""
+    """context [B,49] raw features -> kind_bias [B,14] = weight * log_softmax(MLP((context - mean) / std))."""
 
     def __init__(self, mean: torch.Tensor | None = None, std: torch.Tensor | None = None, weight: float = 1.0) -> None:
         super().__init__()
@@ -67,7 +67,7 @@ def model_rows(rows: list[dict]) -> list[int]:
 
 
 def load_context(split_dir: Path) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """-> (features [n,31] of the model rows, their kind ids, their row indices in crops.jsonl)."""
+    """-> (features [n,49] of the model rows, their kind ids, their row indices in crops.jsonl)."""
     path = split_dir / "crops.context.npy"
     if not path.is_file():
         raise DataError(f"{path} missing: run `npm run --silent context -- --crops {split_dir / 'crops.jsonl'}`")

@@ -15,7 +15,7 @@ projection of the per-patch feature difference (after - before) is added to the 
 In stage 2 the end tokens also get a small convolutional stem over the crop's pixels and the pixel
 difference, trained with the captioner: the frozen 64-d tokenizer features alone blur the details that
 tell kinds apart (bold text, a few pixels of spacing, a colour vs an opacity change; contract v2).
-The layout context of the sample (the 31 numbers of src/core/context.ts: its size and place on the
+The layout context of the sample (the 49 numbers of src/core/context.ts: its size and place on the
 screen, the full-resolution extent and centre of its content before and after, the pair's other
 changed regions) is embedded by a small MLP and added to every stage-2 token (contract v3): the crop
 alone cannot tell a resize from a spacing change or a reflow from a move, and the captions need it as
@@ -74,7 +74,7 @@ class ProcedureEncoder(nn.Module):
         # stage 2: pixels of one end + (after - before) pixels -> one d-vector per 16 px patch
         self.pixel_stem = nn.Sequential(nn.Conv2d(6, 48, 4, stride=4), nn.GELU(),
                                         nn.Conv2d(48, d, 4, stride=4))
-        # stage 2: layout context [B,31] -> one d-vector added to every token (zero at the start)
+        # stage 2: layout context [B,49] -> one d-vector added to every token (zero at the start)
         self.context_in = nn.Sequential(nn.Linear(CONTEXT_SIZE, d), nn.GELU(), nn.Linear(d, d))
         nn.init.zeros_(self.context_in[2].weight)
         nn.init.zeros_(self.context_in[2].bias)
@@ -127,7 +127,7 @@ class ProcedureEncoder(nn.Module):
         return x.flatten(2).transpose(1, 2)
 
     def context_vector(self, context: torch.Tensor) -> torch.Tensor:
-        """context [B,31] raw layout features -> [B,d]."""
+        """context [B,49] raw layout features -> [B,d]."""
         z = ((context - self.context_mean) / self.context_std).clamp(-8.0, 8.0)
         return self.context_in(z)
 
@@ -136,7 +136,7 @@ class ProcedureEncoder(nn.Module):
                context: torch.Tensor | None = None):
         """before/after [B,36,64] features; before_image/after_image [B,3,96,96] crops in [0,1];
         explicit [B,k,36,64] keyframe features instead of the queries (the 'explicit' ablation) or
-        None; context [B,31] the layout features (None: none added, as before contract v3).
+        None; context [B,49] the layout features (None: none added, as before contract v3).
         Returns (hidden [B,(k+2)*36,d], memory, kind_logits, query_code_logits [B,k*36,256])."""
         b = before.shape[0]
         diff = self.diff_in((after - before) * self.diff_scale)
@@ -215,13 +215,22 @@ def make_masks(batch: int, n_frames: int, gen: torch.Generator) -> torch.Tensor:
     return masks.reshape(batch, n_frames * N_I)
 
 
-def load_encoder_state(encoder: ProcedureEncoder, state: dict) -> bool:
-    """Loads a stage-2 (or stage-1) encoder state; a state saved before the layout context existed
-    (contract v2) loads with the context embedding at its zero start. Returns whether it had one."""
+def load_encoder_state(encoder: ProcedureEncoder, state: dict) -> int:
+    """Loads a stage-2 (or stage-1) encoder state. Returns how many of the CONTEXT_SIZE layout features
+    the state knew: 0 for one saved before the layout context (contract v2: the context embedding keeps
+    its zero start), fewer than CONTEXT_SIZE for one saved before features were appended (contract v4:
+    their input weights start at zero and their mean/std stay the encoder's, so it computes what it did)."""
+    state = dict(state)
+    weight = state.get("context_in.0.weight")
+    known = 0 if weight is None else int(weight.shape[1])
+    if weight is not None and known < CONTEXT_SIZE:
+        state["context_in.0.weight"] = torch.cat([weight, weight.new_zeros(weight.shape[0], CONTEXT_SIZE - known)], 1)
+        for name in ("context_mean", "context_std"):
+            state[name] = torch.cat([state[name], getattr(encoder, name)[known:]])
     missing, unexpected = encoder.load_state_dict(state, strict=False)
     if unexpected or any(not k.startswith("context_") for k in missing):
         encoder.load_state_dict(state)      # strict: raises with the full list of mismatches
-    return not missing
+    return known
 
 
 def context_stats(context: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

@@ -482,20 +482,21 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
     torch.manual_seed(cfg.seed + 20 + k)
     enc, dec = make_models(vocab, k, cfg)
     enc.diff_scale.fill_(diff_gain(cache))
-    had_context = False
+    known = 0      # layout features the starting weights already use (their mean/std are kept)
     if cfg.stage2_init:
         # a second round (warm restart of the schedule) from a finished stage-2 run
         s0 = torch.load(cfg.stage2_init)["state"]
-        had_context = load_encoder_state(enc, s0["encoder"])
+        known = load_encoder_state(enc, s0["encoder"])
         dec.load_state_dict(s0["decoder"])
-        log(f"{variant}: stage 2 starts from {cfg.stage2_init}" + ("" if had_context else " (layout context added, from zero)"))
+        log(f"{variant}: stage 2 starts from {cfg.stage2_init}" + (
+            "" if known == C.CONTEXT_SIZE else f" (layout features {known + 1}-{C.CONTEXT_SIZE} added, from zero)"))
     elif k > 0:
         s1 = torch.load(out / f"stage1_k{k}.pt")
         load_encoder_state(enc, s1["state"]["encoder"])
-    if not had_context:
+    if known < C.CONTEXT_SIZE:
         mean, std = context_stats(train.context_tensor(range(len(train))))
-        enc.context_mean.copy_(mean)
-        enc.context_std.copy_(std)
+        enc.context_mean[known:] = mean[known:]
+        enc.context_std[known:] = std[known:]
     n = cache["ends_f"].shape[0]
     m = cache["mid_f"].shape[0]
     name = f"stage2_{variant}"

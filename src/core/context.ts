@@ -1,12 +1,14 @@
 // Layout context of a model sample: numbers about the region at full resolution and about the other
 // changed regions of the pair, which the 96x96 crop loses (its size and place on the screen, how its
-// content's extent and position changed, what else changed above or beside it). The kind prior model
+// content's extent and position changed, what else changed above or beside it, whether the change is
+// a fade, and where blocks of its content went: motion.ts). The kind prior model
 // (models/kind_prior.onnx, training/context.py) turns them into change-kind log-probabilities that
 // are fused with the procedure encoder's kind head. One implementation: the runtime and the
 // `npm run context` CLI (which writes the training features) both call sampleContext.
 import type { Box } from './report.js';
 import type { RgbaImage } from './image.js';
 import { CROP_SIZE } from './crop.js';
+import { MOTION_FEATURES, motionFeatures } from './motion.js';
 
 /** Feature names, in order (models/CONTRACT.md, "Kind prior"). */
 export const CONTEXT_FEATURES = [
@@ -17,6 +19,8 @@ export const CONTEXT_FEATURES = [
   'after_fg_cx', 'after_fg_cy', 'after_fg_w', 'after_fg_h', 'after_fg_fraction',
   'delta_fg_cx', 'delta_fg_cy', 'delta_fg_w', 'delta_fg_h', 'delta_fg_fraction',
   'mean_colour_change', 'mean_abs_difference', 'luma_change',
+  'fade_alpha', 'fade_residual', 'unfade_alpha', 'unfade_residual',
+  ...MOTION_FEATURES,
 ] as const;
 export const CONTEXT_SIZE = CONTEXT_FEATURES.length;
 
@@ -106,6 +110,52 @@ function comparison(a: RgbaImage, b: RgbaImage, box: Box): [number, number, numb
 }
 
 /**
+ * How well the box's changed pixels are one image blended toward the background: after = bg +
+ * alpha * (before - bg) (an opacity change; 0 when the content vanished), fitted by least squares over
+ * the pixels that differ, and the residual's share of their |difference|; and the same fit with the
+ * images swapped (content fading in). bg is the before image's border colour of the box.
+ */
+function fade(a: RgbaImage, b: RgbaImage, box: Box): [number, number, number, number] {
+  const ca = clip(box, a), cb = clip(box, b);
+  if (!ca || !cb) return [1, 1, 1, 1];
+  const x0 = Math.max(ca.x0, cb.x0), y0 = Math.max(ca.y0, cb.y0);
+  const x1 = Math.min(ca.x1, cb.x1), y1 = Math.min(ca.y1, cb.y1);
+  if (x1 <= x0 || y1 <= y0) return [1, 1, 1, 1];
+  const bg = borderColour(a, { x0, y0, x1, y1 });
+  // a lattice of at most ~40,000 pixels keeps whole-screen regions cheap
+  const step = Math.max(1, Math.floor(Math.sqrt(((x1 - x0) * (y1 - y0)) / 40000)));
+  let ab = 0, bb = 0, aa = 0;
+  const pixels: number[] = [];
+  for (let y = y0; y < y1; y += step) {
+    for (let x = x0; x < x1; x += step) {
+      const oa = (y * a.width + x) * 4, ob = (y * b.width + x) * 4;
+      let most = 0;
+      for (let k = 0; k < 3; k++) most = Math.max(most, Math.abs(a.data[oa + k] - b.data[ob + k]));
+      if (most <= CHANGED_LEVEL) continue;
+      for (let k = 0; k < 3; k++) {
+        const p = a.data[oa + k] - bg[k], q = b.data[ob + k] - bg[k];
+        ab += p * q; aa += p * p; bb += q * q;
+        pixels.push(p, q);
+      }
+    }
+  }
+  if (!pixels.length) return [1, 1, 1, 1];
+  // fit q = alpha * p (after from before) and p = alpha' * q (before from after)
+  const fit = (num: number, den: number, from: number) => {
+    if (den < 1) return [1, 1];
+    const alpha = num / den;
+    let residual = 0, total = 0;
+    for (let i = 0; i < pixels.length; i += 2) {
+      const src = pixels[i + from], dst = pixels[i + 1 - from];
+      residual += Math.abs(dst - alpha * src);
+      total += Math.abs(dst - src);
+    }
+    return [Math.max(0, Math.min(3, alpha)), total ? Math.min(3, residual / total) : 1];
+  };
+  return [...fit(ab, aa, 0), ...fit(ab, bb, 1)] as [number, number, number, number];
+}
+
+/**
  * The layout-context features (CONTEXT_FEATURES) of sample `index` of a pair whose model samples have
  * the boxes `boxes` (in image pixels, [x0, y0, x1, y1) ) and crop boxes `cropBoxes`; width x height
  * is the compared area (the larger of the two images).
@@ -132,6 +182,8 @@ export function sampleContext(
     changed,
     ...fb, ...fa, ...fa.map((v, k) => v - fb[k]),
     colourChange, meanAbs, luma,
+    ...fade(before, after, box),
+    ...motionFeatures(before, after, box),
   ]);
   return out;
 }

@@ -73,13 +73,39 @@ def test_encoder_states_from_before_the_layout_context_still_load():
     old = ProcedureEncoder(30, k=2).state_dict()
     old = {k: v for k, v in old.items() if not k.startswith("context_")}
     enc = ProcedureEncoder(30, k=2)
-    assert load_encoder_state(enc, old) is False
+    assert load_encoder_state(enc, old) == 0
     assert float(enc.context_in[2].weight.abs().sum()) == 0.0
-    assert load_encoder_state(enc, ProcedureEncoder(30, k=2).state_dict()) is True
+    assert load_encoder_state(enc, ProcedureEncoder(30, k=2).state_dict()) == CONTEXT_SIZE
     broken = dict(old)
     broken.pop("kind_head.0.weight")
     with pytest.raises(RuntimeError, match="kind_head"):
         load_encoder_state(enc, broken)
+
+
+def test_encoder_states_with_fewer_layout_features_load_and_compute_the_same():
+    torch.manual_seed(3)
+    trained = ProcedureEncoder(30, k=2, dropout=0.0).eval()
+    torch.nn.init.normal_(trained.context_in[2].weight, std=0.1)
+    trained.context_mean.normal_()
+    trained.context_std.uniform_(0.5, 2.0)
+    known = CONTEXT_SIZE - 5
+    old = {k: v.clone() for k, v in trained.state_dict().items()}
+    old["context_in.0.weight"] = old["context_in.0.weight"][:, :known]
+    old["context_mean"], old["context_std"] = old["context_mean"][:known], old["context_std"][:known]
+    grown = ProcedureEncoder(30, k=2, dropout=0.0).eval()
+    assert load_encoder_state(grown, old) == known
+    assert float(grown.context_in[0].weight[:, known:].abs().sum()) == 0.0
+    f, img = torch.randn(2, 36, 64), torch.rand(2, 3, 96, 96)
+    context = torch.randn(2, CONTEXT_SIZE)
+    changed = context.clone()
+    changed[:, known:] += 5.0          # the appended features do not move the grown encoder yet
+    with torch.no_grad():
+        a = grown.stage2(f, f, img, img, context=context)
+        b = grown.stage2(f, f, img, img, context=changed)
+        trained.context_in[0].weight[:, known:] = 0.0
+        c = trained.stage2(f, f, img, img, context=context)
+    assert all(torch.allclose(x, y, atol=1e-6) for x, y in zip(a[1:], b[1:]))
+    assert all(torch.allclose(x, y, atol=1e-6) for x, y in zip(a[1:], c[1:]))
 
 
 def test_masking_schemes():
