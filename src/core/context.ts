@@ -78,14 +78,20 @@ function foreground(image: RgbaImage, box: Box): [number, number, number, number
   return [sx / n / w, sy / n / h, (maxX - minX + 1) / w, (maxY - minY + 1) / h, n / (w * h)];
 }
 
-/** Pixel comparison of the box in both images: changed share, mean colour change, mean |difference|, luma change. */
-function comparison(a: RgbaImage, b: RgbaImage, box: Box): [number, number, number, number] {
+/** The part of the box inside both images (they can differ in size); null when there is none. */
+function commonPart(a: RgbaImage, b: RgbaImage, box: Box): Clipped | null {
   const ca = clip(box, a), cb = clip(box, b);
-  if (!ca || !cb) return [1, 0, 0, 0];
-  // the common part (the images can differ in size)
+  if (!ca || !cb) return null;
   const x0 = Math.max(ca.x0, cb.x0), y0 = Math.max(ca.y0, cb.y0);
   const x1 = Math.min(ca.x1, cb.x1), y1 = Math.min(ca.y1, cb.y1);
-  if (x1 <= x0 || y1 <= y0) return [1, 0, 0, 0];
+  return x1 > x0 && y1 > y0 ? { x0, y0, x1, y1 } : null;
+}
+
+/** Pixel comparison of the box in both images: changed share, mean colour change, mean |difference|, luma change. */
+function comparison(a: RgbaImage, b: RgbaImage, box: Box): [number, number, number, number] {
+  const common = commonPart(a, b, box);
+  if (!common) return [1, 0, 0, 0];
+  const { x0, y0, x1, y1 } = common;
   let changed = 0, absSum = 0;
   const meanA = [0, 0, 0], meanB = [0, 0, 0];
   for (let y = y0; y < y1; y++) {
@@ -116,12 +122,10 @@ function comparison(a: RgbaImage, b: RgbaImage, box: Box): [number, number, numb
  * images swapped (content fading in). bg is the before image's border colour of the box.
  */
 function fade(a: RgbaImage, b: RgbaImage, box: Box): [number, number, number, number] {
-  const ca = clip(box, a), cb = clip(box, b);
-  if (!ca || !cb) return [1, 1, 1, 1];
-  const x0 = Math.max(ca.x0, cb.x0), y0 = Math.max(ca.y0, cb.y0);
-  const x1 = Math.min(ca.x1, cb.x1), y1 = Math.min(ca.y1, cb.y1);
-  if (x1 <= x0 || y1 <= y0) return [1, 1, 1, 1];
-  const bg = borderColour(a, { x0, y0, x1, y1 });
+  const common = commonPart(a, b, box);
+  if (!common) return [1, 1, 1, 1];
+  const { x0, y0, x1, y1 } = common;
+  const bg = borderColour(a, common);
   // a lattice of at most ~40,000 pixels keeps whole-screen regions cheap
   const step = Math.max(1, Math.floor(Math.sqrt(((x1 - x0) * (y1 - y0)) / 40000)));
   let ab = 0, bb = 0, aa = 0;

@@ -210,10 +210,13 @@ function medianOf(values: number[]): number {
 }
 
 /**
- * The MOTION_FEATURES of a region (image pixels [x0, y0, x1, y1)) between two images. Shares are of
- * the region's blocks; motions (px, before -> after) are summarised as signed log1p of their median,
- * the log1p of their median length and of their mean distance from the median, the share moving
- * against the rest along an axis (a swap) and the share within 1 px of it (one rigid shift).
+ * The MOTION_FEATURES of a region (image pixels [x0, y0, x1, y1)) between two images. Per direction
+ * (the after image's blocks looked up in before, and the before image's in after): the share of the
+ * region's blocks with content, then the shares of those found in place, found moved, and not found.
+ * The motions (px, before -> after) of the moved blocks of both directions are summarised as the
+ * signed log1p of their median (x, y), the log1p of the median's length and of their mean distance
+ * from it, the share moving against the rest along an axis (a swap) and the share within 1 px of the
+ * median (one rigid shift); all zero when nothing moved.
  */
 export function motionFeatures(before: RgbaImage, after: RgbaImage, box: Box): number[] {
   const width = Math.min(before.width, after.width), height = Math.min(before.height, after.height);
