@@ -17,7 +17,8 @@ difference, trained with the captioner: the frozen 64-d tokenizer features alone
 tell kinds apart (bold text, a few pixels of spacing, a colour vs an opacity change; contract v2).
 The layout context of the sample (the 49 numbers of src/core/context.ts: its size and place on the
 screen, the full-resolution extent and centre of its content before and after, the pair's other
-changed regions) is embedded by a small MLP and added to every stage-2 token (contract v3): the crop
+changed regions; since contract v4 also a fade fit and where blocks of its content moved,
+src/core/motion.ts) is embedded by a small MLP and added to every stage-2 token (contract v3): the crop
 alone cannot tell a resize from a spacing change or a reflow from a move, and the captions need it as
 much as the kind head. Its last layer starts at zero, so an encoder trained without it is unchanged.
 """
