@@ -8,7 +8,7 @@
 import type { Box } from './report.js';
 import type { RgbaImage } from './image.js';
 import { CROP_SIZE } from './crop.js';
-import { MOTION_FEATURES, motionFeatures } from './motion.js';
+import { MOTION_FEATURES, median, motionFeatures } from './motion.js';
 
 /** Feature names, in order (models/CONTRACT.md, "Kind prior"). */
 export const CONTEXT_FEATURES = [
@@ -37,12 +37,6 @@ function clip(box: Box, image: RgbaImage): Clipped | null {
   const x1 = Math.max(0, Math.min(image.width, Math.ceil(box[2])));
   const y1 = Math.max(0, Math.min(image.height, Math.ceil(box[3])));
   return x1 > x0 && y1 > y0 ? { x0, y0, x1, y1 } : null;
-}
-
-function median(values: number[]): number {
-  const s = values.slice().sort((p, q) => p - q);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** The box's border colour (per-channel median of its edge pixels): the background its content sits on. */

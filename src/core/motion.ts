@@ -88,6 +88,21 @@ function latticeError(src: Plane, dst: Plane, xs: Int32Array, ys: Int32Array, dx
 }
 
 type Rect = [number, number, number, number];
+
+/** A block's sample lattice in src and the error sum at or under which it matches. */
+interface BlockLattice { xs: Int32Array; ys: Int32Array; matchSum: number }
+
+function blockLattice(src: Plane, block: Rect): BlockLattice {
+  const xs = lattice(block[0] - src.x0, block[2] - src.x0, SAMPLES_PER_SIDE);
+  const ys = lattice(block[1] - src.y0, block[3] - src.y0, SAMPLES_PER_SIDE);
+  return { xs, ys, matchSum: MATCH_LEVEL * xs.length * ys.length };
+}
+
+/** The first of `offsets` at which the block matches, as a result; null when none does. */
+function matchAt(s: Search, { xs, ys, matchSum }: BlockLattice, offsets: [number, number][]): BlockResult {
+  for (const [dx, dy] of offsets) if (latticeError(s.src, s.dst, xs, ys, dx, dy, matchSum) <= matchSum) return { state: 'shifted', dx, dy };
+  return null;
+}
 type BlockResult = { state: 'same' } | { state: 'shifted'; dx: number; dy: number } | { state: 'new'; block: Rect } | null;
 
 /** src looked up in dst; the axis search runs on planes averaged factor x factor, the square search on
@@ -103,16 +118,16 @@ interface Search {
  * swaps, most moves), then anywhere in a square around it; each coarse search keeps CANDIDATES offsets,
  * refined at full resolution.
  */
-function findBlock(s: Search, bx0: number, by0: number, bx1: number, by1: number, recent: [number, number][]): BlockResult {
-  const block: Rect = [bx0, by0, bx1, by1];
-  const xs = lattice(bx0 - s.src.x0, bx1 - s.src.x0, SAMPLES_PER_SIDE);
-  const ys = lattice(by0 - s.src.y0, by1 - s.src.y0, SAMPLES_PER_SIDE);
+function findBlock(s: Search, block: Rect, recent: [number, number][]): BlockResult {
+  const [bx0, by0, bx1, by1] = block;
+  const at = blockLattice(s.src, block);
+  const { xs, ys, matchSum } = at;
   let lo = Infinity, hi = -Infinity;
   for (const y of ys) for (const x of xs) { const v = s.src.v[y * s.src.w + x]; if (v < lo) lo = v; if (v > hi) hi = v; }
   if (hi - lo < CONTENT_RANGE) return null;
-  const matchSum = MATCH_LEVEL * xs.length * ys.length;
   if (latticeError(s.src, s.dst, xs, ys, 0, 0, matchSum) <= matchSum) return { state: 'same' };
-  for (const [dx, dy] of recent) if (latticeError(s.src, s.dst, xs, ys, dx, dy, matchSum) <= matchSum) return { state: 'shifted', dx, dy };
+  const nearby = matchAt(s, at, recent);
+  if (nearby) return nearby;
 
   const search = (c: Plane, dstCoarse: Plane, f: number, offsets: (consider: (dx: number, dy: number) => void) => void): BlockResult => {
     const coarseSpan = (a: number, b: number, origin: number, size: number): [number, number] => {
@@ -157,11 +172,7 @@ function findBlock(s: Search, bx0: number, by0: number, bx1: number, by1: number
  *  little texture (the sparse edge of a text line) matches too many places at coarse resolution to be
  *  found alone, but is found when it moved with its neighbours. */
 function retryBlock(s: Search, block: Rect, offsets: [number, number][]): BlockResult {
-  const xs = lattice(block[0] - s.src.x0, block[2] - s.src.x0, SAMPLES_PER_SIDE);
-  const ys = lattice(block[1] - s.src.y0, block[3] - s.src.y0, SAMPLES_PER_SIDE);
-  const matchSum = MATCH_LEVEL * xs.length * ys.length;
-  for (const [dx, dy] of offsets) if (latticeError(s.src, s.dst, xs, ys, dx, dy, matchSum) <= matchSum) return { state: 'shifted', dx, dy };
-  return { state: 'new', block };
+  return matchAt(s, blockLattice(s.src, block), offsets) ?? { state: 'new', block };
 }
 
 /** The `count` commonest offsets among the shifted results. */
@@ -179,17 +190,16 @@ function commonOffsets(results: BlockResult[], sign: 1 | -1, count: number): Map
   return new Map(top.map(([k, t]) => [k, t.d]));
 }
 
-/** Block results of the region `box` of src looked up in dst. */
-function trackBlocks(s: Search, box: Rect): BlockResult[] {
+/** Block results of the region `box` of src looked up in dst, in blocks of `size` pixels a side. */
+function trackBlocks(s: Search, box: Rect, size: number): BlockResult[] {
   const [x0, y0, x1, y1] = box;
-  const size = Math.max(MIN_BLOCK, Math.ceil(Math.max(x1 - x0, y1 - y0) / BLOCKS_PER_SIDE));
   const out: BlockResult[] = [];
   const recent: [number, number][] = [];     // the last distinct offsets found, newest first
   for (let by = y0; by < y1; by += size) {
     for (let bx = x0; bx < x1; bx += size) {
       const bx1 = Math.min(x1, bx + size), by1 = Math.min(y1, by + size);
       if (bx1 - bx < MIN_BLOCK / 2 || by1 - by < MIN_BLOCK / 2) continue;
-      const r = findBlock(s, bx, by, bx1, by1, recent);
+      const r = findBlock(s, [bx, by, bx1, by1], recent);
       out.push(r);
       if (r?.state !== 'shifted') continue;
       const seen = recent.findIndex(([dx, dy]) => dx === r.dx && dy === r.dy);
@@ -203,7 +213,8 @@ function trackBlocks(s: Search, box: Rect): BlockResult[] {
 
 const signedLog = (v: number) => Math.sign(v) * Math.log1p(Math.abs(v));
 
-function medianOf(values: number[]): number {
+/** The median of a non-empty list (the mean of the middle two for an even count). */
+export function median(values: number[]): number {
   const s = values.slice().sort((p, q) => p - q);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
@@ -238,8 +249,8 @@ export function motionFeatures(before: RgbaImage, after: RgbaImage, box: Box): n
   const region: Rect = [rx0, ry0, rx1, ry1];
   const searchA: Search = { src: planeA, dst: planeB, srcCoarse: coarseA, dstCoarse: coarseB, factor, srcSquare: squareA, dstSquare: squareB, axisRadius };
   const searchB: Search = { src: planeB, dst: planeA, srcCoarse: coarseB, dstCoarse: coarseA, factor, srcSquare: squareB, dstSquare: squareA, axisRadius };
-  const fromAfter = trackBlocks(searchA, region);
-  const fromBefore = trackBlocks(searchB, region);
+  const fromAfter = trackBlocks(searchA, region, size);
+  const fromBefore = trackBlocks(searchB, region, size);
   // blocks not found alone, tried at the region's commonest motions (either direction's finds)
   const offsets = new Map([...commonOffsets(fromAfter, 1, RETRY_OFFSETS), ...commonOffsets(fromBefore, -1, RETRY_OFFSETS)]);
   if (offsets.size) {
@@ -261,7 +272,7 @@ export function motionFeatures(before: RgbaImage, after: RgbaImage, box: Box): n
   for (const r of fromBefore) if (r?.state === 'shifted') motions.push([r.dx, r.dy]);
   let summary = [0, 0, 0, 0, 0, 0];
   if (motions.length) {
-    const mx = medianOf(motions.map((m) => m[0])), my = medianOf(motions.map((m) => m[1]));
+    const mx = median(motions.map((m) => m[0])), my = median(motions.map((m) => m[1]));
     const spread = motions.reduce((s, m) => s + Math.hypot(m[0] - mx, m[1] - my), 0) / motions.length;
     // a swap sends content both ways along an axis, and its median is no direction at all
     const against = (axis: 0 | 1) => Math.min(motions.filter((m) => m[axis] > 0).length, motions.filter((m) => m[axis] < 0).length);
