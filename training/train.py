@@ -572,6 +572,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", default="", help="override steps, e.g. stage2=600,stage1=300")
     ap.add_argument("--minutes", default="", help="wall-clock caps per phase, e.g. stage2=22,stage1=5")
     ap.add_argument("--batch", default="", help="override batch sizes, e.g. stage2=32")
+    ap.add_argument("--lr", default="", help="override peak learning rates, e.g. stage2=3e-4 (a gentler later round)")
     ap.add_argument("--train-pairs", type=int, default=None, help="use only the first N training pairs")
     ap.add_argument("--extra-train", action="append", default=[],
                     help="another folder of training crops (same layout as DATA/train, e.g. a second rendered "
@@ -594,6 +595,9 @@ def main(argv: list[str] | None = None) -> int:
     for kv in filter(None, a.batch.split(",")):
         phase, size = kv.split("=")
         setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), batch=int(size)))
+    for kv in filter(None, a.lr.split(",")):
+        phase, rate = kv.split("=")
+        setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), lr=float(rate)))
     if a.threads:
         cfg.threads = a.threads
     torch.set_num_threads(cfg.threads)

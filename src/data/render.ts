@@ -66,9 +66,8 @@ const PAGE_SCRIPT = `
   // Every element's box at load time, to find what a change shifted (reflow) afterwards.
   let loadedAll = new Map();
   const inSvg = (el) => el.tagName.toLowerCase() !== 'svg' && !!el.closest('svg');
-  const plainBox = (el) => {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) return null;
+  const boxOf = (r) => {
+    if (!r || (r.width === 0 && r.height === 0)) return null;
     return [Math.floor(r.left), Math.floor(r.top), Math.ceil(r.right), Math.ceil(r.bottom)];
   };
   const paints = (el) => {
@@ -78,7 +77,7 @@ const PAGE_SCRIPT = `
   };
   const snapshotAll = () => {
     loadedAll = new Map();
-    for (const el of root.querySelectorAll('*')) if (!inSvg(el)) loadedAll.set(el, plainBox(el));
+    for (const el of root.querySelectorAll('*')) if (!inSvg(el)) loadedAll.set(el, el.getBoundingClientRect());
   };
   // Elements a change moved without changing them (reflow): shifted boxes (same size, new place;
   // not when carried along by a parent that shifted the same way) and resized boxes that paint a
@@ -91,13 +90,19 @@ const PAGE_SCRIPT = `
     for (const el of root.querySelectorAll('*')) {
       if (inSvg(el)) continue;
       if (excluded.some((x) => x === el || x.contains(el))) continue;
-      const a = loadedAll.get(el);
-      const b = plainBox(el);
+      // decided on the unrounded boxes: a text-width shift is fractional, and rounding each edge
+      // outwards can make a shifted box one pixel wider or narrower than it was
+      const ra = loadedAll.get(el);
+      const rb = el.getBoundingClientRect();
+      const a = boxOf(ra);
+      const b = boxOf(rb);
       if (!a || !b) continue;
       if (a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3]) continue;
-      if (a[2] - a[0] === b[2] - b[0] && a[3] - a[1] === b[3] - b[1]) {
-        const dx = b[0] - a[0];
-        const dy = b[1] - a[1];
+      const sameSize = Math.abs(ra.width - rb.width) < 0.5 && Math.abs(ra.height - rb.height) < 0.5;
+      if (sameSize) {
+        const dx = Math.round(rb.left - ra.left);
+        const dy = Math.round(rb.top - ra.top);
+        if (dx === 0 && dy === 0) continue;   // unmoved, or a sub-pixel shift that only re-antialiases
         shifted.set(el, dx + ',' + dy);
         if (shifted.get(el.parentElement) === dx + ',' + dy) continue;
         out.push({ before: a, after: b });
