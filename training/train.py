@@ -558,6 +558,23 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
 
 
 # ---------------------------------------------------------------------------------------------------
+PHASES = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.type in (C.PhaseBudget, "PhaseBudget"))
+
+
+def phase_values(text: str, flag: str, cast, extra: tuple[str, ...] = ()) -> dict:
+    """"stage2=600,stage1=300" -> {"stage2": 600, "stage1": 300}; ValueError naming the flag on bad input."""
+    out = {}
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        phase, sep, value = item.partition("=")
+        if not sep or phase not in PHASES + extra:
+            raise ValueError(f"{flag} {item!r}: expected PHASE=VALUE with PHASE one of {', '.join(PHASES + extra)}")
+        try:
+            out[phase] = cast(value)
+        except ValueError:
+            raise ValueError(f"{flag} {item!r}: {value!r} is not a {cast.__name__}") from None
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", required=True, help="corpus root with train/ and val/ crops")
@@ -586,18 +603,18 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
 
     cfg = smoke_config(a.seed) if a.smoke else TrainConfig(seed=a.seed)
-    if a.steps:
-        cfg = C.with_steps(cfg, **{kv.split("=")[0]: int(kv.split("=")[1]) for kv in a.steps.split(",")})
-    if a.minutes:
-        cfg = C.with_minutes(cfg, **{kv.split("=")[0]: float(kv.split("=")[1]) for kv in a.minutes.split(",")})
+    try:
+        cfg = C.with_steps(cfg, **phase_values(a.steps, "--steps", int))
+        cfg = C.with_minutes(cfg, **phase_values(a.minutes, "--minutes", float, extra=("tokenizer_vq",)))
+        for phase, size in phase_values(a.batch, "--batch", int).items():
+            setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), batch=size))
+        for phase, rate in phase_values(a.lr, "--lr", float).items():
+            setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), lr=rate))
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     cfg.stage2_init = a.stage2_init
     cfg.augment_shift = a.augment_shift
-    for kv in filter(None, a.batch.split(",")):
-        phase, size = kv.split("=")
-        setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), batch=int(size)))
-    for kv in filter(None, a.lr.split(",")):
-        phase, rate = kv.split("=")
-        setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), lr=float(rate)))
     if a.threads:
         cfg.threads = a.threads
     torch.set_num_threads(cfg.threads)

@@ -189,3 +189,16 @@ def test_cropset_extra_shards_append_samples_images_frames_and_manifest(tmp_path
     assert set(both.manifest()) == set(a.manifest()) | set(b.manifest())
     # limit_pairs only trims the first folder
     assert len(CropSet(tmp_path / "a", limit_pairs=3, extra_dirs=(tmp_path / "b",))) == 3 + 6
+
+
+def test_phase_flags_parse_and_name_bad_input(tmp_path, capsys):
+    from training.train import main, phase_values
+    assert phase_values("stage2=3e-4, stage1=1e-3", "--lr", float) == {"stage2": 3e-4, "stage1": 1e-3}
+    assert phase_values("", "--lr", float) == {}
+    assert phase_values("tokenizer_vq=2", "--minutes", float, extra=("tokenizer_vq",)) == {"tokenizer_vq": 2.0}
+    for bad, message in (("stage3=1", "PHASE one of"), ("stage2", "PHASE=VALUE"), ("stage2=fast", "not a float")):
+        with pytest.raises(ValueError, match=message):
+            phase_values(bad, "--lr", float)
+    # the command line says so and stops before touching the output folder
+    assert main(["--data", str(tmp_path), "--out", str(tmp_path / "ckpt"), "--lr", "stage2=fast"]) == 2
+    assert "--lr 'stage2=fast'" in capsys.readouterr().err and not (tmp_path / "ckpt").exists()
