@@ -115,20 +115,28 @@ def smoke_config(seed: int = 1234) -> TrainConfig:
     )
 
 
+# the TrainConfig fields that are a phase's budget (what --steps, --minutes, --batch and --lr name)
+PHASES: tuple[str, ...] = tuple(name for name, value in asdict(TrainConfig()).items()
+                                if isinstance(value, dict) and "steps" in value)
+
+
+def with_budget(cfg: TrainConfig, budget_field: str, **phase_values) -> TrainConfig:
+    """Copy of cfg with one PhaseBudget field (steps, batch, lr, minutes) replaced in some phases."""
+    out = replace(cfg)
+    for phase, value in phase_values.items():
+        setattr(out, phase, replace(getattr(out, phase), **{budget_field: value}))
+    return out
+
+
 def with_steps(cfg: TrainConfig, **phase_steps: int) -> TrainConfig:
     """Copy of cfg with some phases' step counts replaced (used for the reduced ablation runs)."""
-    out = replace(cfg)
-    for phase, steps in phase_steps.items():
-        setattr(out, phase, replace(getattr(cfg, phase), steps=steps))
-    return out
+    return with_budget(cfg, "steps", **phase_steps)
 
 
 def with_minutes(cfg: TrainConfig, **phase_minutes: float) -> TrainConfig:
     """Copy of cfg with wall-clock caps on some phases (tokenizer_vq caps the codebook fine-tune)."""
-    out = replace(cfg)
-    for phase, minutes in phase_minutes.items():
-        if phase == "tokenizer_vq":
-            out.tokenizer_vq_minutes = minutes
-        else:
-            setattr(out, phase, replace(getattr(out, phase), minutes=minutes))
+    vq = phase_minutes.pop("tokenizer_vq", None)
+    out = with_budget(cfg, "minutes", **phase_minutes)
+    if vq is not None:
+        out.tokenizer_vq_minutes = vq
     return out

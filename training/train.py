@@ -14,7 +14,6 @@ While stage 2 trains, change-kind accuracy and no-change recall on the val split
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import os
@@ -558,16 +557,13 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
 
 
 # ---------------------------------------------------------------------------------------------------
-PHASES = tuple(f.name for f in dataclasses.fields(TrainConfig) if f.type in (C.PhaseBudget, "PhaseBudget"))
-
-
 def phase_values(text: str, flag: str, cast, extra: tuple[str, ...] = ()) -> dict:
     """"stage2=600,stage1=300" -> {"stage2": 600, "stage1": 300}; ValueError naming the flag on bad input."""
     out = {}
     for item in filter(None, (t.strip() for t in text.split(","))):
         phase, sep, value = item.partition("=")
-        if not sep or phase not in PHASES + extra:
-            raise ValueError(f"{flag} {item!r}: expected PHASE=VALUE with PHASE one of {', '.join(PHASES + extra)}")
+        if not sep or phase not in C.PHASES + extra:
+            raise ValueError(f"{flag} {item!r}: expected PHASE=VALUE with PHASE one of {', '.join(C.PHASES + extra)}")
         try:
             out[phase] = cast(value)
         except ValueError:
@@ -606,10 +602,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = C.with_steps(cfg, **phase_values(a.steps, "--steps", int))
         cfg = C.with_minutes(cfg, **phase_values(a.minutes, "--minutes", float, extra=("tokenizer_vq",)))
-        for phase, size in phase_values(a.batch, "--batch", int).items():
-            setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), batch=size))
-        for phase, rate in phase_values(a.lr, "--lr", float).items():
-            setattr(cfg, phase, dataclasses.replace(getattr(cfg, phase), lr=rate))
+        cfg = C.with_budget(cfg, "batch", **phase_values(a.batch, "--batch", int))
+        cfg = C.with_budget(cfg, "lr", **phase_values(a.lr, "--lr", float))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
