@@ -456,6 +456,70 @@ export function tileGrid(b: ScreenBuilder, n: number, product: boolean): string 
   return itemGroup(b, n, (bb, gid) => tile(bb, gid, product), { role: 'list', label: product ? 'products' : 'files', cls: 'grid', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 });
 }
 
+// ---- sections of the template set 3 additions (training only) ---------------------------------
+
+function commentRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const who = W.person(b.rng);
+  const name = b.el({ tag: 'span', role: 'text', label: who, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'name', fontPx: 14, bold: true }, b.text(who));
+  const when = `<span class="muted small">${W.escapeHtml(W.date(b.rng))}</span>`;
+  const reply = b.rng.chance(0.5) ? `<div class="hrow">${button(b, null, undefined, 'ghost')}</div>` : '';
+  return b.el({ role: 'row', label: who, cls: 'comment', color: p.bg.name, colorProp: 'background-color', colorHex: p.bg.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 6 }, avatar(b, null, who) + `<div class="col grow" style="gap:4px"><div class="hrow">${name}${when}</div>${paragraph(b, null, false)}${reply}</div>`);
+}
+
+/** a discussion under an article: avatar, name, date and text per comment */
+export function comments(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, commentRow, { role: 'list', label: 'comments', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 });
+}
+
+function memberCard(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const who = W.person(b.rng);
+  const name = b.el({ tag: 'span', role: 'text', label: who, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'name', fontPx: 14, bold: true }, b.text(who));
+  const roleText = b.rng.pick(['Designer', 'Engineer', 'Product lead', 'Support', 'Marketing', 'Data analyst', 'Founder', 'Recruiter']);
+  const roleEl = b.el({ tag: 'span', role: 'text', label: roleText, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, kinds: ['text', 'font', 'color'], textSort: 'title', fontPx: 12 }, b.text(roleText));
+  const foot = b.rng.chance(0.5) ? badge(b, null) : button(b, null, undefined, 'secondary');
+  return b.el({ role: 'card', label: who, cls: 'card col tight member', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'resize', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 10 }, avatar(b, null, who) + name + roleEl + foot);
+}
+
+/** people as cards in a wrapping grid, as on team and directory pages */
+export function memberGrid(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, memberCard, { role: 'list', label: 'people', cls: 'grid', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 });
+}
+
+function trackRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const title = W.sentence(b.rng, 1, 3).replace(/\.$/, '');
+  const t = b.el({ tag: 'span', role: 'text', label: title, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'list', kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 14, bold: true }, b.text(title));
+  const artist = W.person(b.rng);
+  const a = b.el({ tag: 'span', role: 'text', label: artist, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'font'], textSort: 'name', fontPx: 12 }, b.text(artist));
+  const length = `${b.rng.int(1, 6)}:${String(b.rng.int(0, 59)).padStart(2, '0')}`;
+  const d = b.el({ tag: 'span', role: 'number', label: length, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'color'], textSort: 'number', fontPx: 12 }, b.text(length));
+  const lead = b.rng.chance(0.5) ? image(b, 'list', 40, 40) : icon(b, 'list', 20);
+  return b.el({ role: 'row', label: title, cls: 'lrow', area: 'list', colorProp: 'background-color', colorHex: p.surface.hex, color: p.surface.name, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, lead + `<div class="grow col">${t}${a}</div>` + d + iconButton(b, 'list'));
+}
+
+/** a play queue: cover or icon, title, artist, length and an action per track */
+export function trackList(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, trackRow, { role: 'list', label: 'tracks', cls: 'list card flat', area: 'list', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 0 });
+}
+
+function eventRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const time = `${b.rng.int(7, 18)}:${b.rng.pick(['00', '15', '30', '45'])}`;
+  const timeEl = b.el({ tag: 'span', role: 'number', label: time, cls: 'muted small tgutter', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: 12, bold: true }, b.text(time));
+  const people: string[] = [];
+  for (let i = 0; i < b.rng.int(1, 3); i++) people.push(avatar(b, null));
+  const body = heading(b, null, 3, b.rng.pick(['Design review', 'Stand-up', 'Lunch with the team', 'Release planning', 'Customer call', 'Interview', 'Demo day', '1:1'])) + (b.rng.chance(0.5) ? paragraph(b, null) : '') + `<div class="hrow">${people.join('')}<div class="spacer"></div>${b.rng.chance(0.6) ? badge(b, null) : ''}</div>`;
+  const card = b.el({ role: 'card', label: 'event', cls: 'card col tight grow', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['color', 'spacing', 'resize'], spacingProp: 'padding', spacingPx: 10 }, body);
+  return b.el({ role: 'row', label: time, cls: 'hrow top', color: null, colorProp: null, kinds: ['remove', 'reorder', 'opacity', 'move'], group: gid }, timeEl + card);
+}
+
+/** a day's agenda: a time gutter beside each event card */
+export function agendaList(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, eventRow, { role: 'list', label: 'events', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 10 });
+}
+
 // ---- templates -------------------------------------------------------------------------------
 
 function page(b: ScreenBuilder, body: string, pad = 16): string {
@@ -523,6 +587,29 @@ const TEMPLATES: Record<string, Section> = {
     return nav(b) + `<div class="hrow fill top">${side}${page(b, head + chatThread(b, b.rng.int(3, 7)) + compose)}</div>`;
   },
   wizard: (b) => page(b, `<div class="col center-text">${heading(b, 'header', 1)}${paragraph(b, 'header')}</div>` + stepper(b) + `<div class="card col">${heading(b, 'form', 3, b.rng.pick(['Your details', 'Company', 'Shipping', 'Choose a plan']))}${form(b, b.rng.int(2, 4), b.rng.chance(0.3))}</div>` + buttonRow(b, 'footer', 2), 24),
+  // template set 3: five more training-only layouts (val and test are the same as under set 2)
+  article: (b) => {
+    const who = W.person(b.rng);
+    const byline = `<div class="hrow">${avatar(b, 'header', who)}<div class="col" style="gap:0"><span class="strong">${W.escapeHtml(who)}</span><span class="muted small">${W.escapeHtml(W.date(b.rng))}</span></div><div class="spacer"></div>${b.compact ? '' : buttonRow(b, 'header', b.rng.int(1, 2))}</div>`;
+    return nav(b) + page(b, (b.rng.chance(0.5) ? image(b, 'header', '100%', b.rng.int(90, 140)) : '') + heading(b, 'header', 1) + byline + paragraph(b, null, false) + (b.rng.chance(0.6) ? paragraph(b, null, false) : '') + tagRow(b, null) + heading(b, null, 3, b.rng.pick(['Comments', 'Discussion', 'Replies'])) + comments(b, b.rng.int(2, 4)), 20);
+  },
+  team: (b) => {
+    const side = b.compact ? '' : sidebar(b);
+    const head = `<div class="hrow">${heading(b, 'header', 1, b.rng.pick(['Team', 'People', 'Members', 'Directory']))}<div class="spacer"></div>${button(b, 'header', undefined, 'primary')}</div>`;
+    return nav(b) + `<div class="hrow fill top">${side}${page(b, head + (b.rng.chance(0.5) ? tabs(b) : '') + memberGrid(b, b.rng.int(3, b.compact ? 4 : 9)))}</div>`;
+  },
+  player: (b) => {
+    const now = `<div class="card hrow top">${image(b, null, b.compact ? 72 : 110, b.compact ? 72 : 110)}<div class="col grow">${heading(b, null, 2)}${paragraph(b, null)}${progress(b, null)}${buttonRow(b, null, b.rng.int(1, 2))}</div></div>`;
+    return nav(b) + page(b, now + heading(b, null, 3, b.rng.pick(['Up next', 'Queue', 'Playlist'])) + trackList(b, b.rng.int(3, 6)));
+  },
+  agenda: (b) => {
+    const head = `<div class="hrow">${heading(b, 'header', 1, b.rng.pick(['Today', 'Schedule', 'This week', 'Agenda']))}<div class="spacer"></div>${buttonRow(b, 'header', 1)}</div>`;
+    return nav(b) + page(b, head + (b.rng.chance(0.6) ? tabs(b) : '') + agendaList(b, b.rng.int(2, 5)));
+  },
+  billing: (b) => {
+    const plan = `<div class="card hrow">${icon(b, null, 28)}<div class="col grow" style="gap:2px">${heading(b, null, 3, b.rng.pick(W.PLANS) + ' plan')}${paragraph(b, null)}</div>${button(b, null, undefined, b.rng.chance(0.5) ? 'primary' : 'secondary')}</div>`;
+    return page(b, heading(b, 'header', 1, b.rng.pick(['Billing', 'Subscription', 'Usage'])) + plan + statCards(b, b.compact ? 1 : b.rng.int(2, 3)) + `<div class="card flat">${table(b, b.rng.int(2, 5))}</div>` + buttonRow(b, 'footer', b.rng.int(1, 2)), 20);
+  },
 };
 
 /** Held out for the test split: train and val never render them. */
@@ -533,16 +620,20 @@ export const VAL_HELD_OUT_TEMPLATES = new Set(['chat', 'wizard']);
 /**
  * Template sets: set 1 is the first thirteen templates (the corpus shards of rounds 1-5 were made
  * with it, and the same --seed still gives the same pairs with --templates 1); set 2 adds five
- * training templates and the two validation-only ones. The test split renders set 1's templates in
- * either set, so test corpora are the same under both.
+ * training templates and the two validation-only ones; set 3 adds five more training templates and
+ * nothing else (val under set 3 is val under set 2). The test split renders set 1's templates in
+ * every set, so test corpora are the same under all three.
  */
-export const TEMPLATE_SETS = [1, 2] as const;
+export const TEMPLATE_SETS = [1, 2, 3] as const;
 export type TemplateSet = (typeof TEMPLATE_SETS)[number];
-export const DEFAULT_TEMPLATE_SET: TemplateSet = 2;
+export const DEFAULT_TEMPLATE_SET: TemplateSet = 3;
 const SET_1 = ['signin', 'dashboard', 'table', 'settings', 'dialog', 'inbox', 'menu', 'pricing', 'editor', 'profile', 'datepicker', 'checkout', 'kanban'];
+const SET_2 = [...SET_1, 'feed', 'files', 'products', 'orders', 'notifications', 'chat', 'wizard'];
+/** Set 3's additions render only in train: val under set 3 is val under set 2. */
+const SET_3_ADDITIONS = ['article', 'team', 'player', 'agenda', 'billing'];
 
 export function templateNames(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
-  const names = set === 1 || split === 'test' ? SET_1 : Object.keys(TEMPLATES);
+  const names = set === 1 || split === 'test' ? SET_1 : set === 3 && split === 'train' ? [...SET_2, ...SET_3_ADDITIONS] : SET_2;
   if (split === 'test') return names;
   return names.filter((t) => !HELD_OUT_TEMPLATES.has(t) && (split === 'val' || !VAL_HELD_OUT_TEMPLATES.has(t)));
 }
@@ -551,6 +642,14 @@ export function templateNames(split: string, set: TemplateSet = DEFAULT_TEMPLATE
 export function heldOutTemplates(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
   const held = split === 'test' ? HELD_OUT_TEMPLATES : split === 'val' && set >= 2 ? VAL_HELD_OUT_TEMPLATES : new Set<string>();
   return templateNames(split, set).filter((t) => held.has(t));
+}
+
+/**
+ * The templates a split's screens lean on (picked 40% of the time): for val and test what training
+ * never saw; for a set-3 training shard its five new templates, which the earlier shards lack.
+ */
+export function leanTemplates(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
+  return split === 'train' && set === 3 ? SET_3_ADDITIONS : heldOutTemplates(split, set);
 }
 
 export function buildTemplate(name: string, b: ScreenBuilder): string {
@@ -652,5 +751,8 @@ svg{display:block;flex:none}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(130px,1fr));gap:12px}
 .side{width:220px;flex:none}
 .pop{width:min(300px,90vw);box-shadow:0 6px 18px rgba(0,0,0,.2);gap:8px}
+.comment{display:flex;align-items:flex-start;gap:10px;padding:6px;border-radius:var(--r)}
+.member{align-items:center;text-align:center}
+.tgutter{width:52px;flex:none;padding-top:10px}
 h1{font-size:22px}h2{font-size:18px}h3{font-size:15px}
 `;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { HELD_OUT_PALETTES, paletteIds } from '../../src/data/colors.js';
 import { pairId } from '../../src/data/generate.js';
 import { Rng, hashString } from '../../src/data/rng.js';
-import { HELD_OUT_TEMPLATES, VAL_HELD_OUT_TEMPLATES, heldOutTemplates, templateNames } from '../../src/data/templates.js';
+import { HELD_OUT_TEMPLATES, VAL_HELD_OUT_TEMPLATES, heldOutTemplates, leanTemplates, templateNames } from '../../src/data/templates.js';
 
 test('train and val never see the held-out templates and palettes; test has them all', () => {
   for (const split of ['train', 'val']) {
@@ -35,6 +35,24 @@ test('template set 2: val holds out its own templates, train gains five, test an
     assert.ok(templateNames('val', 2).includes(t) && heldOutTemplates('val', 2).includes(t), t);
   }
   for (const t of HELD_OUT_TEMPLATES) assert.ok(!templateNames('val', 2).includes(t), t);
+});
+
+test('template set 3: train gains five more templates; val, test and sets 1-2 stay as they were', () => {
+  const train2 = templateNames('train', 2);
+  const train3 = templateNames('train', 3);
+  assert.deepEqual(train3.slice(0, train2.length), train2);
+  assert.equal(train3.length, train2.length + 5);
+  assert.deepEqual(templateNames('val', 3), templateNames('val', 2));
+  assert.deepEqual(heldOutTemplates('val', 3), heldOutTemplates('val', 2));
+  assert.deepEqual(templateNames('test', 3), templateNames('test', 1));
+  assert.deepEqual(heldOutTemplates('test', 3), heldOutTemplates('test', 1));
+  assert.deepEqual(leanTemplates('train', 3), train3.slice(train2.length));
+  assert.deepEqual(leanTemplates('train', 2), []);
+  for (const split of ['val', 'test']) for (const set of [1, 2, 3] as const) assert.deepEqual(leanTemplates(split, set), heldOutTemplates(split, set));
+  for (const t of train3.slice(train2.length)) {
+    assert.ok(!templateNames('val', 3).includes(t) && !templateNames('test', 3).includes(t), t);
+    assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
+  }
 });
 
 test('the seeded generator is deterministic and its streams differ by split', () => {
