@@ -489,7 +489,7 @@ export function memberGrid(b: ScreenBuilder, n: number): string {
 
 function trackRow(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
-  const title = W.sentence(b.rng, 1, 3).replace(/\.$/, '');
+  const title = W.sentence(b.rng, 1, 3);
   const t = b.el({ tag: 'span', role: 'text', label: title, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'list', kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 14, bold: true }, b.text(title));
   const artist = W.person(b.rng);
   const a = b.el({ tag: 'span', role: 'text', label: artist, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'font'], textSort: 'name', fontPx: 12 }, b.text(artist));
