@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders the training corpus with the data engine and cuts the model crops with the runtime's own
 # region/crop code:  bash training/make_corpus.sh OUT_DIR [TRAIN_PAIRS] [VAL_PAIRS] [TEST_PAIRS] [SEED] [TEMPLATES]
-# TEMPLATES is the data CLI's --templates (default: its default, 3); corpus2 of the shipped model was
+# TEMPLATES is the data CLI's --templates (default: its default, 4); corpus2 of the shipped model was
 # made before sets 2-3 existed, so `... 1 1` remakes it.
 # Layout: OUT_DIR/<split>/{manifest.jsonl, pairs/..., crops.jsonl, crops.pairs.npy, crops.frames.npy,
 # crops.context.npy (the kind prior's layout-context features, `npm run context`)}.

@@ -520,6 +520,59 @@ export function agendaList(b: ScreenBuilder, n: number): string {
   return itemGroup(b, n, eventRow, { role: 'list', label: 'events', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 10 });
 }
 
+// ---- sections of the template set 4 additions (training only) ---------------------------------
+
+function settingRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const label = b.fresh(['Email alerts', 'Two-factor login', 'Public profile', 'Auto save', 'Weekly digest', 'Dark mode', 'Sound', 'Location', 'Read receipts', 'Beta features', 'Sync', 'Backups']);
+  const name = b.el({ tag: 'span', role: 'label', label, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 14, bold: true }, b.text(label));
+  const control = b.rng.chance(0.7) ? toggle(b, 'form') : button(b, 'form', undefined, 'secondary');
+  return b.el({ role: 'row', label, cls: 'lrow', area: 'form', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, (b.rng.chance(0.5) ? icon(b, 'form', 18) : '') + `<div class="grow col">${name}${paragraph(b, 'form')}</div>` + control);
+}
+
+/** preference rows: name, a line of help and a toggle or button each */
+export function settingRows(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, settingRow, { role: 'list', label: 'settings', cls: 'list card flat', area: 'form', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 0 });
+}
+
+function issueRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const title = W.sentence(b.rng, 3, 7);
+  const t = b.el({ tag: 'span', role: 'text', label: title, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'list', kinds: ['text', 'color', 'font'], textSort: 'sentence', fontPx: 14, bold: true }, b.text(title));
+  const num = '#' + b.rng.int(10, 999);
+  const meta = b.el({ tag: 'span', role: 'number', label: num, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'color'], textSort: 'number', fontPx: 12 }, b.text(num));
+  const people: string[] = [];
+  for (let i = 0; i < b.rng.int(0, 2); i++) people.push(avatar(b, 'list'));
+  return b.el({ role: 'row', label: title, cls: 'lrow', area: 'list', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, icon(b, 'list', 18) + `<div class="grow col">${t}<div class="hrow">${meta}${badge(b, 'list')}</div></div>` + people.join(''));
+}
+
+/** an issue tracker's list: status icon, title, number and badge, assignees */
+export function issueList(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, issueRow, { role: 'list', label: 'issues', cls: 'list card flat', area: 'list', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 0 });
+}
+
+function featureCard(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  return b.el({ role: 'card', label: 'feature', cls: 'card col tight', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'resize', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 10 }, icon(b, null, 28) + heading(b, null, 3) + paragraph(b, null));
+}
+
+/** feature cards of a landing page: icon, title, a sentence */
+export function featureGrid(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, featureCard, { role: 'list', label: 'features', cls: 'grid wide', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 });
+}
+
+function photoTile(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const title = b.fresh(['Sunset', 'Harbour', 'Team offsite', 'Garden', 'Old town', 'Mountains', 'Studio', 'Launch party', 'Beach', 'Forest walk', 'Skyline', 'Snow day']);
+  const t = b.el({ tag: 'span', role: 'text', label: title, cls: 'small strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 12, bold: true }, b.text(title));
+  return b.el({ role: 'card', label: title, cls: 'col photo', color: null, colorProp: null, kinds: ['move', 'opacity', 'remove', 'reorder'], group: gid }, image(b, null, '100%', b.rng.int(70, 110)) + t);
+}
+
+/** a photo gallery: pictures with a title under each */
+export function photoGrid(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, photoTile, { role: 'list', label: 'photos', cls: 'grid', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 });
+}
+
 // ---- templates -------------------------------------------------------------------------------
 
 function page(b: ScreenBuilder, body: string, pad = 16): string {
@@ -610,6 +663,23 @@ const TEMPLATES: Record<string, Section> = {
     const plan = `<div class="card hrow">${icon(b, null, 28)}<div class="col grow" style="gap:2px">${heading(b, null, 3, b.rng.pick(W.PLANS) + ' plan')}${paragraph(b, null)}</div>${button(b, null, undefined, b.rng.chance(0.5) ? 'primary' : 'secondary')}</div>`;
     return page(b, heading(b, 'header', 1, b.rng.pick(['Billing', 'Subscription', 'Usage'])) + plan + statCards(b, b.compact ? 1 : b.rng.int(2, 3)) + `<div class="card flat">${table(b, b.rng.int(2, 5))}</div>` + buttonRow(b, 'footer', b.rng.int(1, 2)), 20);
   },
+  // template set 4: five more training-only layouts (val and test are the same as under set 2)
+  mail: (b) => {
+    const who = W.person(b.rng);
+    const left = b.compact ? '' : `<div class="col convs">${input(b, 'sidebar', 'Search mail', false, true)}${list(b, b.rng.int(3, 6))}</div>`;
+    const head = `<div class="hrow">${avatar(b, 'header', who)}<div class="col" style="gap:0"><span class="strong">${W.escapeHtml(who)}</span><span class="muted small">${W.escapeHtml(W.date(b.rng))}</span></div><div class="spacer"></div>${iconButton(b, 'header')}</div>`;
+    return nav(b) + `<div class="hrow fill top">${left}${page(b, heading(b, 'header', 2) + head + paragraph(b, null, false) + paragraph(b, null, false) + (b.rng.chance(0.4) ? image(b, null, b.rng.int(120, 220), b.rng.int(70, 110)) : '') + buttonRow(b, 'footer', b.rng.int(1, 3)))}</div>`;
+  },
+  gallery: (b) => nav(b) + page(b, `<div class="hrow">${heading(b, 'header', 1, b.rng.pick(['Photos', 'Album', 'Gallery', 'Moments']))}<div class="spacer"></div>${buttonRow(b, 'header', b.rng.int(1, 2))}</div>` + (b.rng.chance(0.5) ? tagRow(b, 'header') : '') + photoGrid(b, b.rng.int(3, b.compact ? 4 : 10))),
+  preferences: (b) => {
+    const side = b.compact ? '' : sidebar(b);
+    return `<div class="hrow fill top">${side}${page(b, heading(b, 'header', 1, b.rng.pick(['Preferences', 'Notifications', 'Privacy', 'Account'])) + paragraph(b, 'header') + settingRows(b, b.rng.int(3, 6)) + buttonRow(b, 'footer', b.rng.int(1, 2)))}</div>`;
+  },
+  tracker: (b) => nav(b) + page(b, `<div class="hrow">${heading(b, 'header', 1, b.rng.pick(['Issues', 'Tasks', 'Bugs', 'Tickets']))}<div class="spacer"></div>${button(b, 'header', undefined, 'primary')}</div>` + toolbar(b) + issueList(b, b.rng.int(3, 7))),
+  landing: (b) => {
+    const hero = `<div class="hrow top wrap"><div class="col grow">${heading(b, 'header', 1)}${paragraph(b, 'header')}${buttonRow(b, 'header', b.rng.int(1, 2))}</div>${b.compact ? '' : image(b, 'header', b.rng.int(160, 260), b.rng.int(100, 150))}</div>`;
+    return nav(b) + page(b, hero + featureGrid(b, b.rng.int(2, b.compact ? 3 : 6)) + (b.rng.chance(0.5) ? `<div class="card hrow">${avatar(b, null)}${paragraph(b, null, false)}</div>` : ''), 24);
+  },
 };
 
 /** Held out for the test split: train and val never render them. */
@@ -620,20 +690,27 @@ export const VAL_HELD_OUT_TEMPLATES = new Set(['chat', 'wizard']);
 /**
  * Template sets: set 1 is the first thirteen templates (the corpus shards of rounds 1-5 were made
  * with it, and the same --seed still gives the same pairs with --templates 1); set 2 adds five
- * training templates and the two validation-only ones; set 3 adds five more training templates and
- * nothing else (val under set 3 is val under set 2). The test split renders set 1's templates in
- * every set, so test corpora are the same under all three.
+ * training templates and the two validation-only ones; sets 3 and 4 each add five more training
+ * templates and nothing else (val under them is val under set 2). The test split renders set 1's
+ * templates in every set, so test corpora are the same under all four.
  */
-export const TEMPLATE_SETS = [1, 2, 3] as const;
+export const TEMPLATE_SETS = [1, 2, 3, 4] as const;
 export type TemplateSet = (typeof TEMPLATE_SETS)[number];
-export const DEFAULT_TEMPLATE_SET: TemplateSet = 3;
+export const DEFAULT_TEMPLATE_SET: TemplateSet = 4;
 const SET_1 = ['signin', 'dashboard', 'table', 'settings', 'dialog', 'inbox', 'menu', 'pricing', 'editor', 'profile', 'datepicker', 'checkout', 'kanban'];
 const SET_2 = [...SET_1, 'feed', 'files', 'products', 'orders', 'notifications', 'chat', 'wizard'];
-/** Set 3's additions render only in train: val under set 3 is val under set 2. */
+/** Sets 3 and 4 add training-only templates: val under them is val under set 2. */
 const SET_3_ADDITIONS = ['article', 'team', 'player', 'agenda', 'billing'];
+const SET_4_ADDITIONS = ['mail', 'gallery', 'preferences', 'tracker', 'landing'];
 
 export function templateNames(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
-  const names = set === 1 || split === 'test' ? SET_1 : set === 3 && split === 'train' ? [...SET_2, ...SET_3_ADDITIONS] : SET_2;
+  if (set === 1 || split === 'test') return forSplit(SET_1, split);
+  if (split !== 'train' || set === 2) return forSplit(SET_2, split);
+  return forSplit(set === 3 ? [...SET_2, ...SET_3_ADDITIONS] : [...SET_2, ...SET_3_ADDITIONS, ...SET_4_ADDITIONS], split);
+}
+
+/** the templates of `names` that `split` may render */
+function forSplit(names: string[], split: string): string[] {
   if (split === 'test') return names;
   return names.filter((t) => !HELD_OUT_TEMPLATES.has(t) && (split === 'val' || !VAL_HELD_OUT_TEMPLATES.has(t)));
 }
@@ -646,10 +723,12 @@ export function heldOutTemplates(split: string, set: TemplateSet = DEFAULT_TEMPL
 
 /**
  * The templates a split's screens lean on (picked 40% of the time): for val and test what training
- * never saw; for a set-3 training shard its five new templates, which the earlier shards lack.
+ * never saw; for a set-3 or set-4 training shard the five templates that set adds, which the
+ * earlier shards lack.
  */
 export function leanTemplates(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
-  return split === 'train' && set === 3 ? SET_3_ADDITIONS : heldOutTemplates(split, set);
+  if (split === 'train' && set >= 3) return set === 3 ? SET_3_ADDITIONS : SET_4_ADDITIONS;
+  return heldOutTemplates(split, set);
 }
 
 export function buildTemplate(name: string, b: ScreenBuilder): string {
@@ -754,5 +833,7 @@ svg{display:block;flex:none}
 .comment{display:flex;align-items:flex-start;gap:10px;padding:6px;border-radius:var(--r)}
 .member{align-items:center;text-align:center}
 .tgutter{width:52px;flex:none;padding-top:10px}
+.grid.wide{grid-template-columns:repeat(auto-fill,minmax(200px,1fr))}
+.photo{gap:4px}
 h1{font-size:22px}h2{font-size:18px}h3{font-size:15px}
 `;

@@ -30,8 +30,8 @@ const COUNT = 30;
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test('two runs with the same seed write byte-identical files, whatever the concurrency', async () => {
-  await runData({ seed: 4242, count: COUNT, split: 'test', out: runA, browsers: 2, pages: 2, start: 0, quiet: true, resume: false, templates: 3 });
-  await runData({ seed: 4242, count: COUNT, split: 'test', out: runB, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 3 });
+  await runData({ seed: 4242, count: COUNT, split: 'test', out: runA, browsers: 2, pages: 2, start: 0, quiet: true, resume: false, templates: 4 });
+  await runData({ seed: 4242, count: COUNT, split: 'test', out: runB, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 4 });
   const filesA = listFiles(runA);
   const filesB = listFiles(runB);
   assert.deepEqual(filesA, filesB);
@@ -43,7 +43,7 @@ test('two runs with the same seed write byte-identical files, whatever the concu
 
 test('a different seed or split gives a different corpus', async () => {
   const other = path.join(tmp, 'c');
-  await runData({ seed: 4243, count: 3, split: 'test', out: other, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 3 });
+  await runData({ seed: 4243, count: 3, split: 'test', out: other, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 4 });
   const a = readManifest(runA).slice(0, 3);
   const c = readManifest(other);
   assert.notDeepEqual(a.map((r) => r.captions), c.map((r) => r.captions));
@@ -52,7 +52,7 @@ test('a different seed or split gives a different corpus', async () => {
 
 test('--start makes a piece of a bigger run with the same ids and bytes', async () => {
   const piece = path.join(tmp, 'piece');
-  await runData({ seed: 4242, count: 2, split: 'test', out: piece, browsers: 1, pages: 1, start: COUNT - 2, quiet: true, resume: false, templates: 3 });
+  await runData({ seed: 4242, count: 2, split: 'test', out: piece, browsers: 1, pages: 1, start: COUNT - 2, quiet: true, resume: false, templates: 4 });
   const whole = readFileSync(path.join(runA, 'manifest.jsonl'), 'utf8').trim().split('\n').slice(-2);
   assert.deepEqual(readFileSync(path.join(piece, 'manifest.jsonl'), 'utf8').trim().split('\n'), whole);
   for (const f of listFiles(path.join(piece, 'pairs'))) {
@@ -62,7 +62,7 @@ test('--start makes a piece of a bigger run with the same ids and bytes', async 
 
 test('--resume keeps complete pairs, cuts a torn last line and makes the rest identically', async () => {
   const partial = path.join(tmp, 'resume');
-  await runData({ seed: 4242, count: 3, split: 'test', out: partial, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 3 });
+  await runData({ seed: 4242, count: 3, split: 'test', out: partial, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 4 });
   // simulate a crash in the middle of writing the fourth line
   appendFileSync(path.join(partial, 'manifest.jsonl'), '{"id":"test-4242-0000');
   await runData({ seed: 4242, count: 5, split: 'test', out: partial, browsers: 1, pages: 1, start: 0, quiet: true, resume: true, templates: 2 });
@@ -146,10 +146,10 @@ test('the command line rejects bad arguments with a clear message', () => {
   assert.throws(() => parseArgs(['--count', '5', '--split', 'train', '--out', 'x']), /--seed is required/);
   assert.throws(() => parseArgs(['--seed', '1', '--count', '0', '--split', 'train', '--out', 'x']), /--count must be an integer >= 1/);
   assert.throws(() => parseArgs(['--bogus']), /unknown argument "--bogus"/);
-  assert.deepEqual(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd']), { seed: 3, count: 2, split: 'val', out: 'd', browsers: 2, pages: 2, start: 0, quiet: false, resume: false, templates: 3 });
+  assert.deepEqual(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd']), { seed: 3, count: 2, split: 'val', out: 'd', browsers: 2, pages: 2, start: 0, quiet: false, resume: false, templates: 4 });
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '1']).templates, 1);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '2']).templates, 2);
-  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '4']), /--templates must be one of 1, 2, 3, got "4"/);
+  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '5']), /--templates must be one of 1, 2, 3, 4, got "5"/);
 });
 
 test('reading a missing or broken manifest names the file', () => {

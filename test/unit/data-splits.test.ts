@@ -48,11 +48,23 @@ test('template set 3: train gains five more templates; val, test and sets 1-2 st
   assert.deepEqual(heldOutTemplates('test', 3), heldOutTemplates('test', 1));
   assert.deepEqual(leanTemplates('train', 3), train3.slice(train2.length));
   assert.deepEqual(leanTemplates('train', 2), []);
-  for (const split of ['val', 'test']) for (const set of [1, 2, 3] as const) assert.deepEqual(leanTemplates(split, set), heldOutTemplates(split, set));
+  for (const split of ['val', 'test']) for (const set of [1, 2, 3, 4] as const) assert.deepEqual(leanTemplates(split, set), heldOutTemplates(split, set));
   for (const t of train3.slice(train2.length)) {
     assert.ok(!templateNames('val', 3).includes(t) && !templateNames('test', 3).includes(t), t);
     assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
   }
+});
+
+test('template set 4: train gains five more again and leans on them; val and test stay as they were', () => {
+  const train3 = templateNames('train', 3);
+  const train4 = templateNames('train', 4);
+  assert.deepEqual(train4.slice(0, train3.length), train3);
+  assert.equal(train4.length, train3.length + 5);
+  assert.deepEqual(leanTemplates('train', 4), train4.slice(train3.length));
+  assert.deepEqual(templateNames('val', 4), templateNames('val', 2));
+  assert.deepEqual(templateNames('test', 4), templateNames('test', 1));
+  for (const split of ['val', 'test']) assert.deepEqual(leanTemplates(split, 4), heldOutTemplates(split, 2));
+  for (const t of train4.slice(train3.length)) assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
 });
 
 test('the seeded generator is deterministic and its streams differ by split', () => {
