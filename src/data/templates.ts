@@ -699,14 +699,18 @@ export type TemplateSet = (typeof TEMPLATE_SETS)[number];
 export const DEFAULT_TEMPLATE_SET: TemplateSet = 4;
 const SET_1 = ['signin', 'dashboard', 'table', 'settings', 'dialog', 'inbox', 'menu', 'pricing', 'editor', 'profile', 'datepicker', 'checkout', 'kanban'];
 const SET_2 = [...SET_1, 'feed', 'files', 'products', 'orders', 'notifications', 'chat', 'wizard'];
-/** Sets 3 and 4 add training-only templates: val under them is val under set 2. */
-const SET_3_ADDITIONS = ['article', 'team', 'player', 'agenda', 'billing'];
-const SET_4_ADDITIONS = ['mail', 'gallery', 'preferences', 'tracker', 'landing'];
+/** The training-only templates each set adds (on top of every earlier set's): val under them is val under set 2. */
+const TRAIN_ADDITIONS: Record<TemplateSet, string[]> = {
+  1: [],
+  2: [],
+  3: ['article', 'team', 'player', 'agenda', 'billing'],
+  4: ['mail', 'gallery', 'preferences', 'tracker', 'landing'],
+};
 
 export function templateNames(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
   if (set === 1 || split === 'test') return forSplit(SET_1, split);
-  if (split !== 'train' || set === 2) return forSplit(SET_2, split);
-  return forSplit(set === 3 ? [...SET_2, ...SET_3_ADDITIONS] : [...SET_2, ...SET_3_ADDITIONS, ...SET_4_ADDITIONS], split);
+  const added = split === 'train' ? TEMPLATE_SETS.filter((s) => s <= set).flatMap((s) => TRAIN_ADDITIONS[s]) : [];
+  return forSplit([...SET_2, ...added], split);
 }
 
 /** the templates of `names` that `split` may render */
@@ -727,8 +731,7 @@ export function heldOutTemplates(split: string, set: TemplateSet = DEFAULT_TEMPL
  * earlier shards lack.
  */
 export function leanTemplates(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
-  if (split === 'train' && set >= 3) return set === 3 ? SET_3_ADDITIONS : SET_4_ADDITIONS;
-  return heldOutTemplates(split, set);
+  return split === 'train' && TRAIN_ADDITIONS[set].length ? TRAIN_ADDITIONS[set] : heldOutTemplates(split, set);
 }
 
 export function buildTemplate(name: string, b: ScreenBuilder): string {
