@@ -17,7 +17,9 @@ the summary "no visible change" (that is what the runtime would say). Metrics:
 Ablation rows (same metrics, same pairs): static (stage 2 over [before, after], no stage 1), k1,
 k2 (the shipped model) and explicit (the k2 model fed the top-k interpolated keyframes' features
 instead of the procedure queries). A variant whose checkpoint does not exist is reported as not
-measured (null), never estimated.
+measured (null), never estimated - or, with --ablation-from, copied from an earlier metrics.json of the
+very same split (same pairs, model samples and reference ceiling) and marked carried_from: the
+ablation checkpoints are fixed runs, so their rows stay valid for as long as the split does.
 Interpolator: PSNR (dB) of the 7 recursive midpoint frames against the true frames, and of a linear
 cross-fade, on the split's samples that have true frames.
 """
@@ -127,6 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ablation-ckpt", default=None,
                     help="folder of the reduced-budget ablation runs (stage2_static/k1/k2 there); static and k1 "
                          "rows come from it, and its k2 is reported as k2_reduced next to them")
+    ap.add_argument("--ablation-from", default=None,
+                    help="an earlier metrics.json of the same split: ablation rows whose checkpoint is not here are "
+                         "copied from it, marked carried_from (only when its split, pair count, model samples and "
+                         "reference ceiling equal this split's)")
     a = ap.parse_args(argv)
     torch.set_num_threads(2)
     t0 = time.time()
@@ -169,12 +175,28 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict | None] = {}
     rows_plan = [("static", "ablation", "static", False), ("k1", "ablation", "k1", False),
                  ("k2", "main", "k2", False), ("explicit", "main", "k2", True)]
-    if a.ablation_ckpt:
+    carried = {}
+    if a.ablation_from:
+        earlier = json.loads(Path(a.ablation_from).read_text())
+        same = {"split": a.split, "count": len(pair_ids), "model_samples": n, "cider_ceiling": round(ceiling, 6)}
+        theirs = {"split": earlier.get("split"), "count": earlier.get("count"), "model_samples": earlier.get("model_samples"),
+                  "cider_ceiling": round(earlier.get("cider_ceiling") or -1.0, 6)}
+        if same != theirs:
+            print(f"error: {a.ablation_from} was measured on another split ({theirs}, here {same})", file=sys.stderr)
+            return 2
+        carried = {v: r for v, r in earlier.get("ablation", {}).items()
+                   if r and r.get("measured", True) and v not in ("k2", "explicit")}
+    if a.ablation_ckpt or "k2_reduced" in carried:
         rows_plan += [("k2_reduced", "ablation", "k2", False), ("explicit_reduced", "ablation", "k2", True)]
     folders = {"main": Path(a.ckpt), "ablation": Path(a.ablation_ckpt) if a.ablation_ckpt else Path(a.ckpt)}
     for variant, where, ckpt_variant, use_explicit in rows_plan:
         tv = time.time()
         folder = folders[where]
+        here = (folder / f"stage2_{ckpt_variant}.pt").is_file() and not (variant.endswith("_reduced") and not a.ablation_ckpt)
+        if not here and variant in carried:
+            results[variant] = {**carried[variant], "carried_from": str(a.ablation_from)}
+            print(f"evaluate: {variant}: no checkpoint here, carried from {a.ablation_from} (same split)", flush=True)
+            continue
         if not (folder / f"stage2_{ckpt_variant}.pt").is_file():
             results[variant] = None
             print(f"evaluate: {variant}: no checkpoint {folder / f'stage2_{ckpt_variant}.pt'}, not measured", flush=True)
@@ -263,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
                "model_samples": n,
                "nochange_pairs": sum(all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids),
                "ablation": {v: ({**{k: results[v][k] for k in names},
-                                 **{k: results[v][k] for k in ("training", "checkpoint") if k in results[v]}}
+                                 **{k: results[v][k] for k in ("training", "checkpoint", "carried_from")
+                                    if k in results[v]}}
                                 if results.get(v) else {**{k: None for k in names}, "measured": False})
                             for v in results},
                "interpolator": interp_res,

@@ -62,6 +62,11 @@ node training/check_onnx.mjs "$work/models" | tail -2 || fail "smoke export pari
 $PY -c "import json,sys; i=json.load(open('$work/models/export_info.json')); sys.exit(0 if i['onnx_total_mb'] <= 60 else 1)" \
   || fail "ONNX files over 60 MB"
 
+echo "30-training: a checkpoint recovered from the exported ONNX files exports the same numbers"
+$PY -m training.recover --models "$work/models" --out "$work/recovered" >"$work/recover.log" 2>&1 \
+  || { tail -5 "$work/recover.log"; fail "training.recover"; }
+grep "^recover:" "$work/recover.log" | cut -c1-160
+
 echo "30-training: evaluation on the tiny test split"
 $PY -m training.evaluate --data "$work/corpus" --ckpt "$work/ckpt" --out "$work/metrics.json" --interp-samples 8 \
   >"$work/eval.log" 2>&1 || { tail -20 "$work/eval.log"; fail "training.evaluate"; }

@@ -1,0 +1,67 @@
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from training import recover as R
+from training.data import Vocab
+from training.train import TrainConfig
+
+VOCAB = ["a", "button", "moved", "down", "the", "blue", "no", "visible", "change"]
+
+
+def _export_random_models(tmp_path: Path, seed: int) -> tuple[Path, dict]:
+    """A checkpoint whose every weight is random (seeded), exported as the real export does."""
+    vocab = Vocab.build([" ".join(VOCAB)])
+    cfg = TrainConfig(seed=seed)
+    modules = R._build(vocab, cfg)
+    gen = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for m in modules.values():
+            for t in m.state_dict(keep_vars=True).values():
+                if t.is_floating_point():
+                    t.copy_(torch.randn(t.shape, generator=gen) * 0.1 + (1.0 if t.ndim <= 1 else 0.0))
+    R._write_checkpoint(tmp_path / "orig_ckpt", modules, vocab, cfg, {})
+    R._export(tmp_path / "orig_ckpt", tmp_path / "models")
+    return tmp_path / "models", modules
+
+
+def test_recovered_checkpoint_holds_the_exported_weights(tmp_path):
+    models, original = _export_random_models(tmp_path, seed=7)
+    R.recover(models, tmp_path / "rec", seed=3, log=lambda *_: None)
+    s2 = torch.load(tmp_path / "rec" / "stage2_k2.pt")["state"]
+    enc, dec = original["enc"].state_dict(), original["dec"].state_dict()
+    for k, v in dec.items():
+        assert torch.equal(s2["decoder"][k], v), k
+    stage1_only = ("text_emb.", "text_pos.", "align_", "csy_")
+    split_sums = ("time_emb.", "row_emb.", "col_emb.")
+    for k, v in enc.items():
+        if k.startswith(stage1_only):
+            continue
+        if k.startswith(split_sums):
+            continue
+        assert torch.equal(s2["encoder"][k], v), k
+    # the position tables come back as another additive split: the sums the model uses are the same
+    rec = R._build(Vocab.load(models / "vocab.json"), TrainConfig())["enc"]
+    rec.load_state_dict(s2["encoder"])
+    assert torch.allclose(rec.position(4), original["enc"].position(4), atol=1e-5)
+    for name, key in (("tokenizer_vq", "tok"), ("interpolator_gate", "interp")):
+        got = torch.load(tmp_path / "rec" / f"{name}.pt")["state"]["model"]
+        for k, v in original[key].state_dict().items():
+            assert torch.equal(got[k], v), (name, k)
+    prior = torch.load(tmp_path / "rec" / "kind_prior.pt")["state"]
+    for k, v in original["prior"].state_dict().items():
+        assert torch.equal(prior[k], v), k
+    info = json.loads((tmp_path / "rec" / "summary.json").read_text())["recovered"]
+    assert info["reexport"]["max_abs_difference"] <= 1e-6
+
+
+def test_recover_refuses_files_of_another_graph(tmp_path):
+    models, _ = _export_random_models(tmp_path, seed=5)
+    # a vocabulary of another size changes the decoder's and encoder's tables
+    vocab = json.loads((models / "vocab.json").read_text())
+    vocab["tokens"].append("extra")
+    (models / "vocab.json").write_text(json.dumps(vocab))
+    with pytest.raises(R.RecoveryError, match="not the graph"):
+        R.recover(models, tmp_path / "rec", log=lambda *_: None)
