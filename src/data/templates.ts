@@ -258,10 +258,18 @@ export function table(b: ScreenBuilder, rows: number): string {
   return `<table class="tbl"><thead>${head}</thead>` + b.el({ tag: 'tbody', id: gid, role: 'table', label: 'table', area: 'table', kinds: [] }, body.join('')) + '</table>';
 }
 
+/** The bold name or title a row or card is about (a person, a message subject, a setting): its text,
+ *  colour and font can change. One maker, so every row and card section marks it up alike. */
+function strongText(b: ScreenBuilder, label: string, textSort: NonNullable<ElementSpec['textSort']>,
+  opts: { role?: 'text' | 'label'; area?: Area; cls?: string; fontPx?: number } = {}): string {
+  const p = b.palette;
+  return b.el({ tag: 'span', role: opts.role ?? 'text', label, cls: opts.cls ?? 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: opts.area, kinds: ['text', 'color', 'font'], textSort, fontPx: opts.fontPx ?? 14, bold: true }, b.text(label));
+}
+
 function listRow(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
   const name = W.person(b.rng);
-  const title = b.el({ tag: 'span', role: 'text', label: name, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'list', kinds: ['text', 'color', 'font'], textSort: 'name', fontPx: 14, bold: true }, b.text(name));
+  const title = strongText(b, name, 'name', { area: 'list' });
   const subText = W.sentence(b.rng, 3, 7);
   const sub = b.el({ tag: 'span', role: 'text', label: subText, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'font'], textSort: 'sentence', fontPx: 12 }, b.text(subText));
   const right = b.rng.chance(0.5) ? badge(b, 'list') : b.rng.chance(0.5) ? iconButton(b, 'list') : `<span class="muted small">${W.escapeHtml(W.date(b.rng))}</span>`;
@@ -425,7 +433,7 @@ export function stepper(b: ScreenBuilder): string {
 function feedPost(b: ScreenBuilder, gid: string): string {
   const who = W.person(b.rng);
   const p = b.palette;
-  const name = b.el({ tag: 'span', role: 'text', label: who, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'name', fontPx: 14, bold: true }, b.text(who));
+  const name = strongText(b, who, 'name');
   const when = `<span class="muted small">${W.escapeHtml(W.date(b.rng))}</span>`;
   const body = paragraph(b, null, false) + (b.rng.chance(0.4) ? image(b, null, '100%', 120) : '');
   const actions = buttonRow(b, null, b.rng.int(1, 3));
@@ -439,7 +447,7 @@ export function feed(b: ScreenBuilder, n: number): string {
 function tile(b: ScreenBuilder, gid: string, product: boolean): string {
   const p = b.palette;
   const title = product ? b.fresh(['Desk lamp', 'Backpack', 'Headphones', 'Mug', 'Notebook', 'Sneakers', 'Camera', 'Plant pot', 'Watch', 'Keyboard', 'Chair', 'Jacket']) : b.fresh(['report.pdf', 'notes.txt', 'budget.xlsx', 'logo.svg', 'photo.jpg', 'slides.key', 'data.csv', 'invoice.pdf', 'draft.docx', 'archive.zip', 'readme.md', 'video.mp4']);
-  const t = b.el({ tag: 'span', role: 'text', label: title, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 14, bold: true }, b.text(title));
+  const t = strongText(b, title, 'title');
   let inner: string;
   if (product) {
     const price = W.money(b.rng);
@@ -461,7 +469,7 @@ export function tileGrid(b: ScreenBuilder, n: number, product: boolean): string 
 function commentRow(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
   const who = W.person(b.rng);
-  const name = b.el({ tag: 'span', role: 'text', label: who, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'name', fontPx: 14, bold: true }, b.text(who));
+  const name = strongText(b, who, 'name');
   const when = `<span class="muted small">${W.escapeHtml(W.date(b.rng))}</span>`;
   const reply = b.rng.chance(0.5) ? `<div class="hrow">${button(b, null, undefined, 'ghost')}</div>` : '';
   return b.el({ role: 'row', label: who, cls: 'comment', color: p.bg.name, colorProp: 'background-color', colorHex: p.bg.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 6 }, avatar(b, null, who) + `<div class="col grow" style="gap:4px"><div class="hrow">${name}${when}</div>${paragraph(b, null, false)}${reply}</div>`);
@@ -475,7 +483,7 @@ export function comments(b: ScreenBuilder, n: number): string {
 function memberCard(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
   const who = W.person(b.rng);
-  const name = b.el({ tag: 'span', role: 'text', label: who, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'name', fontPx: 14, bold: true }, b.text(who));
+  const name = strongText(b, who, 'name');
   const roleText = b.rng.pick(['Designer', 'Engineer', 'Product lead', 'Support', 'Marketing', 'Data analyst', 'Founder', 'Recruiter']);
   const roleEl = b.el({ tag: 'span', role: 'text', label: roleText, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, kinds: ['text', 'font', 'color'], textSort: 'title', fontPx: 12 }, b.text(roleText));
   const foot = b.rng.chance(0.5) ? badge(b, null) : button(b, null, undefined, 'secondary');
@@ -490,7 +498,7 @@ export function memberGrid(b: ScreenBuilder, n: number): string {
 function trackRow(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
   const title = W.sentence(b.rng, 1, 3);
-  const t = b.el({ tag: 'span', role: 'text', label: title, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'list', kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 14, bold: true }, b.text(title));
+  const t = strongText(b, title, 'title', { area: 'list' });
   const artist = W.person(b.rng);
   const a = b.el({ tag: 'span', role: 'text', label: artist, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'font'], textSort: 'name', fontPx: 12 }, b.text(artist));
   const length = `${b.rng.int(1, 6)}:${String(b.rng.int(0, 59)).padStart(2, '0')}`;
@@ -525,7 +533,7 @@ export function agendaList(b: ScreenBuilder, n: number): string {
 function settingRow(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
   const label = b.fresh(['Email alerts', 'Two-factor login', 'Public profile', 'Auto save', 'Weekly digest', 'Dark mode', 'Sound', 'Location', 'Read receipts', 'Beta features', 'Sync', 'Backups']);
-  const name = b.el({ tag: 'span', role: 'label', label, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 14, bold: true }, b.text(label));
+  const name = strongText(b, label, 'title', { role: 'label' });
   const control = b.rng.chance(0.7) ? toggle(b, 'form') : button(b, 'form', undefined, 'secondary');
   return b.el({ role: 'row', label, cls: 'lrow', area: 'form', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, (b.rng.chance(0.5) ? icon(b, 'form', 18) : '') + `<div class="grow col">${name}${paragraph(b, 'form')}</div>` + control);
 }
@@ -538,7 +546,7 @@ export function settingRows(b: ScreenBuilder, n: number): string {
 function issueRow(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
   const title = W.sentence(b.rng, 3, 7);
-  const t = b.el({ tag: 'span', role: 'text', label: title, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'list', kinds: ['text', 'color', 'font'], textSort: 'sentence', fontPx: 14, bold: true }, b.text(title));
+  const t = strongText(b, title, 'sentence', { area: 'list' });
   const num = '#' + b.rng.int(10, 999);
   const meta = b.el({ tag: 'span', role: 'number', label: num, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'color'], textSort: 'number', fontPx: 12 }, b.text(num));
   const people: string[] = [];
@@ -564,7 +572,7 @@ export function featureGrid(b: ScreenBuilder, n: number): string {
 function photoTile(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
   const title = b.fresh(['Sunset', 'Harbour', 'Team offsite', 'Garden', 'Old town', 'Mountains', 'Studio', 'Launch party', 'Beach', 'Forest walk', 'Skyline', 'Snow day']);
-  const t = b.el({ tag: 'span', role: 'text', label: title, cls: 'small strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'title', fontPx: 12, bold: true }, b.text(title));
+  const t = strongText(b, title, 'title', { cls: 'small strong', fontPx: 12 });
   return b.el({ role: 'card', label: title, cls: 'col photo', color: null, colorProp: null, kinds: ['move', 'opacity', 'remove', 'reorder'], group: gid }, image(b, null, '100%', b.rng.int(70, 110)) + t);
 }
 
