@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -50,7 +49,6 @@ FILE_MODULES = {
     "decoder_step.onnx": ["dec"],
     "kind_prior.onnx": ["prior"],
 }
-POSITION_PARTS = ("time_emb.weight", "row_emb.weight", "col_emb.weight")
 
 
 class RecoveryError(RuntimeError):
