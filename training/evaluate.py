@@ -187,19 +187,20 @@ def main(argv: list[str] | None = None) -> int:
         carried = {v: r for v, r in earlier.get("ablation", {}).items()
                    if r and r.get("measured", True) and v not in ("k2", "explicit")}
     if a.ablation_ckpt or "k2_reduced" in carried:
-        rows_plan += [("k2_reduced", "ablation", "k2", False), ("explicit_reduced", "ablation", "k2", True)]
-    folders = {"main": Path(a.ckpt), "ablation": Path(a.ablation_ckpt) if a.ablation_ckpt else Path(a.ckpt)}
+        rows_plan += [("k2_reduced", "reduced", "k2", False), ("explicit_reduced", "reduced", "k2", True)]
+    # the reduced-budget rows exist only in an ablation folder (never the shipped checkpoint's k2)
+    folders = {"main": Path(a.ckpt), "ablation": Path(a.ablation_ckpt) if a.ablation_ckpt else Path(a.ckpt),
+               "reduced": Path(a.ablation_ckpt) if a.ablation_ckpt else None}
     for variant, where, ckpt_variant, use_explicit in rows_plan:
         tv = time.time()
         folder = folders[where]
-        here = (folder / f"stage2_{ckpt_variant}.pt").is_file() and not (variant.endswith("_reduced") and not a.ablation_ckpt)
-        if not here and variant in carried:
-            results[variant] = {**carried[variant], "carried_from": str(a.ablation_from)}
-            print(f"evaluate: {variant}: no checkpoint here, carried from {a.ablation_from} (same split)", flush=True)
-            continue
-        if not (folder / f"stage2_{ckpt_variant}.pt").is_file():
-            results[variant] = None
-            print(f"evaluate: {variant}: no checkpoint {folder / f'stage2_{ckpt_variant}.pt'}, not measured", flush=True)
+        if folder is None or not (folder / f"stage2_{ckpt_variant}.pt").is_file():
+            if variant in carried:
+                results[variant] = {**carried[variant], "carried_from": str(a.ablation_from)}
+                print(f"evaluate: {variant}: no checkpoint here, carried from {a.ablation_from} (same split)", flush=True)
+            else:
+                results[variant] = None
+                print(f"evaluate: {variant}: no stage2_{ckpt_variant}.pt in {folder}, not measured", flush=True)
             continue
         if where == "main" and ckpt_variant == "k2":
             enc, dec = enc2, dec2
