@@ -42,7 +42,7 @@ NO_CHANGE_CAPTION = "no visible change"
 # give the cross-fade there
 STILL_KINDS = ("color", "opacity", "theme")
 DEFAULT_BEAM_WIDTH: int = CONTRACT["default_beam_width"]
-CONTEXT_SIZE: int = len(CONTRACT["context_features"])  # 49 layout numbers per sample (src/core/context.ts)
+CONTEXT_SIZE: int = len(CONTRACT["context_features"])  # 55 layout numbers per sample (src/core/context.ts)
 OPSET = 17
 
 assert IMAGE_SIZE == PATCH * GRID and N_I == GRID * GRID, "contract sizes are inconsistent"

@@ -5,7 +5,7 @@
 The procedure encoder sees a 96x96 crop: a region's size and place on the screen, how the extent and
 centre of its content changed at full resolution, and what else changed in the pair (a reflow has a
 cause above it, a reorder a partner beside it) are lost or blurred there. src/core/context.ts computes
-those 49 numbers (contract `context_features`); `npm run context` writes them for a crops file
+those 55 numbers (contract `context_features`); `npm run context` writes them for a crops file
 (crops.context.npy). This module trains a small MLP on them (train split, every shard), picks the
 fusion weight w on the validation split with CKPT's k2 kind head (fused logits = kind_logits +
 w * log p_prior), and writes CKPT/kind_prior.pt. training/export.py exports it as kind_prior.onnx, whose
@@ -36,7 +36,7 @@ LR = 3e-3
 
 
 class KindPrior(nn.Module):
-    """context [B,49] raw features -> kind_bias [B,14] = weight * log_softmax(MLP((context - mean) / std))."""
+    """context [B,55] raw features -> kind_bias [B,14] = weight * log_softmax(MLP((context - mean) / std))."""
 
     def __init__(self, mean: torch.Tensor | None = None, std: torch.Tensor | None = None, weight: float = 1.0) -> None:
         super().__init__()
@@ -55,9 +55,18 @@ class KindPrior(nn.Module):
 
 
 def load_kind_prior(path: Path) -> KindPrior:
-    """A fitted prior (kind_prior.pt written by fit_kind_prior), in eval mode."""
+    """A fitted prior (kind_prior.pt written by fit_kind_prior), in eval mode. One fitted before features
+    were appended to the contract (v4: 49) reads the new ones with zero input weights (mean 0, std 1), so
+    it gives what it gave."""
+    state = dict(torch.load(path)["state"])
+    known = int(state["mlp.0.weight"].shape[1])
+    extra = len(CONTEXT_FEATURES) - known
+    if extra > 0:
+        state["mlp.0.weight"] = torch.cat([state["mlp.0.weight"], state["mlp.0.weight"].new_zeros(HIDDEN, extra)], 1)
+        state["mean"] = torch.cat([state["mean"], torch.zeros(extra)])
+        state["std"] = torch.cat([state["std"], torch.ones(extra)])
     prior = KindPrior()
-    prior.load_state_dict(torch.load(path)["state"])
+    prior.load_state_dict(state)
     return prior.eval()
 
 
@@ -67,7 +76,7 @@ def model_rows(rows: list[dict]) -> list[int]:
 
 
 def load_context(split_dir: Path) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """-> (features [n,49] of the model rows, their kind ids, their row indices in crops.jsonl)."""
+    """-> (features [n,55] of the model rows, their kind ids, their row indices in crops.jsonl)."""
     path = split_dir / "crops.context.npy"
     if not path.is_file():
         raise DataError(f"{path} missing: run `npm run --silent context -- --crops {split_dir / 'crops.jsonl'}`")

@@ -185,7 +185,7 @@ class CropSet:
         return to_tensor(np.stack([self.images(int(i)) for i in indices]))
 
     def context_tensor(self, indices) -> torch.Tensor:
-        """float [n,49]: the layout-context features (crops.context.npy) of the given samples."""
+        """float [n,55]: the layout-context features (crops.context.npy) of the given samples."""
         out = np.zeros((len(indices), CONTEXT_SIZE), dtype=np.float32)
         for j, i in enumerate(indices):
             s = self.samples[int(i)]

@@ -15,7 +15,7 @@ projection of the per-patch feature difference (after - before) is added to the 
 In stage 2 the end tokens also get a small convolutional stem over the crop's pixels and the pixel
 difference, trained with the captioner: the frozen 64-d tokenizer features alone blur the details that
 tell kinds apart (bold text, a few pixels of spacing, a colour vs an opacity change; contract v2).
-The layout context of the sample (the 49 numbers of src/core/context.ts: its size and place on the
+The layout context of the sample (the 55 numbers of src/core/context.ts: its size and place on the
 screen, the full-resolution extent and centre of its content before and after, the pair's other
 changed regions; since contract v4 also a fade fit and where blocks of its content moved,
 src/core/motion.ts) is embedded by a small MLP and added to every stage-2 token (contract v3): the crop
@@ -75,7 +75,7 @@ class ProcedureEncoder(nn.Module):
         # stage 2: pixels of one end + (after - before) pixels -> one d-vector per 16 px patch
         self.pixel_stem = nn.Sequential(nn.Conv2d(6, 48, 4, stride=4), nn.GELU(),
                                         nn.Conv2d(48, d, 4, stride=4))
-        # stage 2: layout context [B,49] -> one d-vector added to every token (zero at the start)
+        # stage 2: layout context [B,55] -> one d-vector added to every token (zero at the start)
         self.context_in = nn.Sequential(nn.Linear(CONTEXT_SIZE, d), nn.GELU(), nn.Linear(d, d))
         nn.init.zeros_(self.context_in[2].weight)
         nn.init.zeros_(self.context_in[2].bias)
@@ -128,7 +128,7 @@ class ProcedureEncoder(nn.Module):
         return x.flatten(2).transpose(1, 2)
 
     def context_vector(self, context: torch.Tensor) -> torch.Tensor:
-        """context [B,49] raw layout features -> [B,d]."""
+        """context [B,55] raw layout features -> [B,d]."""
         z = ((context - self.context_mean) / self.context_std).clamp(-8.0, 8.0)
         return self.context_in(z)
 
@@ -137,7 +137,7 @@ class ProcedureEncoder(nn.Module):
                context: torch.Tensor | None = None):
         """before/after [B,36,64] features; before_image/after_image [B,3,96,96] crops in [0,1];
         explicit [B,k,36,64] keyframe features instead of the queries (the 'explicit' ablation) or
-        None; context [B,49] the layout features (None: none added, as before contract v3).
+        None; context [B,55] the layout features (None: none added, as before contract v3).
         Returns (hidden [B,(k+2)*36,d], memory, kind_logits, query_code_logits [B,k*36,256])."""
         b = before.shape[0]
         diff = self.diff_in((after - before) * self.diff_scale)

@@ -79,7 +79,7 @@ def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, expl
                 context: torch.Tensor | None = None):
     """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N], head-only kinds [N]); beam 1 =
     greedy; kind_bias [N,14] (the layout kind prior's output) is added to the kind logits as the runtime does;
-    context [N,49] the layout features the encoder sees (an encoder trained without them ignores them)."""
+    context [N,55] the layout features the encoder sees (an encoder trained without them ignores them)."""
     kinds, caps, head_kinds = [], [], []
     for lo in range(0, feats.shape[0], batch):
         f = feats[lo:lo + batch]

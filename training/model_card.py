@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
       "of the per-patch feature difference and a small convolutional stem over the crop pixels and the pixel "
       "difference added to the before/after tokens, a change-kind head over 14 kinds and the "
       "masked-modelling head at the queries = imagined frames), a 2-layer caption decoder with a KV cache, "
-      "and a layout kind prior (an MLP over 49 numbers per region measured at full resolution by "
+      "and a layout kind prior (an MLP over 55 numbers per region measured at full resolution by "
       "src/core/context.ts: its size and place, the other changed regions of the pair, its content's extent "
       "and centre before and after, a fade fit, and where blocks of its content moved (src/core/motion.ts); its weighted kind log-probabilities are added to the kind head's logits). "
       "Trained from scratch on this repository's synthetic, browser-rendered corpus; English captions of "

@@ -1,13 +1,14 @@
 // Layout context of a model sample: numbers about the region at full resolution and about the other
 // changed regions of the pair, which the 96x96 crop loses (its size and place on the screen, how its
 // content's extent and position changed, what else changed above or beside it, whether the change is
-// a fade, and where blocks of its content went: motion.ts). The kind prior model
+// a fade, where blocks of its content went: motion.ts, and how thick, tall and wide its glyphs are: glyph.ts). The kind prior model
 // (models/kind_prior.onnx, training/context.py) turns them into change-kind log-probabilities that
 // are fused with the procedure encoder's kind head. One implementation: the runtime and the
 // `npm run context` CLI (which writes the training features) both call sampleContext.
 import type { Box } from './report.js';
 import type { RgbaImage } from './image.js';
 import { CROP_SIZE } from './crop.js';
+import { GLYPH_FEATURES, glyphFeatures } from './glyph.js';
 import { MOTION_FEATURES, median, motionFeatures } from './motion.js';
 
 /** Feature names, in order (models/CONTRACT.md, "Kind prior"). */
@@ -21,6 +22,7 @@ export const CONTEXT_FEATURES = [
   'mean_colour_change', 'mean_abs_difference', 'luma_change',
   'fade_alpha', 'fade_residual', 'unfade_alpha', 'unfade_residual',
   ...MOTION_FEATURES,
+  ...GLYPH_FEATURES,
 ] as const;
 export const CONTEXT_SIZE = CONTEXT_FEATURES.length;
 
@@ -182,6 +184,7 @@ export function sampleContext(
     colourChange, meanAbs, luma,
     ...fade(before, after, box),
     ...motionFeatures(before, after, box),
+    ...glyphFeatures(before, after, box),
   ]);
   return out;
 }

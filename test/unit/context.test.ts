@@ -32,7 +32,7 @@ const BLUE: [number, number, number] = [30, 90, 220];
 test('the feature list is the contract\'s context_features and the kind prior\'s input width', () => {
   const contract = JSON.parse(fs.readFileSync(path.join(MODELS_DIR, 'contract.json'), 'utf8'));
   assert.deepEqual([...CONTEXT_FEATURES], contract.context_features);
-  assert.equal(CONTEXT_SIZE, 49);
+  assert.equal(CONTEXT_SIZE, 55);
   assert.deepEqual(contract.models.kind_prior.inputs.context, ['B', CONTEXT_SIZE]);
   assert.equal(contract.models.kind_prior.outputs.kind_bias[1], contract.kinds.length);
 });

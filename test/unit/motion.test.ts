@@ -42,8 +42,10 @@ function motionOf(before: RgbaImage, after: RgbaImage, box: Box): Motion {
 
 const signedLog = (v: number) => Math.sign(v) * Math.log1p(Math.abs(v));
 
-test('the motion features are the tail of the layout context, in order', () => {
-  assert.deepEqual([...CONTEXT_FEATURES].slice(-MOTION_FEATURES.length), [...MOTION_FEATURES]);
+test('the motion features follow the fade fit in the layout context, in order (the glyph features come last)', () => {
+  const start = CONTEXT_FEATURES.indexOf('unfade_residual') + 1;
+  assert.deepEqual([...CONTEXT_FEATURES].slice(start, start + MOTION_FEATURES.length), [...MOTION_FEATURES]);
+  assert.equal(start + MOTION_FEATURES.length, 49);
 });
 
 test('an unchanged region: every block with content is found where it was', () => {

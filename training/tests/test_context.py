@@ -64,3 +64,24 @@ def test_cropset_gives_each_sample_its_own_context_row(tmp_path):
     np.save(tmp_path / "b" / "crops.context.npy", np.zeros((3, n), np.float32))
     with pytest.raises(DataError, match="shape"):
         CropSet(tmp_path / "b")
+
+
+def test_a_prior_of_fewer_features_reads_the_new_ones_with_zero_weight(tmp_path):
+    known = len(CONTEXT_FEATURES) - 6
+    torch.manual_seed(0)
+    old = KindPrior(weight=2.0)
+    state = {k: v.clone() for k, v in old.state_dict().items()}
+    state["mlp.0.weight"] = state["mlp.0.weight"][:, :known].clone()
+    state["mean"] = torch.randn(known)
+    state["std"] = torch.rand(known) + 0.5
+    torch.save({"state": state}, tmp_path / "kind_prior.pt")
+    from training.context import load_kind_prior
+    prior = load_kind_prior(tmp_path / "kind_prior.pt")
+    ctx = torch.randn(5, len(CONTEXT_FEATURES))
+    changed = ctx.clone()
+    changed[:, known:] = 100.0 * torch.randn(5, len(CONTEXT_FEATURES) - known)
+    with torch.no_grad():
+        expect = 2.0 * torch.log_softmax(old.eval().mlp[1:](
+            (ctx[:, :known] - state["mean"]) / state["std"] @ state["mlp.0.weight"].T + state["mlp.0.bias"]), -1)
+        assert torch.allclose(prior(ctx), expect, atol=1e-5)
+        assert torch.allclose(prior(changed), prior(ctx), atol=1e-6)
