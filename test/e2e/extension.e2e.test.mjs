@@ -115,9 +115,16 @@ function readPanelColours(body, { names, workbench }) {
   };
 }
 
-/** A VS Code user setting as written in settings.json (plain JSON here: run.sh writes it). */
+/** A VS Code user setting as written in settings.json (plain JSON here: run.sh writes it). While VS Code
+ * rewrites the file it can be read empty or half written: undefined then, so a poll reads it again. */
 function userSetting(key) {
-  return JSON.parse(readFileSync(join(userDataDir, 'User', 'settings.json'), 'utf8'))[key];
+  const text = readFileSync(join(userDataDir, 'User', 'settings.json'), 'utf8');
+  try {
+    return JSON.parse(text)[key];
+  } catch (err) {
+    if (err instanceof SyntaxError) return undefined;
+    throw err;
+  }
 }
 
 /** Polls a condition outside the page (a file) until it holds; the bound only limits a failure. */
