@@ -1,7 +1,8 @@
 // Layout context of a model sample: numbers about the region at full resolution and about the other
 // changed regions of the pair, which the 96x96 crop loses (its size and place on the screen, how its
 // content's extent and position changed, what else changed above or beside it, whether the change is
-// a fade, where blocks of its content went: motion.ts, and how thick, tall and wide its glyphs are: glyph.ts). The kind prior model
+// a fade, where blocks of its content went: motion.ts, and how thick, tall and wide its changed glyphs
+// are: glyph.ts). The kind prior model
 // (models/kind_prior.onnx, training/context.py) turns them into change-kind log-probabilities that
 // are fused with the procedure encoder's kind head. One implementation: the runtime and the
 // `npm run context` CLI (which writes the training features) both call sampleContext.
