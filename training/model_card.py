@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
       "masked-modelling head at the queries = imagined frames), a 2-layer caption decoder with a KV cache, "
       "and a layout kind prior (an MLP over 55 numbers per region measured at full resolution by "
       "src/core/context.ts: its size and place, the other changed regions of the pair, its content's extent "
-      "and centre before and after, a fade fit, and where blocks of its content moved (src/core/motion.ts); its weighted kind log-probabilities are added to the kind head's logits). "
+      "and centre before and after, a fade fit, and where blocks of its content moved (src/core/motion.ts), and the stroke thickness, ink size and row "
+      "profile of its changed glyphs (src/core/glyph.ts); its weighted kind log-probabilities are added to the kind head's logits). "
       "Trained from scratch on this repository's synthetic, browser-rendered corpus; English captions of "
       "a ~240-word vocabulary.\n")
     w("## Training command and seed\n")

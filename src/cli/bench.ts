@@ -15,6 +15,9 @@ import { describe } from '../core/pipeline.js';
 import { decodePng } from '../core/image.js';
 import { diffImages } from '../core/diff.js';
 import { findRegions } from '../core/regions.js';
+import { sampleContext } from '../core/context.js';
+import { motionFeatures } from '../core/motion.js';
+import { glyphFeatures } from '../core/glyph.js';
 import { Reviewer } from '../core/reviewer.js';
 import type { ChangeReport } from '../core/report.js';
 
@@ -151,6 +154,40 @@ async function measurePair(sessions: SessionManager, width: number, height: numb
   };
 }
 
+interface ContextRow {
+  size: string;
+  changes: number;
+  regions: number;
+  /** all layout-context features of every changed region (inside encoder_ms in the pipeline) */
+  context_ms: number;
+  /** of which the content-motion search (src/core/motion.ts) */
+  motion_ms: number;
+  /** of which the glyph measures (src/core/glyph.ts, contract v5) */
+  glyph_ms: number;
+}
+
+/** The layout context's cost on a pair, split by its two costly parts; medians over reps. */
+function measureContext(width: number, height: number, changes: number, reps: number): ContextRow {
+  const { before, after } = syntheticPair(width, height, changes);
+  const a = decodePng(before, 'before'), b = decodePng(after, 'after');
+  const boxes = findRegions(diffImages(a, b)).regions.filter((r) => !r.noiseOnly).map((r) => r.box);
+  const time = (f: () => void) => {
+    const runs: number[] = [];
+    for (let i = 0; i < reps + 1; i++) {
+      const t0 = performance.now();
+      f();
+      if (i > 0) runs.push(performance.now() - t0);
+    }
+    return r1(median(runs));
+  };
+  return {
+    size: `${width}x${height}`, changes, regions: boxes.length,
+    context_ms: time(() => boxes.forEach((_, i) => sampleContext(a, b, boxes, boxes, i, width, height))),
+    motion_ms: time(() => boxes.forEach((box) => motionFeatures(a, b, box))),
+    glyph_ms: time(() => boxes.forEach((box) => glyphFeatures(a, b, box))),
+  };
+}
+
 async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   const started = performance.now();
   const loadAtStart = os.loadavg()[0];
@@ -224,6 +261,8 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   const a = decodePng(pair.before, 'a'), b = decodePng(pair.after, 'b');
   const d = diffImages(a, b);
   const regionCount = findRegions(d).regions.length;
+  const contextRows = (o.quick ? [[1920, 1080, 3]] : [[1920, 1080, 3], [1920, 1080, 10], [3840, 2160, 10]])
+    .map(([w, h, n]) => measureContext(w, h, n, o.reps));
 
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const describeRss = childPeakRss(o.modelsDir, o.quick ? 2 : 5);
@@ -251,6 +290,7 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     cuda: providerReport.provider === 'cuda' ? 'measured above (provider cuda)' : `not available: ${providerReport.reason}`,
     regions_1080p_pair: regionCount,
     stages: rows,
+    layout_context: contextRows,
     seconds: r1((performance.now() - started) / 1000),
   };
 }
@@ -281,8 +321,11 @@ function table(result: Record<string, unknown>): string {
     'interpolation_per_frame_ms', 'imagined_ms', 'first_caption_ms', 'full_report_ms', 'full_report_cpu_ms', 'pixelmatch_with_decode_ms', 'pixelmatch_ms'];
   const lines = [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`];
   for (const r of rows) lines.push(`| ${cols.map((c) => String(r[c])).join(' | ')} |`);
-  const rest = Object.entries(result).filter(([k]) => k !== 'stages').map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
-  return [...lines, '', ...rest].join('\n');
+  const rest = Object.entries(result).filter(([k]) => k !== 'stages' && k !== 'layout_context').map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+  const ctx = result.layout_context as ContextRow[];
+  const ctxLines = ['', '| size | changes | regions | context_ms | motion_ms | glyph_ms |', '|---|---|---|---|---|---|',
+    ...ctx.map((r) => `| ${r.size} | ${r.changes} | ${r.regions} | ${r.context_ms} | ${r.motion_ms} | ${r.glyph_ms} |`)];
+  return [...lines, ...ctxLines, '', ...rest].join('\n');
 }
 
 async function main(): Promise<number> {
