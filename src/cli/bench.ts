@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
-import { SessionManager } from '../core/session.js';
+import { MODEL_NAMES, SessionManager } from '../core/session.js';
 import { describe } from '../core/pipeline.js';
 import { decodePng } from '../core/image.js';
 import { diffImages } from '../core/diff.js';
@@ -201,6 +201,19 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     await s.dispose();
   }
 
+  // where the load time goes: each model file alone, one after another, in a fresh manager (median of 3)
+  const perModel: Record<string, number[]> = {};
+  for (let i = 0; i < (o.quick ? 1 : 3); i++) {
+    const s = new SessionManager({ modelsDir: o.modelsDir, provider: 'cpu' });
+    for (const name of MODEL_NAMES) {
+      const t = performance.now();
+      await s.get(name);
+      (perModel[name] ??= []).push(performance.now() - t);
+    }
+    await s.dispose();
+  }
+  const loadPerModel = Object.fromEntries(Object.entries(perModel).map(([k, v]) => [k, r1(median(v))]));
+
   const sessions = new SessionManager({ modelsDir: o.modelsDir, provider: 'auto' });
   await sessions.loadAll();
   const sizes: [number, number][] = o.quick ? [[512, 512], [1920, 1080]] : [[512, 512], [1920, 1080], [3840, 2160]];
@@ -283,6 +296,7 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     pairs_per_minute: r1(pairsPerMinute),
     pairs_per_minute_captions_only: r1(pairsPerMinuteCaptionsOnly),
     model_load_ms: r1(median(loads)),
+    model_load_sequential_ms: loadPerModel,
     peak_rss_mb: describeRss,
     bench_process_peak_rss_mb: r1(peakRssMb),
     threads,
