@@ -63,11 +63,15 @@ def bilateral_cost_volume(a: torch.Tensor, b: torch.Tensor, radius: int) -> torc
     """[B,C,h,w] x2 -> [B,(2r+1)^2,h,w]: for each displacement v=(dy,dx) the mean over channels of
     |a(p - v) - b(p + v)| averaged over a 3x3 window. Low where something at p - v in the first frame
     sits at p + v in the second, i.e. where the middle frame sees it at p moving by v per half step."""
-    ap = F.pad(a, (radius,) * 4, mode="replicate")
-    bp = F.pad(b, (radius,) * 4, mode="replicate")
-    costs = [(_shifted(ap, -dy, -dx, radius) - _shifted(bp, dy, dx, radius)).abs().mean(1, keepdim=True)
-             for dy, dx in displacements(radius)]
-    return F.avg_pool2d(torch.cat(costs, 1), 3, stride=1, padding=1, count_include_pad=False)
+    n, c, h, w = a.shape
+    k = 2 * radius + 1
+    # every displaced view at once: unfold gives x(p + (ky - r, kx - r)) in displacements() order, so
+    # b(p + v) is b's view and a(p - v) is a's view in reverse order. One gather per frame in ONNX
+    # instead of (2r+1)^2 slice chains, which made the graph slow to load (BENCHMARKS.md).
+    ua = F.unfold(F.pad(a, (radius,) * 4, mode="replicate"), k).reshape(n, c, k * k, h * w).flip(2)
+    ub = F.unfold(F.pad(b, (radius,) * 4, mode="replicate"), k).reshape(n, c, k * k, h * w)
+    costs = (ua - ub).abs().mean(1).reshape(n, k * k, h, w)
+    return F.avg_pool2d(costs, 3, stride=1, padding=1, count_include_pad=False)
 
 
 def blend_with_crossfade(moved: torch.Tensor, frame0: torch.Tensor, frame1: torch.Tensor,
