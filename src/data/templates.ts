@@ -581,6 +581,119 @@ export function photoGrid(b: ScreenBuilder, n: number): string {
   return itemGroup(b, n, photoTile, { role: 'list', label: 'photos', cls: 'grid', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 });
 }
 
+// ---- sections of the template set 5 additions (training only) ---------------------------------
+
+function searchResult(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const title = W.sentence(b.rng, 3, 7);
+  const link = b.el({ tag: 'a', role: 'link', label: title, cls: 'rtitle', style: `color:${css(p.primary)}`, color: p.primary.name, colorProp: 'color', colorHex: p.primary.hex, area: 'list', kinds: ['text', 'color', 'font'], textSort: 'sentence', fontPx: 16 }, b.text(title));
+  const site = `${b.rng.pick(W.BRANDS).toLowerCase()}.${b.rng.pick(['com', 'org', 'dev', 'io', 'net'])} › ${b.rng.pick(W.NAV_LABELS).toLowerCase()}`;
+  const url = `<span class="muted small">${W.escapeHtml(site)}</span>`;
+  return b.el({ role: 'row', label: title, cls: 'col result', area: 'list', color: p.bg.name, colorProp: 'background-color', colorHex: p.bg.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 6 }, url + link + paragraph(b, 'list') + (b.rng.chance(0.3) ? tagRow(b, 'list') : ''));
+}
+
+/** a search engine's results: site and path, a linked title and a snippet each */
+export function searchResults(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, searchResult, { role: 'list', label: 'results', cls: 'col', area: 'list', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 14 });
+}
+
+/** numbered page buttons, one current: a thin, wide row */
+export function pagination(b: ScreenBuilder): string {
+  const gid = b.newId();
+  const p = b.palette;
+  const n = b.rng.int(3, b.compact ? 4 : 7);
+  const current = b.rng.int(1, n);
+  const make = (bb: ScreenBuilder, page: number, on: boolean) => {
+    const c = on ? p.primary : p.surface;
+    const style = on ? `background-color:${css(c)};color:var(--ontext)` : 'background-color:var(--surface);color:var(--text)';
+    return bb.el({ role: 'button', label: String(page), cls: 'pgbtn', style, color: c.name, colorProp: 'background-color', colorHex: c.hex, area: 'footer', kinds: [...LEAF_KINDS, 'color', 'text', 'reorder', 'resize', 'font'], group: gid, textSort: 'number', fontPx: 13 }, bb.text(String(page)));
+  };
+  const items = Array.from({ length: n }, (_, i) => make(b, i + 1, i + 1 === current));
+  b.factories.set(gid, (bb) => make(bb, n + 1, false));
+  return b.el({ id: gid, role: 'toolbar', label: 'pages', cls: 'hrow pages', area: 'footer', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 6 }, items.join(''));
+}
+
+/** where a page sits: a few links with slashes between them */
+export function breadcrumb(b: ScreenBuilder): string {
+  const gid = b.newId();
+  const p = b.palette;
+  const make = (bb: ScreenBuilder, label: string) => bb.el({ tag: 'a', role: 'link', label, cls: 'crumb small', style: 'color:var(--muted)', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'header', kinds: [...LEAF_KINDS, 'text', 'color', 'font', 'reorder'], group: gid, textSort: 'nav', fontPx: 12 }, bb.text(label));
+  const items = b.freshMany(W.NAV_LABELS, b.rng.int(2, 4)).map((l) => make(b, l));
+  b.factories.set(gid, (bb) => make(bb, bb.fresh(W.NAV_LABELS)));
+  return b.el({ id: gid, role: 'list', label: 'breadcrumb', cls: 'hrow crumbs', area: 'header', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 6 }, items.join(''));
+}
+
+function faqItem(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const question = W.sentence(b.rng, 3, 7).replace(/\.?$/, '?');
+  const open = b.rng.chance(0.35);
+  const q = strongText(b, question, 'sentence', { fontPx: 15 });
+  const head = `<div class="hrow">${q}<div class="spacer"></div><span class="muted">${iconSvg(open ? 'cross' : 'plus', 16)}</span></div>`;
+  return b.el({ role: 'row', label: question, cls: 'card col tight faq', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color', 'resize'], group: gid, spacingProp: 'padding', spacingPx: 12 }, head + (open ? paragraph(b, null) : ''));
+}
+
+/** questions that open to show their answer, as on help pages */
+export function faqList(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, faqItem, { role: 'list', label: 'questions', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 });
+}
+
+function barRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const label = b.fresh(W.NAV_LABELS);
+  const pct = b.rng.int(8, 100);
+  const c = b.rng.chance(0.6) ? p.primary : accent(b);
+  const name = b.el({ tag: 'span', role: 'label', label, cls: 'blabel small', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'nav', fontPx: 12 }, b.text(label));
+  const bar = b.el({ tag: 'span', role: 'bar', label: pct + '%', cls: 'hbar', style: `width:${pct}%;background-color:${css(c)}`, color: c.name, colorProp: 'background-color', colorHex: c.hex, kinds: ['color', 'opacity', 'resize'] }, '');
+  const v = W.number(b.rng);
+  const value = b.el({ tag: 'span', role: 'number', label: v, cls: 'small strong bval', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: 12, bold: true }, b.text(v));
+  return b.el({ role: 'row', label, cls: 'hrow brow', color: null, colorProp: null, kinds: ['remove', 'reorder', 'opacity', 'move'], group: gid }, name + `<div class="htrack grow">${bar}</div>` + value);
+}
+
+/** a horizontal bar chart: label, bar and value per row */
+export function barList(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, barRow, { role: 'chart', label: 'bars', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 });
+}
+
+function releaseEntry(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const version = `v${b.rng.int(1, 4)}.${b.rng.int(0, 20)}.${b.rng.int(0, 9)}`;
+  const c = accent(b);
+  const tagEl = b.el({ tag: 'span', role: 'badge', label: version, cls: 'badge', style: `background-color:${css(c)};color:${textOn(c.hex)}`, color: c.name, colorProp: 'background-color', colorHex: c.hex, kinds: [...LEAF_KINDS, 'color'], fontPx: 12, bold: true }, b.text(version));
+  const notes: string[] = [];
+  for (let i = 0; i < b.rng.int(2, 4); i++) {
+    const s = W.sentence(b.rng, 3, 8);
+    notes.push(b.el({ role: 'text', label: s, cls: 'note small', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: [...LEAF_KINDS, 'text', 'font', 'color'], textSort: 'sentence', fontPx: 13 }, b.text(s)));
+  }
+  const head = `<div class="hrow">${tagEl}<span class="muted small">${W.escapeHtml(W.date(b.rng))}</span></div>`;
+  return b.el({ role: 'card', label: version, cls: 'card col tight', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['move', 'opacity', 'remove', 'resize', 'color', 'reorder', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 12 }, head + heading(b, null, 3) + `<div class="col notes">${notes.join('')}</div>`);
+}
+
+/** a changelog: version, date, title and a few notes per release */
+export function releases(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, releaseEntry, { role: 'list', label: 'releases', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 12 });
+}
+
+const DETAIL_KEYS: [string, NonNullable<ElementSpec['textSort']>][] = [
+  ['Email', 'sentence'], ['Phone', 'number'], ['Company', 'title'], ['Manager', 'name'], ['Joined', 'date'],
+  ['Location', 'nav'], ['Status', 'status'], ['Team', 'nav'], ['Birthday', 'date'], ['Assistant', 'name']];
+
+function detailRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const [key, sort] = b.rng.pick(DETAIL_KEYS);
+  const value = sort === 'sentence' ? `${W.person(b.rng).split(' ')[0].toLowerCase()}@${b.rng.pick(W.BRANDS).toLowerCase()}.com`
+    : sort === 'number' ? `+${b.rng.int(1, 49)} ${b.rng.int(100, 999)} ${b.rng.int(1000, 9999)}`
+      : sort === 'title' ? b.rng.pick(W.BRANDS) + ' ' + b.rng.pick(['Labs', 'Inc', 'GmbH', 'Studio'])
+        : sort === 'name' ? W.person(b.rng) : sort === 'date' ? W.date(b.rng) : sort === 'status' ? b.rng.pick(W.STATUSES) : b.rng.pick(W.NAV_LABELS);
+  const k = b.el({ tag: 'span', role: 'label', label: key, cls: 'muted small dkey', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, kinds: ['color', 'font'], fontPx: 12, bold: true }, b.text(key));
+  const v = b.el({ tag: 'span', role: 'text', label: value, cls: 'dval', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: sort, fontPx: 14 }, b.text(value));
+  return b.el({ role: 'row', label: key, cls: 'hrow drow', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 6 }, k + v);
+}
+
+/** a record's fields as label-value rows, as on contact and account pages */
+export function detailRows(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, detailRow, { role: 'list', label: 'details', cls: 'list card flat', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 0 });
+}
+
 // ---- templates -------------------------------------------------------------------------------
 
 function page(b: ScreenBuilder, body: string, pad = 16): string {
@@ -688,6 +801,21 @@ const TEMPLATES: Record<string, Section> = {
     const hero = `<div class="hrow top wrap"><div class="col grow">${heading(b, 'header', 1)}${paragraph(b, 'header')}${buttonRow(b, 'header', b.rng.int(1, 2))}</div>${b.compact ? '' : image(b, 'header', b.rng.int(160, 260), b.rng.int(100, 150))}</div>`;
     return nav(b) + page(b, hero + featureGrid(b, b.rng.int(2, b.compact ? 3 : 6)) + (b.rng.chance(0.5) ? `<div class="card hrow">${avatar(b, null)}${paragraph(b, null, false)}</div>` : ''), 24);
   },
+  // template set 5: five more training-only layouts (val and test are the same as under set 2)
+  search: (b) => nav(b) + page(b, `<div class="hrow">${input(b, 'header', b.rng.pick(['Search', 'Search the docs', 'Find anything']), b.rng.chance(0.4), true)}${button(b, 'header', undefined, 'primary')}</div>` + (b.rng.chance(0.5) ? tabs(b) : '') + `<span class="muted small">${W.escapeHtml(`About ${W.number(b.rng)} results`)}</span>` + searchResults(b, b.rng.int(2, b.compact ? 3 : 6)) + pagination(b)),
+  help: (b) => page(b, `<div class="col center-text">${heading(b, 'header', 1, b.rng.pick(['Help center', 'FAQ', 'How can we help?', 'Support']))}${paragraph(b, 'header')}${input(b, 'header', 'Search questions', false, true)}</div>` + faqList(b, b.rng.int(3, b.compact ? 5 : 7)) + (b.rng.chance(0.6) ? `<div class="card hrow">${icon(b, null, 24)}<div class="grow">${paragraph(b, null)}</div>${button(b, null, undefined, 'secondary')}</div>` : ''), 24),
+  analytics: (b) => {
+    const side = b.compact ? '' : sidebar(b);
+    const main = page(b, `<div class="hrow">${heading(b, 'header', 1, b.rng.pick(['Analytics', 'Traffic', 'Insights', 'Reports']))}<div class="spacer"></div>${buttonRow(b, 'header', b.rng.int(1, 2))}</div>` + (b.rng.chance(0.5) ? tabs(b) : '') + statCards(b, b.compact ? 2 : b.rng.int(2, 4)) + `<div class="card col">${heading(b, null, 3, b.rng.pick(['Top pages', 'Sources', 'By country', 'Devices']))}${barList(b, b.rng.int(3, 7))}</div>`);
+    return nav(b) + `<div class="hrow fill top">${side}${main}</div>`;
+  },
+  changelog: (b) => nav(b) + page(b, breadcrumb(b) + heading(b, 'header', 1, b.rng.pick(['Changelog', 'Release notes', "What's new", 'Updates'])) + paragraph(b, 'header') + releases(b, b.rng.int(2, 4)), 20),
+  contact: (b) => {
+    const who = W.person(b.rng);
+    const left = b.compact ? '' : `<div class="col convs">${input(b, 'sidebar', 'Search people', false, true)}${list(b, b.rng.int(3, 6))}</div>`;
+    const head = `<div class="hrow">${avatar(b, 'header', who)}<div class="col" style="gap:2px">${heading(b, 'header', 2, who)}${paragraph(b, 'header')}</div><div class="spacer"></div>${b.compact ? '' : buttonRow(b, 'header', b.rng.int(1, 2))}</div>`;
+    return nav(b) + `<div class="hrow fill top">${left}${page(b, breadcrumb(b) + head + detailRows(b, b.rng.int(3, 7)) + (b.rng.chance(0.5) ? tagRow(b, null) : ''))}</div>`;
+  },
 };
 
 /** Held out for the test split: train and val never render them. */
@@ -698,11 +826,11 @@ export const VAL_HELD_OUT_TEMPLATES = new Set(['chat', 'wizard']);
 /**
  * Template sets: set 1 is the first thirteen templates (the corpus shards of rounds 1-5 were made
  * with it, and the same --seed still gives the same pairs with --templates 1); set 2 adds five
- * training templates and the two validation-only ones; sets 3 and 4 each add five more training
+ * training templates and the two validation-only ones; sets 3, 4 and 5 each add five more training
  * templates and nothing else (val under them is val under set 2). The test split renders set 1's
  * templates in every set, so test corpora are the same under all four.
  */
-export const TEMPLATE_SETS = [1, 2, 3, 4] as const;
+export const TEMPLATE_SETS = [1, 2, 3, 4, 5] as const;
 export type TemplateSet = (typeof TEMPLATE_SETS)[number];
 export const DEFAULT_TEMPLATE_SET: TemplateSet = 4;
 const SET_1 = ['signin', 'dashboard', 'table', 'settings', 'dialog', 'inbox', 'menu', 'pricing', 'editor', 'profile', 'datepicker', 'checkout', 'kanban'];
@@ -713,6 +841,7 @@ const TRAIN_ADDITIONS: Record<TemplateSet, string[]> = {
   2: [],
   3: ['article', 'team', 'player', 'agenda', 'billing'],
   4: ['mail', 'gallery', 'preferences', 'tracker', 'landing'],
+  5: ['search', 'help', 'analytics', 'changelog', 'contact'],
 };
 
 export function templateNames(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
@@ -846,5 +975,22 @@ svg{display:block;flex:none}
 .tgutter{width:52px;flex:none;padding-top:10px}
 .grid.wide{grid-template-columns:repeat(auto-fill,minmax(200px,1fr))}
 .photo{gap:4px}
+.result{gap:2px;padding:6px}
+.rtitle{font-size:16px;text-decoration:none}
+.pages{gap:6px}
+.pgbtn{min-width:30px;height:30px;padding:0 8px;border:1px solid var(--border);border-radius:var(--r);display:inline-flex;align-items:center;justify-content:center;font-size:13px;flex:none}
+.crumbs{gap:6px}
+.crumb{text-decoration:none}
+.crumb+.crumb::before{content:"/";margin-right:6px;color:var(--muted)}
+.faq{gap:6px}
+.brow{gap:10px}
+.blabel{width:90px;flex:none;white-space:nowrap;overflow:hidden}
+.htrack{height:10px;border-radius:5px;background:var(--border);overflow:hidden;display:flex}
+.hbar{display:block;height:100%;border-radius:5px}
+.bval{width:56px;text-align:right;flex:none}
+.notes{gap:4px}
+.note::before{content:"\\2022";margin-right:6px;color:var(--muted)}
+.drow{gap:12px;padding:6px 12px;border-bottom:1px solid var(--border)}
+.dkey{width:90px;flex:none}
 h1{font-size:22px}h2{font-size:18px}h3{font-size:15px}
 `;

@@ -149,7 +149,8 @@ test('the command line rejects bad arguments with a clear message', () => {
   assert.deepEqual(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd']), { seed: 3, count: 2, split: 'val', out: 'd', browsers: 2, pages: 2, start: 0, quiet: false, resume: false, templates: 4 });
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '1']).templates, 1);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '2']).templates, 2);
-  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '5']), /--templates must be one of 1, 2, 3, 4, got "5"/);
+  assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '5']).templates, 5);
+  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '6']), /--templates must be one of 1, 2, 3, 4, 5, got "6"/);
 });
 
 test('reading a missing or broken manifest names the file', () => {

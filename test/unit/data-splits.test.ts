@@ -67,6 +67,20 @@ test('template set 4: train gains five more again and leans on them; val and tes
   for (const t of train4.slice(train3.length)) assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
 });
 
+test('template set 5: train gains five more again and leans on them; val, test and the default set stay as they were', () => {
+  const train4 = templateNames('train', 4);
+  const train5 = templateNames('train', 5);
+  assert.deepEqual(train5.slice(0, train4.length), train4);
+  assert.equal(train5.length, train4.length + 5);
+  assert.deepEqual(leanTemplates('train', 5), train5.slice(train4.length));
+  assert.deepEqual(templateNames('val', 5), templateNames('val', 2));
+  assert.deepEqual(templateNames('test', 5), templateNames('test', 1));
+  for (const split of ['val', 'test']) assert.deepEqual(leanTemplates(split, 5), heldOutTemplates(split, 2));
+  for (const t of train5.slice(train4.length)) assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
+  // shards made without --templates (set 4) must still come out the same
+  assert.deepEqual(templateNames('train'), train4);
+});
+
 test('the seeded generator is deterministic and its streams differ by split', () => {
   const a = new Rng(hashString('train|1|5|0'));
   const b = new Rng(hashString('train|1|5|0'));
