@@ -48,19 +48,26 @@ VARIANTS = ["static", "k1", "k2", "explicit"]
 # (row name, checkpoint folder key, stage-2 variant, explicit keyframes?)
 
 
+MAX_SUMMARY_CLAUSES = 3  # the runtime's MAX_SUMMARY_CLAUSES (src/core/pipeline.ts)
+
+
 def compose_summary(region_captions: list[str]) -> str:
+    """models/CONTRACT.md: distinct captions in region order, at most three, the rest counted."""
     parts: list[str] = []
     for c in region_captions:
         if c and c not in parts:
             parts.append(c)
+    rest = len(parts) - MAX_SUMMARY_CLAUSES
+    parts = parts[:MAX_SUMMARY_CLAUSES] + (["one more change" if rest == 1 else f"{rest} more changes"] if rest > 0 else [])
     return " and ".join(parts) if parts else C.NO_CHANGE_CAPTION
 
 
 def summary_captions(regions: list[tuple[int, str]]) -> list[str]:
-    """Captions of the changed regions a summary is made of (models/CONTRACT.md): reflow regions only
-    when nothing else changed. regions: (kind index, caption) of the regions not predicted none."""
+    """Captions of the changed regions a summary is made of (models/CONTRACT.md): the first reflow
+    region only when nothing else changed. regions: (kind index, caption) of the regions not
+    predicted none."""
     causes = [c for k, c in regions if C.KINDS[k] != "reflow"]
-    return causes if causes else [c for _, c in regions]
+    return causes if causes else [c for _, c in regions[:1]]
 
 
 def earlier_stage2_rounds(folder: Path) -> list[dict]:

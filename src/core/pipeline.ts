@@ -14,8 +14,9 @@ import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, Stag
 import { ort, type SessionManager } from './session.js';
 import { CONTEXT_SIZE, sampleContext } from './context.js';
 import { NO_CHANGE_CAPTION, isNoChangeCaption } from './no-change.js';
+import { captionAgreesWithKind, captionKinds } from './caption-kind.js';
 import { tokenize, encodeProcedure, kindsFromLogits } from './procap/encode.js';
-import { onnxStep, greedyDecode, beamSearch, tokensToText } from './procap/decode.js';
+import { onnxStep, greedyDecode, beamSearch, tokensToText, selectRows, type DecodedCaption } from './procap/decode.js';
 import { interpolateProcedure } from './procap/interpolate.js';
 import { selectKeyframes } from './procap/sample.js';
 import { argmaxCodes, decodeCodes, chwToReportImage } from './procap/imagine.js';
@@ -55,8 +56,13 @@ export { NO_CHANGE_CAPTION, isNoChangeCaption };
 export const NONE_MIN_PROBABILITY = 0.5;
 /** Caption decoding default: beam search of width 3, chosen on the validation split (docs/CLI.md). */
 export const DEFAULT_BEAM_WIDTH = 3;
+/** Beam width of the second look at regions whose first beam has no caption agreeing with their kind. */
+export const AGREEMENT_BEAM_WIDTH = 32;
+/** A summary names at most this many changes and counts the rest ("and 2 more changes"): every
+ *  region keeps its own caption in the report, and a summary of seven clauses is not read. */
+export const MAX_SUMMARY_CLAUSES = 3;
 
-/** What the caption says when it contradicts the kind (the caption head said "no change"). */
+/** What a region says when no caption of the beam agrees with its kind. */
 const KIND_FALLBACK_CAPTION: Record<string, string> = {
   move: 'something moved here', reorder: 'items changed places here', resize: 'something changed size here',
   color: 'something changed colour here', text: 'the text changed here', add: 'something was added here',
@@ -65,30 +71,44 @@ const KIND_FALLBACK_CAPTION: Record<string, string> = {
   reflow: 'the content here shifted with the layout',
 };
 
-
 /**
- * One verdict per region from the kind head and the caption decoder, which can disagree on an
- * undertrained model: the kind decides (with the "none" threshold above), and a caption that
- * contradicts it is replaced by the kind's plain wording, so the report never says
- * "kind: none" next to "the button moved" or "kind: move" next to "no visible change".
+ * The kind a region is reported as: the kind head's (with the layout prior), whose "none" is
+ * believed only at noneMinProbability or above; below, its best change kind.
  */
-export function reconcileKindAndCaption(
-  kind: { kind: string; probability: number; changeKind: string; changeProbability: number }, caption: string,
+export function decidedKind(
+  kind: { kind: string; probability: number; changeKind: string; changeProbability: number },
   noneMinProbability = NONE_MIN_PROBABILITY,
-): { kind: string; probability: number; caption: string } {
-  const unchanged = kind.kind === 'none' && kind.probability >= noneMinProbability;
-  if (unchanged) return { kind: 'none', probability: kind.probability, caption: NO_CHANGE_CAPTION };
-  const chosen = kind.kind === 'none' ? { kind: kind.changeKind, probability: kind.changeProbability } : kind;
-  // "content pushed aside" (reflow) and "this element changed" are different claims: a caption that
-  // makes the other claim than the kind is replaced too
-  const contradicts = isNoChangeCaption(caption) || (chosen.kind === 'reflow') !== isReflowCaption(caption);
-  const text = contradicts ? (KIND_FALLBACK_CAPTION[chosen.kind] ?? 'something changed here') : caption;
-  return { kind: chosen.kind, probability: chosen.probability, caption: text };
+): { kind: string; probability: number } {
+  if (kind.kind !== 'none' || kind.probability >= noneMinProbability) return { kind: kind.kind, probability: kind.probability };
+  return { kind: kind.changeKind, probability: kind.changeProbability };
 }
 
-/** Captions in the reflow phrasing of the training references (src/data/captions.ts reflowCaptions). */
-export function isReflowCaption(caption: string): boolean {
-  return /^(the (content|elements|layout) here|this part of the layout)\b/.test(caption.trim());
+/**
+ * The first caption (best first) that agrees with `kind` (src/core/caption-kind.ts): the decoder's
+ * best may also be wording the patterns do not know; a lower-ranked one must claim the kind.
+ */
+export function firstAgreeingCaption(kind: string, captions: readonly string[]): string | undefined {
+  return captions.find((c, rank) => !isNoChangeCaption(c)
+    && (rank === 0 ? captionAgreesWithKind(c, kind) : captionKinds(c).has(kind as ChangeKind)));
+}
+
+/**
+ * One verdict per region from the kind head and the caption decoder, which can disagree: the kind
+ * decides (decidedKind; it has the layout prior, the decoder does not), and the caption is the
+ * decoder's best one whose wording claims that kind, from its beam hypotheses best first; when none
+ * does, the kind's plain wording. So the report never says "kind: none" next to "the button moved"
+ * or "kind: move" next to "the link is no longer visible".
+ */
+export function reconcileKindAndCaption(
+  kind: { kind: string; probability: number; changeKind: string; changeProbability: number },
+  captions: string | readonly string[],
+  noneMinProbability = NONE_MIN_PROBABILITY,
+): { kind: string; probability: number; caption: string } {
+  const chosen = decidedKind(kind, noneMinProbability);
+  if (chosen.kind === 'none') return { ...chosen, caption: NO_CHANGE_CAPTION };
+  const candidates = typeof captions === 'string' ? [captions] : captions;
+  const text = firstAgreeingCaption(chosen.kind, candidates) ?? KIND_FALLBACK_CAPTION[chosen.kind] ?? 'something changed here';
+  return { ...chosen, caption: text };
 }
 
 function isRgbaImage(x: ImageSource): x is RgbaImage {
@@ -111,7 +131,10 @@ export function composeSummary(regionCaptions: string[], globalCaption?: string,
   const parts: string[] = [];
   if (globalCaption) parts.push(globalCaption);
   else {
-    for (const c of regionCaptions) if (c && !parts.includes(c)) parts.push(c);
+    const distinct = [...new Set(regionCaptions.filter((c) => c))];
+    parts.push(...distinct.slice(0, MAX_SUMMARY_CLAUSES));
+    const rest = distinct.length - MAX_SUMMARY_CLAUSES;
+    if (rest > 0) parts.push(rest === 1 ? 'one more change' : `${rest} more changes`);
   }
   if (sizeChange) parts.push(sizeChange);
   return parts.length ? parts.join(' and ') : NO_CHANGE_CAPTION;
@@ -120,12 +143,13 @@ export function composeSummary(regionCaptions: string[], globalCaption?: string,
 /**
  * The region captions a summary is made of (models/CONTRACT.md): changed regions, except content that
  * only shifted because the layout reflowed around a change ("reflow"): the summary names the causes.
- * When reflow is all there is (the cause was too small to be detected), the reflow captions stand.
+ * When reflow is all there is (the cause was too small to be detected), the first reflow caption
+ * stands for them all: "the content here shifted down" six times says nothing more than once.
  */
 export function summaryCaptions(regions: { kind: string; caption: string; noiseOnly: boolean }[]): string[] {
   const changed = regions.filter((r) => !r.noiseOnly && r.kind !== 'none');
   const causes = changed.filter((r) => r.kind !== 'reflow');
-  return (causes.length ? causes : changed).map((r) => r.caption);
+  return (causes.length ? causes : changed.slice(0, 1)).map((r) => r.caption);
 }
 
 interface ModelSample {
@@ -228,10 +252,23 @@ async function runModels(
     layers: c.decoder_layers, dModel: c.d_model, checkpoint,
   };
   const width = options.beamWidth ?? DEFAULT_BEAM_WIDTH;
+  const step = onnxStep(stepSession);
+  const texts = (d: DecodedCaption) => [d, ...(d.alternatives ?? [])].map((h) => tokensToText(h.tokens, sessions.vocab));
   const decoded = width > 1
-    ? await beamSearch(onnxStep(stepSession), encoded.memory, R, width, settings)
-    : await greedyDecode(onnxStep(stepSession), encoded.memory, R, settings);
-  const results: ModelResult[] = decoded.map((d, i) => reconcileKindAndCaption(kinds[i], tokensToText(d.tokens, sessions.vocab), options.noneMinProbability));
+    ? await beamSearch(step, encoded.memory, R, width, settings)
+    : await greedyDecode(step, encoded.memory, R, settings);
+  const candidates = decoded.map(texts);
+  // a second, wider look for the regions whose beam wrote nothing that agrees with their kind
+  const unresolved = kinds.map((_, i) => i).filter((i) => {
+    const chosen = decidedKind(kinds[i], options.noneMinProbability).kind;
+    return chosen !== 'none' && !firstAgreeingCaption(chosen, candidates[i]);
+  });
+  if (width > 1 && unresolved.length) {
+    checkpoint();
+    const wider = await beamSearch(step, selectRows(encoded.memory, unresolved), unresolved.length, AGREEMENT_BEAM_WIDTH, settings);
+    unresolved.forEach((i, j) => candidates[i].push(...texts(wider[j])));
+  }
+  const results: ModelResult[] = candidates.map((texts, i) => reconcileKindAndCaption(kinds[i], texts, options.noneMinProbability));
   timings.decodeCaptionMs += performance.now() - t;
   onCaptions(results);
   checkpoint();

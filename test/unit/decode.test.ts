@@ -61,12 +61,15 @@ test('beam search finds the better sequence greedy misses (worked by hand)', asy
   const out = await beamSearch(markovStep([]), memory, 2, 2, settings);
   assert.deepEqual(out.map((o) => o.tokens), [[4], [4]]);
   assert.ok(Math.abs(out[0].logProb - Math.log(0.36)) < 1e-6);
+  // the other finished hypothesis comes along, for the pipeline's kind agreement: A <eos> = 0.24
+  assert.deepEqual(out[0].alternatives?.map((h) => h.tokens), [[3]]);
+  assert.ok(Math.abs((out[0].alternatives?.[0].logProb ?? 0) - Math.log(0.24)) < 1e-6);
 });
 
 test('beam width 1 is exactly greedy', async () => {
   const g = await greedyDecode(markovStep([]), memory, 2, settings);
   const b = await beamSearch(markovStep([]), memory, 2, 1, settings);
-  assert.deepEqual(b, g);
+  assert.deepEqual(b.map(({ tokens, logProb }) => ({ tokens, logProb })), g);
 });
 
 test('cache row gathering and memory repetition', () => {

@@ -21,6 +21,11 @@ test('summary composition: meaningful captions joined with "and", duplicates onc
   assert.equal(composeSummary(['a', 'a', 'b']), 'a and b');
   assert.equal(composeSummary(['x'], 'the theme changed to dark'), 'the theme changed to dark');
   assert.equal(composeSummary([], undefined, 'the screenshot grew 66 px taller'), 'the screenshot grew 66 px taller');
+  // at most three changes named, the rest counted (training/tests/test_summary.py checks the same)
+  assert.equal(composeSummary(['a', 'b', 'c']), 'a and b and c');
+  assert.equal(composeSummary(['a', 'b', 'c', 'd']), 'a and b and c and one more change');
+  assert.equal(composeSummary(['a', 'b', 'c', 'd', 'e', 'd'], undefined, 'the screenshot grew 3 px wider'),
+    'a and b and c and 2 more changes and the screenshot grew 3 px wider');
 });
 
 test('identical screenshots: no regions, "no visible change", not changed', async () => {

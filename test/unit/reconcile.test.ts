@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reconcileKindAndCaption, isReflowCaption, summaryCaptions, NONE_MIN_PROBABILITY, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { reconcileKindAndCaption, summaryCaptions, NONE_MIN_PROBABILITY, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { captionKinds } from '../../src/core/caption-kind.js';
 import { kindsFromLogits } from '../../src/core/procap/encode.js';
 import { reflowCaptions } from '../../src/data/captions.js';
 
@@ -40,6 +41,9 @@ test('the summary names the causes: reflow regions only when nothing else change
   assert.deepEqual(summaryCaptions([region('reflow', 'the content here shifted down'), region('none', 'no visible change')]),
     ['the content here shifted down']);
   assert.deepEqual(summaryCaptions([region('none', 'no visible change')]), []);
+  // reflow alone: its first region stands for all of them
+  assert.deepEqual(summaryCaptions([region('reflow', 'the layout here moved far right'), region('reflow', 'the content here shifted far right')]),
+    ['the layout here moved far right']);
 });
 
 test('a reflow kind with an element caption, or a change kind with a reflow caption, gets the kind\'s wording', () => {
@@ -52,6 +56,21 @@ test('a reflow kind with an element caption, or a change kind with a reflow capt
   assert.equal(reconcileKindAndCaption(sure('reflow'), 'the elements here shifted down').caption, 'the elements here shifted down');
   assert.equal(reconcileKindAndCaption(sure('remove'), 'the white card was removed').caption, 'the white card was removed');
   // every reference phrasing the crops step writes counts as reflow wording, and no other kind's does
-  for (const c of reflowCaptions(0, 30)) assert.ok(isReflowCaption(c), c);
-  assert.ok(!isReflowCaption('the blue button moved down a long way'));
+  for (const c of reflowCaptions(0, 30)) assert.deepEqual([...captionKinds(c)], ['reflow'], c);
+  assert.deepEqual([...captionKinds('the blue button moved down a long way')], ['move']);
+});
+
+test('a caption that claims another kind gives way to the best beam alternative that agrees, else the kind\'s wording', () => {
+  const sure = (k: string) => ({ kind: k, probability: 0.9, changeKind: k, changeProbability: 0.9 });
+  const beam = ['the white link in the nav bar is no longer visible', 'nothing changed', 'the white link in the nav bar moved up', 'the link moved down'];
+  assert.equal(reconcileKindAndCaption(sure('move'), beam).caption, 'the white link in the nav bar moved up');
+  assert.equal(reconcileKindAndCaption(sure('opacity'), beam).caption, 'the white link in the nav bar is no longer visible');
+  assert.equal(reconcileKindAndCaption(sure('remove'), beam).caption, 'something was removed here');
+  // wording the grammar does not know contradicts nothing: the decoder's best is kept
+  assert.equal(reconcileKindAndCaption(sure('color'), ['the sky is blue', 'the button turned red']).caption, 'the sky is blue');
+  // ... but a lower-ranked hypothesis must claim the kind
+  assert.equal(reconcileKindAndCaption(sure('move'), ['the button turned red', 'no visible visible']).caption, 'something moved here');
+  // an unsure "none" takes the best change kind, and the caption that says it
+  const unsure = { kind: 'none', probability: NONE_MIN_PROBABILITY - 0.2, changeKind: 'add', changeProbability: 0.3 };
+  assert.deepEqual(reconcileKindAndCaption(unsure, ['nothing changed', 'a new tab appeared']), { kind: 'add', probability: 0.3, caption: 'a new tab appeared' });
 });

@@ -59,6 +59,9 @@ export interface DecodedCaption {
   tokens: number[];
   /** sum of the log-probabilities of the generated tokens (the eos included when emitted). */
   logProb: number;
+  /** beam search only: the other finished hypotheses, best first (the pipeline falls back on them
+   *  when the best caption contradicts the region's kind). */
+  alternatives?: { tokens: number[]; logProb: number }[];
 }
 
 /** Greedy decoding of `batch` captions at once; each stops at its <eos>. */
@@ -112,6 +115,19 @@ export function gatherCacheRows(cache: ort.Tensor, rows: number[]): ort.Tensor {
   return new ort.Tensor('float32', dst, [L, rows.length, T, D]);
 }
 
+/** Rows `rows` of a batch tensor [B, ...] (memory [B, N, D]), in that order. */
+export function selectRows(tensor: ort.Tensor, rows: number[]): ort.Tensor {
+  const [B, ...rest] = tensor.dims as number[];
+  const size = rest.reduce((a, b) => a * b, 1);
+  const src = tensor.data as Float32Array;
+  const dst = new Float32Array(rows.length * size);
+  rows.forEach((r, i) => {
+    if (r < 0 || r >= B) throw new RangeError(`row ${r} of a batch of ${B}`);
+    dst.set(src.subarray(r * size, (r + 1) * size), i * size);
+  });
+  return new ort.Tensor('float32', dst, [rows.length, ...rest]);
+}
+
 /** Repeats each batch row of memory [B, N, D] `times` times (beam rows of one sample are adjacent). */
 export function repeatRows(memory: ort.Tensor, times: number): ort.Tensor {
   if (times === 1) return memory;
@@ -149,8 +165,8 @@ function topIndices(row: Float64Array, count: number): number[] {
  * rule of training/decode.py: each beam proposes its `width` best next tokens; the candidates are
  * ranked by summed log-probability; those ending in <eos> become finished hypotheses, the others
  * refill the beams; a sample stops when no beam is left or its best finished hypothesis beats
- * every live beam. The best finished hypothesis wins (live ones when none finished).
- * Width 1 gives exactly the greedy result.
+ * every live beam. The best finished hypothesis wins (live ones when none finished); the others
+ * come with it as `alternatives`, best first. Width 1 gives exactly the greedy result.
  */
 export async function beamSearch(
   step: StepFunction, memory: ort.Tensor, batch: number, width: number, settings: DecodeSettings,
@@ -214,9 +230,10 @@ export async function beamSearch(
 
   return Array.from({ length: batch }, (_, b) => {
     const pool = finished[b].length ? finished[b] : alive[b];
-    let best: Hypothesis | undefined;
-    for (const h of pool) if (!best || h.logProb > best.logProb) best = h;
-    return best ? { tokens: best.tokens, logProb: best.logProb } : { tokens: [], logProb: -Infinity };
+    // stable sort: of equal scores the earlier found wins, as the single best always did
+    const ranked = pool.map((h) => ({ tokens: h.tokens, logProb: h.logProb })).sort((x, y) => y.logProb - x.logProb);
+    const [best, ...alternatives] = ranked;
+    return best ? { ...best, alternatives } : { tokens: [], logProb: -Infinity, alternatives: [] };
   });
 }
 
