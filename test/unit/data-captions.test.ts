@@ -7,36 +7,12 @@ import {
   MAX_CAPTION_WORDS, captionVariants, distanceBand, minimalCaption, positionPhrases, regionCaptions, summaryCaptions,
 } from '../../src/data/captions.js';
 import type { CaptionFacts } from '../../src/data/changes.js';
-import { COLOR_NAMES } from '../../src/data/colors.js';
-import { ICON_NAMES } from '../../src/data/icons.js';
 import { Rng } from '../../src/data/rng.js';
-import { KINDS, type Kind, type Role } from '../../src/data/screen.js';
+import { KINDS, type Kind } from '../../src/data/screen.js';
 import * as W from '../../src/data/words.js';
+import { randomFacts } from './caption-fixtures.js';
 
-const ROLES: Role[] = ['button', 'icon button', 'tab', 'badge', 'input', 'heading', 'text', 'card', 'menu item', 'row', 'avatar', 'icon', 'link', 'number', 'progress bar'];
 const WELL_FORMED = /^[a-z]+( [a-z]+)*$/;
-
-function randomFacts(rng: Rng, kind: Kind): CaptionFacts {
-  const role = rng.pick(ROLES);
-  const x = rng.int(0, 700);
-  const y = rng.int(0, 500);
-  return {
-    kind, role: kind === 'theme' ? 'page' : role,
-    color: rng.chance(0.7) ? rng.pick(COLOR_NAMES) : null,
-    box: kind === 'theme' ? null : [x, y, x + rng.int(10, 90), y + rng.int(10, 90)],
-    area: rng.chance(0.5) ? rng.pick(['toolbar', 'sidebar', 'nav bar', 'dialog', 'list', 'table', 'menu', 'form'] as const) : null,
-    dx: rng.pick([0, 3, -5, 20, -33, 80, -110]), dy: rng.pick([0, 2, -7, 15, -40, 60]),
-    widthRatio: rng.pick([1, 0.6, 1.5]), heightRatio: rng.pick([1, 0.7, 1.4]),
-    colorProp: rng.pick(['background-color', 'color', 'border-color']),
-    fromColor: 'blue', toColor: rng.pick(['red', 'dark green', 'light grey']),
-    numeric: rng.chance(0.3), longer: rng.chance(0.2),
-    fromIcon: rng.pick(ICON_NAMES), toIcon: rng.pick(ICON_NAMES),
-    fontChange: rng.pick(['bold', 'unbold', 'bigger', 'smaller', 'serif', 'mono', 'sans'] as const),
-    more: rng.chance(0.5), spacingProp: rng.pick(['gap', 'padding']), childRole: rng.chance(0.5) ? 'tab' : undefined,
-    opacityTo: rng.pick(['faded', 'hidden', 'visible'] as const),
-    themeChange: rng.pick(['dark', 'light', 'accent'] as const), fromBg: 'white', toBg: 'black',
-  };
-}
 
 test('the generator uses exactly the kinds of the ONNX contract, and the crops step adds "reflow"', () => {
   // "reflow" is not a change the generator makes: the crops step labels regions that only shifted
