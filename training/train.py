@@ -1,6 +1,9 @@
 """Trains the whole ProCap pipeline from scratch with one command, seeded and resumable:
 
-  /usr/bin/python3 -m training.train --all --data /work/corpus --out /work/ckpt [--resume] [--smoke]
+  /usr/bin/python3 -m training.train --all --data /work/corpus --out /work/ckpt [--resume] [--smoke | --full]
+
+--full is the from-scratch recipe under a 3-hour budget (config.full_config; add the other rendered
+train shards with --extra-train); --smoke a few steps of everything (CI); neither, the small defaults.
 
 Phases (each checkpointed under --out; --resume continues a phase from its last checkpoint and skips
 finished ones): vocab -> tokenizer (VQ autoencoder = frozen backbone) -> cache (frozen backbone
@@ -26,7 +29,7 @@ import torch
 import torch.nn.functional as F
 
 from . import config as C
-from .config import TrainConfig, smoke_config
+from .config import TrainConfig, full_config, smoke_config
 from .data import CropSet, DataError, Vocab, to_tensor
 from .decode import CaptionDecoder, caption_loss, greedy_decode
 from .encode import ProcedureEncoder, context_stats, load_encoder_state, make_masks
@@ -579,6 +582,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", action="append", choices=list(VARIANT_K), help="stage-2 variants (default k2)")
     ap.add_argument("--resume", action="store_true", help="continue from checkpoints in --out")
     ap.add_argument("--smoke", action="store_true", help="tiny budgets: a few steps of everything")
+    ap.add_argument("--full", action="store_true",
+                    help="the from-scratch recipe: the shipped model's budgets under wall-clock caps that add up "
+                         "to under 3 hours on the 2-core machine (config.full_config); --steps/--minutes still override")
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--models", default=str(C.MODELS_DIR), help="where --all exports the ONNX files")
     ap.add_argument("--no-export", action="store_true")
@@ -598,7 +604,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stage2-init", default="", help="start stage 2 from this finished stage-2 checkpoint (a second round)")
     a = ap.parse_args(argv)
 
-    cfg = smoke_config(a.seed) if a.smoke else TrainConfig(seed=a.seed)
+    if a.smoke and a.full:
+        print("error: --smoke and --full are two different budgets; pass one", file=sys.stderr)
+        return 2
+    cfg = smoke_config(a.seed) if a.smoke else full_config(a.seed) if a.full else TrainConfig(seed=a.seed)
     try:
         cfg = C.with_steps(cfg, **phase_values(a.steps, "--steps", int))
         cfg = C.with_minutes(cfg, **phase_values(a.minutes, "--minutes", float, extra=("tokenizer_vq",)))
@@ -608,7 +617,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     cfg.stage2_init = a.stage2_init
-    cfg.augment_shift = a.augment_shift
+    if a.augment_shift or not a.full:
+        cfg.augment_shift = a.augment_shift
     if a.threads:
         cfg.threads = a.threads
     torch.set_num_threads(cfg.threads)
