@@ -596,7 +596,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra-train", action="append", default=[],
                     help="another folder of training crops (same layout as DATA/train, e.g. a second rendered "
                          "shard) whose samples are added to the training set; repeatable")
-    ap.add_argument("--augment-shift", type=int, default=0,
+    ap.add_argument("--augment-shift", type=int, default=None,
                     help="stage 2: shift half of each batch's crop pairs by up to N px (same shift both sides)")
     ap.add_argument("--threads", type=int, default=None,
                     help="torch threads (default 2); 1 when other jobs share the 2 cores: two spinning threads "
@@ -617,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     cfg.stage2_init = a.stage2_init
-    if a.augment_shift or not a.full:
+    if a.augment_shift is not None:  # else the preset's (0, or --full's 8)
         cfg.augment_shift = a.augment_shift
     if a.threads:
         cfg.threads = a.threads

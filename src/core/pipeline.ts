@@ -88,8 +88,8 @@ export function decidedKind(
  * best may also be wording the patterns do not know; a lower-ranked one must claim the kind.
  */
 export function firstAgreeingCaption(kind: string, captions: readonly string[]): string | undefined {
-  return captions.find((c, rank) => !isNoChangeCaption(c)
-    && (rank === 0 ? captionAgreesWithKind(c, kind) : captionKinds(c).has(kind as ChangeKind)));
+  // a "no change" wording reads as kind none, so it never agrees with the change kinds asked for here
+  return captions.find((c, rank) => (rank === 0 ? captionAgreesWithKind(c, kind) : captionKinds(c).has(kind as ChangeKind)));
 }
 
 /**
