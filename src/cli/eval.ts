@@ -119,6 +119,39 @@ export function kindSamples(pair: ManifestPair, report: ChangeReport): { truth: 
   });
 }
 
+export interface KindTally {
+  total: number;
+  correct: number;
+  /** per labelled kind: its samples and how many were predicted right */
+  perKind: Record<string, { total: number; correct: number }>;
+  /** the mistakes only: labelled kind -> predicted kind -> count (what to look at to improve a kind) */
+  confusion: Record<string, Record<string, number>>;
+}
+
+/** Adds one pair's model samples to the running kind counts. */
+export function tallyKinds(tally: KindTally, samples: { truth: string; predicted: string }[]): KindTally {
+  for (const { truth, predicted } of samples) {
+    tally.total++;
+    const k = (tally.perKind[truth] ??= { total: 0, correct: 0 });
+    k.total++;
+    if (truth === predicted) {
+      tally.correct++;
+      k.correct++;
+    } else {
+      const row = (tally.confusion[truth] ??= {});
+      row[predicted] = (row[predicted] ?? 0) + 1;
+    }
+  }
+  return tally;
+}
+
+/** The confusion rows sorted by kind, each row's mistakes most frequent first. */
+export function sortedConfusion(confusion: KindTally['confusion']): Record<string, Record<string, number>> {
+  return Object.fromEntries(Object.keys(confusion).sort().map((truth) => [
+    truth, Object.fromEntries(Object.entries(confusion[truth]).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
+  ]));
+}
+
 async function run(options: EvalOptions): Promise<Record<string, unknown>> {
   const started = performance.now();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'procap-eval-'));
@@ -131,8 +164,8 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
   const pairs = readManifest(dataDir).slice(0, options.count ?? Infinity);
   const sessions = new SessionManager({ modelsDir: options.modelsDir, provider: options.provider, threads: options.threads });
   const samples: CaptionSample[] = [];
-  let kindCorrect = 0, kindTotal = 0, noneTotal = 0, noneHit = 0;
-  const perKind: Record<string, { total: number; correct: number }> = {};
+  let noneTotal = 0, noneHit = 0;
+  const kinds: KindTally = { total: 0, correct: 0, perKind: {}, confusion: {} };
   const describeStart = performance.now();
   try {
     for (const pair of pairs) {
@@ -145,15 +178,7 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
         noneTotal++;
         if (report.summary === NO_CHANGE_CAPTION) noneHit++;
       }
-      for (const { truth, predicted } of kindSamples(pair, report)) {
-        kindTotal++;
-        const k = (perKind[truth] ??= { total: 0, correct: 0 });
-        k.total++;
-        if (truth === predicted) {
-          kindCorrect++;
-          k.correct++;
-        }
-      }
+      tallyKinds(kinds, kindSamples(pair, report));
     }
   } finally {
     await sessions.dispose();
@@ -172,10 +197,11 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
     cider_ceiling: round(ciderCeiling(samples.map((s) => s.references)), 2),
     bleu4: round(scores.bleu4),
     rougeL: round(scores.rougeL),
-    kind_accuracy: kindTotal ? round(kindCorrect / kindTotal) : null,
+    kind_accuracy: kinds.total ? round(kinds.correct / kinds.total) : null,
     nochange_recall: noneTotal ? round(noneHit / noneTotal) : null,
     nochange_pairs: noneTotal,
-    per_kind_accuracy: Object.fromEntries(Object.entries(perKind).sort().map(([k, v]) => [k, { count: v.total, accuracy: round(v.correct / v.total) }])),
+    per_kind_accuracy: Object.fromEntries(Object.entries(kinds.perKind).sort().map(([k, v]) => [k, { count: v.total, accuracy: round(v.correct / v.total) }])),
+    kind_confusion: sortedConfusion(kinds.confusion),
     provider: sessions.provider,
     seconds: round((performance.now() - started) / 1000, 2),
     generate_seconds: round(generateSeconds, 2),

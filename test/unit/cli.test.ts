@@ -205,3 +205,17 @@ test('eval labels each model sample as the training crops are', async () => {
   // a pair where nothing was detected has no model sample (the runtime runs no model there)
   assert.deepEqual(kindSamples({ ...pair, changes: [] } as never, { ...base, regions: [] } as never), []);
 });
+
+test('eval tallies kinds per label and lists each mistake under its label', async () => {
+  const { tallyKinds, sortedConfusion } = await import('../../src/cli/eval.js');
+  const tally = { total: 0, correct: 0, perKind: {}, confusion: {} };
+  tallyKinds(tally, [{ truth: 'move', predicted: 'move' }, { truth: 'resize', predicted: 'reflow' }]);
+  tallyKinds(tally, [{ truth: 'resize', predicted: 'spacing' }, { truth: 'resize', predicted: 'reflow' }, { truth: 'text', predicted: 'font' }]);
+  assert.equal(tally.total, 5);
+  assert.equal(tally.correct, 1);
+  assert.deepEqual(tally.perKind, { move: { total: 1, correct: 1 }, resize: { total: 3, correct: 0 }, text: { total: 1, correct: 0 } });
+  const confusion = sortedConfusion(tally.confusion);
+  assert.deepEqual(confusion, { resize: { reflow: 2, spacing: 1 }, text: { font: 1 } });
+  // most frequent mistake first within a row
+  assert.deepEqual(Object.keys(confusion.resize), ['reflow', 'spacing']);
+});
