@@ -1,4 +1,4 @@
-// npm run --silent eval -- --split test --count N [--seed S] [--beam W] [--json] [--data DIR] [--keep]
+// npm run --silent eval -- --split test --count N [--seed S] [--beam W] [--json] [--data DIR] [--keep] [--samples FILE]
 // Generates N fresh pairs with the data engine (src/data, headless Chromium) into a temp folder,
 // runs the shipped models through this runtime (describe, exactly as the CLI and the extension),
 // and scores the pair summaries against the data engine's reference captions (src/core/metrics.ts,
@@ -9,12 +9,13 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
-import { ciderCeiling, scoreCaptions, type CaptionSample } from '../core/metrics.js';
+import { ciderCeiling, ciderD, scoreCaptions, type CaptionSample } from '../core/metrics.js';
+import type { PairSample } from './compare.js';
 import { describe as describePair, DEFAULT_BEAM_WIDTH, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from "../core/pipeline.js";
 import { regionMatchesChange, globalKindOf, reflowShiftOf } from './crops.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
 
-const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--keep] [--json]';
+const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--keep] [--samples FILE] [--json]';
 
 interface ManifestChange {
   kind: string;
@@ -41,6 +42,8 @@ interface EvalOptions {
   noneMin?: number;
   keep: boolean;
   json: boolean;
+  /** where to write one line per pair (summary, CIDEr-D, kinds) for `npm run compare` */
+  samplesFile?: string;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -71,12 +74,18 @@ function parse(argv: string[]): EvalOptions {
       case '--data': o.dataDir = next(); break;
       case '--none-min': o.noneMin = Number(next()); break;
       case '--keep': o.keep = true; break;
+      case '--samples': o.samplesFile = next(); break;
       case '--json': o.json = true; break;
       default: throw new Error(`unknown option ${a}\n${USAGE}`);
     }
   }
   if (!['train', 'val', 'test'].includes(o.split as string)) throw new Error(`--split must be train, val or test\n${USAGE}`);
   if (o.count === undefined && !o.dataDir) throw new Error(`--count is required\n${USAGE}`);
+  if (o.samplesFile !== undefined) {
+    // checked before any work: the file is written at the end of a run that can take an hour
+    if (fs.existsSync(o.samplesFile)) throw new Error(`--samples ${o.samplesFile}: the file exists; remove it or name another (eval does not overwrite it)`);
+    if (!fs.existsSync(path.dirname(path.resolve(o.samplesFile)))) throw new Error(`--samples ${o.samplesFile}: its folder does not exist`);
+  }
   return o as EvalOptions;
 }
 
@@ -164,6 +173,7 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
   const pairs = readManifest(dataDir).slice(0, options.count ?? Infinity);
   const sessions = new SessionManager({ modelsDir: options.modelsDir, provider: options.provider, threads: options.threads });
   const samples: CaptionSample[] = [];
+  const pairSamples: PairSample[] = [];
   let noneTotal = 0, noneHit = 0;
   const kinds: KindTally = { total: 0, correct: 0, perKind: {}, confusion: {} };
   const describeStart = performance.now();
@@ -178,13 +188,20 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
         noneTotal++;
         if (report.summary === NO_CHANGE_CAPTION) noneHit++;
       }
-      tallyKinds(kinds, kindSamples(pair, report));
+      const pairKinds = kindSamples(pair, report);
+      tallyKinds(kinds, pairKinds);
+      pairSamples.push({ pair: pair.id, summary: report.summary, cider: 0, kinds: pairKinds });
     }
   } finally {
     await sessions.dispose();
   }
   const describeSeconds = (performance.now() - describeStart) / 1000;
   const scores = scoreCaptions(samples);
+  if (options.samplesFile) {
+    const perPair = ciderD(samples).perSample;
+    const lines = pairSamples.map((p, i) => JSON.stringify({ ...p, cider: perPair[i] * 100 }));
+    fs.writeFileSync(options.samplesFile, lines.join('\n') + '\n');
+  }
   if (!options.keep && !options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   const round = (x: number, d = 4) => Number(x.toFixed(d));
   return {
