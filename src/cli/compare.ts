@@ -42,23 +42,13 @@ export interface Comparison {
   seed: number;
 }
 
-/** log(n!) by summation (n up to a few tens of thousands here: cheap, exact enough). */
-function logFactorial(n: number): number {
-  let s = 0;
-  for (let i = 2; i <= n; i++) s += Math.log(i);
-  return s;
-}
-
 /** Exact two-sided McNemar test: P(X <= min(b, c)) * 2 for X ~ Binomial(b + c, 1/2), capped at 1. */
 export function mcnemarExact(b: number, c: number): number {
   const n = b + c;
-  if (n === 0) return 1;
-  const k = Math.min(b, c);
-  const lfN = logFactorial(n);
-  let tail = 0, lfI = 0;
-  for (let i = 0; i <= k; i++) {
-    if (i > 0) lfI += Math.log(i);
-    tail += Math.exp(lfN - lfI - logFactorial(n - i) - n * Math.LN2);
+  let logTerm = -n * Math.LN2, tail = 0;   // log(C(n, i) / 2^n), updated term to term
+  for (let i = 0; i <= Math.min(b, c); i++) {
+    if (i > 0) logTerm += Math.log(n - i + 1) - Math.log(i);
+    tail += Math.exp(logTerm);
   }
   return Math.min(1, 2 * tail);
 }
