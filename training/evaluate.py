@@ -41,7 +41,7 @@ from .context import load_kind_prior, model_rows as model_rows_of
 from .decode import beam_decode, greedy_decode
 from .export import load_trained
 from .interpolate import crossfade_seven, interpolate_seven, psnr
-from .metrics import bleu4, cider_ceiling, cider_d, kind_accuracy, nochange_recall, rouge_l
+from .metrics import bleu4, cider_ceiling, cider_d, kind_accuracy, kind_breakdown, nochange_recall, rouge_l
 from .sample import confidence_weights, top_keyframes
 
 VARIANTS = ["static", "k1", "k2", "explicit"]
@@ -118,6 +118,7 @@ def score(pair_ids: list[str], manifest: dict, rows: list[dict], kinds: list[int
             "nochange_recall": nochange_recall([s == C.NO_CHANGE_CAPTION for s in summaries], truly_none),
             "region_nochange_recall": nochange_recall([k == C.NONE_KIND for k in kinds],
                                                       [t == C.NONE_KIND for t in truth_kinds]),
+            **kind_breakdown(kinds, truth_kinds, C.KINDS),
             "examples": [{"pair": p, "summary": s, "reference": r[0]} for p, s, r in
                          list(zip(pair_ids, summaries, refs))[:12]]}
 

@@ -151,6 +151,24 @@ def kind_accuracy(predicted: list[int], truth: list[int]) -> float:
     return sum(int(p == t) for p, t in zip(predicted, truth)) / max(len(truth), 1)
 
 
+def kind_breakdown(predicted: list[int], truth: list[int], names: list[str]) -> dict:
+    """Per labelled kind: its count and accuracy; and the mistakes under their labelled kind, most frequent
+    first ({"resize": {"reflow": 9, ...}}) - the same fields as `npm run eval` (src/cli/eval.ts)."""
+    per: dict[str, list[int]] = {}
+    confusion: dict[str, Counter] = {}
+    for p, t in zip(predicted, truth):
+        cell = per.setdefault(names[t], [0, 0])
+        cell[0] += 1
+        if p == t:
+            cell[1] += 1
+        else:
+            confusion.setdefault(names[t], Counter())[names[p]] += 1
+    return {
+        "per_kind_accuracy": {k: {"count": n, "accuracy": round(ok / n, 4)} for k, (n, ok) in sorted(per.items())},
+        "kind_confusion": {k: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for k, c in sorted(confusion.items())},
+    }
+
+
 def nochange_recall(predicted_none: list[bool], truly_none: list[bool]) -> float:
     """Of the items that truly have no change, the fraction predicted as no change (nan if none)."""
     hits = [p for p, t in zip(predicted_none, truly_none) if t]

@@ -120,6 +120,15 @@ def main(argv: list[str] | None = None) -> int:
         w(f"| cider / ceiling | {metrics['cider'] / metrics['cider_ceiling']:.3f} |")
     w("\nTargets of issue 3 for the first model: CIDEr-D >= 120 and >= 75% of the ceiling, kind accuracy "
       ">= 0.90, no-change recall >= 0.95.\n")
+    per_kind = metrics.get("per_kind_accuracy")
+    if per_kind:
+        confusion = metrics.get("kind_confusion", {})
+        w("Kind accuracy per labelled kind (fused kind), weakest first, with what its mistakes were taken for:\n")
+        w("| kind | samples | accuracy | mistaken for (count) |\n|---|---|---|---|")
+        for k, v in sorted(per_kind.items(), key=lambda kv: (kv[1]["accuracy"], kv[0])):
+            taken = ", ".join(f"{p} ({n})" for p, n in list(confusion.get(k, {}).items())[:4]) or "-"
+            w(f"| {k} | {v['count']} | {v['accuracy']:.3f} | {taken} |")
+        w("")
     w("### Ablations (same test pairs)\n")
     w("| variant | cider | bleu4 | rougeL | kind_accuracy | nochange_recall | stage-2 training (steps x batch, min) |\n|---|---|---|---|---|---|---|")
     for v, r in metrics["ablation"].items():

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from training.metrics import (bleu4, cider_ceiling, cider_d, kind_accuracy, nochange_recall, rouge_l,
+from training.metrics import (bleu4, cider_ceiling, cider_d, kind_accuracy, kind_breakdown, nochange_recall, rouge_l,
                               rouge_l_single)
 
 
@@ -76,3 +76,14 @@ def test_kind_metrics():
     assert kind_accuracy([0, 1, 2, 2], [0, 1, 1, 2]) == 0.75
     assert nochange_recall([True, False, True], [True, True, False]) == 0.5
     assert math.isnan(nochange_recall([True], [False]))
+
+
+def test_kind_breakdown_counts_each_label_and_lists_mistakes_most_frequent_first():
+    names = ["move", "resize", "reflow", "spacing", "text", "font"]
+    truth = [0, 1, 1, 1, 4]
+    predicted = [0, 2, 3, 2, 5]
+    out = kind_breakdown(predicted, truth, names)
+    assert out["per_kind_accuracy"] == {"move": {"count": 1, "accuracy": 1.0}, "resize": {"count": 3, "accuracy": 0.0},
+                                        "text": {"count": 1, "accuracy": 0.0}}
+    assert out["kind_confusion"] == {"resize": {"reflow": 2, "spacing": 1}, "text": {"font": 1}}
+    assert list(out["kind_confusion"]["resize"]) == ["reflow", "spacing"]
