@@ -11,7 +11,9 @@ the summary "no visible change" (that is what the runtime would say). Metrics:
 - kind_accuracy: per model sample (region crop the runtime would feed to the model, noise-only regions
   excluded): argmax(kind_logits + kind_bias) == the crop's labelled kind, kind_bias being the layout
   kind prior of the checkpoint (kind_prior.pt, training/context.py; the split's crops.context.npy) as
-  the runtime adds it; kind_accuracy_head: the kind head alone;
+  the runtime adds it; with --detail (the split's `npm run detail-crops` folder) and a contract
+  crop.detail.weight above 0, large regions' detail views are fused in first (training/detail.py), as the
+  runtime does; kind_accuracy_head: the region view's kind head alone;
 - nochange_recall: per pair: of the pairs whose change records are all `none` (or empty), the
   fraction whose composed summary is "no visible change".
 Ablation rows (same metrics, same pairs): static (stage 2 over [before, after], no stage 1), k1,
@@ -38,6 +40,7 @@ import torch
 from . import config as C
 from .data import CropSet, DataError, read_jsonl, to_tensor
 from .context import load_kind_prior, model_rows as model_rows_of
+from .detail import contract_weight, detail_logits, detail_rows, fuse_detail_logits
 from .decode import beam_decode, greedy_decode
 from .export import load_trained
 from .interpolate import crossfade_seven, interpolate_seven, psnr
@@ -83,22 +86,27 @@ def earlier_stage2_rounds(folder: Path) -> list[dict]:
 @torch.no_grad()
 def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, explicit: torch.Tensor | None,
                 batch: int = 128, beam: int = 1, kind_bias: torch.Tensor | None = None,
-                context: torch.Tensor | None = None):
+                context: torch.Tensor | None = None, detail: tuple[torch.Tensor, torch.Tensor] | None = None,
+                detail_weight: float = 0.0):
     """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N], head-only kinds [N]); beam 1 =
     greedy; kind_bias [N,14] (the layout kind prior's output) is added to the kind logits as the runtime does;
-    context [N,55] the layout features the encoder sees (an encoder trained without them ignores them)."""
-    kinds, caps, head_kinds = [], [], []
+    context [N,55] the layout features the encoder sees (an encoder trained without them ignores them);
+    detail (rows [D], detail-view kind logits [D,14]) fused with those rows' logits by training/detail.py's
+    rule (the head-only kinds are the region view's alone)."""
+    caps, logits = [], []
     for lo in range(0, feats.shape[0], batch):
         f = feats[lo:lo + batch]
         px = pixels[lo:lo + batch]
         ex = None if explicit is None else explicit[lo:lo + batch]
         ctx = None if context is None else context[lo:lo + batch]
         _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], ex, context=ctx)
-        head_kinds.append(kind_logits.argmax(-1))
-        kinds.append((kind_logits + (0 if kind_bias is None else kind_bias[lo:lo + batch])).argmax(-1))
+        logits.append(kind_logits)
         hyps = greedy_decode(dec, memory) if beam <= 1 else beam_decode(dec, memory, beam)
         caps += [vocab.decode(h) for h in hyps]
-    return torch.cat(kinds).tolist(), caps, torch.cat(head_kinds).tolist()
+    region = torch.cat(logits)
+    fused = region if detail is None else fuse_detail_logits(region, detail[1], detail[0], detail_weight)
+    kinds = (fused + (0 if kind_bias is None else kind_bias)).argmax(-1)
+    return kinds.tolist(), caps, region.argmax(-1).tolist()
 
 
 def score(pair_ids: list[str], manifest: dict, rows: list[dict], kinds: list[int], caps: list[str],
@@ -137,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ablation-ckpt", default=None,
                     help="folder of the reduced-budget ablation runs (stage2_static/k1/k2 there); static and k1 "
                          "rows come from it, and its k2 is reported as k2_reduced next to them")
+    ap.add_argument("--detail", default=None,
+                    help="the split's detail-crops folder (npm run detail-crops): large regions' detail views are "
+                         "fused with their kind logits as the runtime does, with the contract's crop.detail.weight")
     ap.add_argument("--ablation-from", default=None,
                     help="an earlier metrics.json of the same split: ablation rows whose checkpoint is not here are "
                          "copied from it, marked carried_from (only when its split, pair count, model samples and "
@@ -179,6 +190,17 @@ def main(argv: list[str] | None = None) -> int:
         prior = load_kind_prior(Path(a.ckpt) / "kind_prior.pt")
         with torch.no_grad():
             kind_bias = prior(context)
+    detail_weight = contract_weight()
+    detail_set = None
+    if a.detail and detail_weight > 0:
+        try:
+            detail_set = detail_rows(Path(a.detail), model_rows)
+        except DataError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        print(f"evaluate: {len(detail_set[0])} detail views from {a.detail}, weight {detail_weight}", flush=True)
+    elif a.detail:
+        print(f"evaluate: the contract's crop.detail.weight is 0: {a.detail} not used (as the runtime)", flush=True)
     ceiling = cider_ceiling([manifest[p]["captions"] for p in pair_ids])
     results: dict[str, dict | None] = {}
     rows_plan = [("static", "ablation", "static", False), ("k1", "ablation", "k1", False),
@@ -227,8 +249,11 @@ def main(argv: list[str] | None = None) -> int:
                     keys = top_keyframes(w, enc.k)
                     mids.append(fm[torch.arange(p.shape[0]).unsqueeze(1), keys])
                 explicit = torch.cat(mids)
+        detail = None
+        if detail_set is not None:
+            detail = (detail_set[1], detail_logits(enc, tok, Path(a.detail), detail_set[0]))
         kinds, caps, head_kinds = run_variant(enc, dec, vocab, feats, pairs, explicit, beam=a.beam, kind_bias=kind_bias,
-                                               context=context)
+                                               context=context, detail=detail, detail_weight=detail_weight)
         results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
         # the kind head alone, without the layout prior
         results[variant]["kind_accuracy_head"] = kind_accuracy(head_kinds, [C.KINDS.index(rows[r]["kind"]) for r in model_rows])
@@ -292,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     metrics = {"split": a.split, "count": len(pair_ids), **{k: main_res[k] for k in names}, "beam_width": a.beam,
                "region_nochange_recall": main_res["region_nochange_recall"],
                "model_samples": n,
+               "detail_views": {"folder": a.detail, "views": len(detail_set[0]), "weight": detail_weight} if detail_set else None,
                "nochange_pairs": sum(all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids),
                "ablation": {v: ({**{k: results[v][k] for k in names},
                                  **{k: results[v][k] for k in ("training", "checkpoint", "carried_from")

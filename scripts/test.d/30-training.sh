@@ -28,8 +28,16 @@ for spec in train:40:11 val:12:12 test:12:13; do
     || fail "npm run context ($split)"
 done
 
-echo "30-training: smoke training + export"
-$PY -m training.train --all --smoke --data "$work/corpus" --out "$work/ckpt" --models "$work/models" \
+echo "30-training: detail views of the large regions (npm run detail-crops)"
+for split in train val; do
+  npm run --silent detail-crops -- --crops "$work/corpus/$split/crops.jsonl" --out "$work/detail/$split" \
+    | tee "$work/detail_$split.json" || fail "npm run detail-crops ($split)"
+done
+$PY -c "import json,sys; sys.exit(0 if json.load(open('$work/detail_train.json'))['detailed'] > 0 else 1)" \
+  || fail "the tiny training split has no region large enough for a detail view"
+
+echo "30-training: smoke training (the detail views as one more shard) + export"
+$PY -m training.train --all --smoke --data "$work/corpus" --extra-train "$work/detail/train" --out "$work/ckpt" --models "$work/models" \
   >"$work/train.log" 2>&1 || { tail -30 "$work/train.log"; fail "training.train --smoke"; }
 grep -E "done, loss|exported" "$work/train.log"
 $PY - "$work/ckpt/summary.json" <<'PYEOF' || fail "a loss did not fall"
@@ -76,6 +84,14 @@ need = ['split','count','cider','cider_ceiling','bleu4','rougeL','kind_accuracy'
 missing = [k for k in need if k not in m]; assert not missing, missing
 assert set(m['ablation']) == {'static','k1','k2','explicit'}
 print('  metrics.json fields ok; count', m['count'])" || fail "metrics.json format"
+
+echo "30-training: detail-view fusion weights on the tiny val split (training.detail)"
+$PY -m training.detail --ckpt "$work/ckpt" --split "$work/corpus/val" --detail "$work/detail/val" >"$work/detail.log" 2>&1 \
+  || { tail -5 "$work/detail.log"; fail "training.detail"; }
+$PY -c "
+import json; m = json.loads(open('$work/detail.log').read().strip().splitlines()[-1])
+assert set(m['kind_accuracy_by_weight']) >= {'0.0', '1.0'} and m['samples'] > 0, m
+print('  detail fusion grid ok:', m['kind_accuracy_by_weight'])" || fail "training.detail output"
 
 echo "30-training: shipped models/ vs their golden tensors"
 node training/check_onnx.mjs models | tail -1 || fail "shipped models parity"

@@ -13,6 +13,7 @@ import { cropBoxFor, extractCrop, wholeScreenCrop, wholeScreenBox, cropsToTensor
 import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, StageTimings } from './report.js';
 import { ort, type SessionManager } from './session.js';
 import { CONTEXT_SIZE, sampleContext } from './context.js';
+import { contractDetailRule, detailBoxFor, fuseDetailLogits } from './detail.js';
 import { NO_CHANGE_CAPTION, isNoChangeCaption } from './no-change.js';
 import { captionAgreesWithKind, captionKinds } from './caption-kind.js';
 import { tokenize, encodeProcedure, kindsFromLogits } from './procap/encode.js';
@@ -159,6 +160,8 @@ interface ModelSample {
   wholeScreen: boolean;
   before: Uint8Array;
   after: Uint8Array;
+  /** the detail view's crops (src/core/detail.ts), for a large region when the contract asks for it */
+  detail?: { box: Box; cropBox: Box; before: Uint8Array; after: Uint8Array };
 }
 
 /**
@@ -202,6 +205,41 @@ export function fuseKindLogits(kindLogits: ArrayLike<number>, kindBias: ArrayLik
   return fused;
 }
 
+/**
+ * The kind logits of every sample, those of samples with a detail view fused with the view's
+ * (models/contract.json "crop.detail"): the views go through the tokenizer and procedure encoder as one
+ * more batch, each with its region's layout context; only their kind logits are used.
+ */
+async function withDetailViews(
+  sessions: SessionManager, samples: ModelSample[], kindLogits: Float32Array, contexts: Float32Array, checkpoint: () => void,
+): Promise<Float32Array> {
+  const rule = contractDetailRule(sessions.contract);
+  const rows = samples.map((s, i) => (s.detail ? i : -1)).filter((i) => i >= 0);
+  if (!rule || rule.weight <= 0 || rows.length === 0) return kindLogits;
+  const c = sessions.contract;
+  const D = rows.length;
+  const plane = 3 * CROP_SIZE * CROP_SIZE;
+  const beforeTensor = cropsToTensor(rows.map((i) => samples[i].detail!.before));
+  const afterTensor = cropsToTensor(rows.map((i) => samples[i].detail!.after));
+  const both = new Float32Array(2 * D * plane);
+  both.set(beforeTensor, 0);
+  both.set(afterTensor, D * plane);
+  const ends = await tokenize(await sessions.get('tokenizer_encoder'), both, 2 * D, CROP_SIZE);
+  checkpoint();
+  const featSize = c.n_I * c.feat_dim;
+  const detailContexts = new Float32Array(D * CONTEXT_SIZE);
+  rows.forEach((i, j) => detailContexts.set(contexts.subarray(i * CONTEXT_SIZE, (i + 1) * CONTEXT_SIZE), j * CONTEXT_SIZE));
+  const encoded = await encodeProcedure(await sessions.get('procedure_encoder'), ends.features.subarray(0, D * featSize),
+    ends.features.subarray(D * featSize, 2 * D * featSize), beforeTensor, afterTensor, detailContexts, D, c.n_I, c.feat_dim, CROP_SIZE);
+  checkpoint();
+  const n = c.kinds.length;
+  const out = Float32Array.from(kindLogits);
+  rows.forEach((i, j) => {
+    out.set(fuseDetailLogits(kindLogits.subarray(i * n, (i + 1) * n), encoded.kindLogits.subarray(j * n, (j + 1) * n), rule.weight), i * n);
+  });
+  return out;
+}
+
 interface ModelResult {
   kind: string;
   probability: number;
@@ -240,7 +278,8 @@ async function runModels(
   // the encoder sees the layout context too (contract v3); the kind prior's bias is fused on top
   const kindPrior = await sessions.get('kind_prior');
   const kindBias = await kindPriorBias(kindPrior, contexts, R);
-  const kinds = kindsFromLogits(fuseKindLogits(encoded.kindLogits, kindBias), R, c.kinds);
+  const regionLogits = await withDetailViews(sessions, samples, encoded.kindLogits, contexts, checkpoint);
+  const kinds = kindsFromLogits(fuseKindLogits(regionLogits, kindBias), R, c.kinds);
   timings.encodeMs += performance.now() - t;
   checkpoint();
 
@@ -364,9 +403,16 @@ export async function describe(
 
   // model samples: every meaningful region, plus the whole screen when the change is global
   const meaningful = analysis.regions.filter((r) => !r.noiseOnly);
+  const detailRule = contractDetailRule(sessions.contract);
   const samples: ModelSample[] = meaningful.map((r) => {
     const cropBox = cropBoxFor(r.box, diff.width, diff.height);
-    return { box: r.box, cropBox, wholeScreen: false, before: extractCrop(a.image, cropBox), after: extractCrop(b.image, cropBox) };
+    const sample: ModelSample = { box: r.box, cropBox, wholeScreen: false, before: extractCrop(a.image, cropBox), after: extractCrop(b.image, cropBox) };
+    const detailBox = detailRule && detailRule.weight > 0 ? detailBoxFor(a.image, b.image, r.box, detailRule) : undefined;
+    if (detailBox) {
+      const detailCrop = cropBoxFor(detailBox, diff.width, diff.height);
+      sample.detail = { box: detailBox, cropBox: detailCrop, before: extractCrop(a.image, detailCrop), after: extractCrop(b.image, detailCrop) };
+    }
+    return sample;
   });
   if (analysis.wholeScreen) {
     const screen = wholeScreenBox(diff.width, diff.height);
@@ -379,7 +425,7 @@ export async function describe(
     });
   }
 
-  const toRegion = (r: PixelRegion, id: number, result?: ModelResult, cropBox?: Box): ChangeRegion => {
+  const toRegion = (r: PixelRegion, id: number, result?: ModelResult, cropBox?: Box, detailCropBox?: Box): ChangeRegion => {
     if (!result) {
       const total = r.diffPixels + r.aaPixels + r.faintPixels;
       return {
@@ -392,12 +438,13 @@ export async function describe(
       id, boxBefore: r.box, boxAfter: r.box, kind: asKind(result.kind),
       caption: result.caption || NO_CHANGE_CAPTION,
       confidence: result.probability, diffPixels: r.diffPixels, noiseOnly: false,
-      cropBox: cropBox ?? r.box, ...(result.procedure ? { procedure: result.procedure } : {}),
+      cropBox: cropBox ?? r.box, ...(detailCropBox ? { detailCropBox } : {}),
+      ...(result.procedure ? { procedure: result.procedure } : {}),
     };
   };
   const buildRegions = (results: ModelResult[]): { regions: ChangeRegion[]; global?: ChangeRegion } => {
     const regions: ChangeRegion[] = [];
-    meaningful.forEach((r, i) => regions.push(toRegion(r, i + 1, results[i], samples[i].cropBox)));
+    meaningful.forEach((r, i) => regions.push(toRegion(r, i + 1, results[i], samples[i].cropBox, samples[i].detail?.cropBox)));
     analysis.regions.filter((r) => r.noiseOnly).forEach((r) => regions.push(toRegion(r, regions.length + 1)));
     if (!analysis.wholeScreen) return { regions };
     const result = results[results.length - 1];

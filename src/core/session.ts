@@ -36,6 +36,8 @@ export interface Contract {
     inputs: Record<string, (number | string)[]>;
     outputs: Record<string, (number | string)[]>;
   }>;
+  /** the crop rule; `detail` (optional): the detail view of large regions (src/core/detail.ts). */
+  crop?: { detail?: { min_crop_side: number; window: number; diff_threshold: number; weight: number } };
   /** the kind prior's input features, in order (src/core/context.ts CONTEXT_FEATURES). */
   context_features: string[];
   golden_dir: string;
