@@ -316,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         names.append("kind_accuracy_head")
     metrics = {"split": a.split, "count": len(pair_ids), **{k: main_res[k] for k in names}, "beam_width": a.beam,
                "region_nochange_recall": main_res["region_nochange_recall"],
+               "per_kind_accuracy": main_res["per_kind_accuracy"], "kind_confusion": main_res["kind_confusion"],
                "model_samples": n,
                "detail_views": {"folder": a.detail, "views": len(detail_set[0]), "weight": detail_weight} if detail_set else None,
                "nochange_pairs": sum(all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids),
