@@ -41,7 +41,8 @@ function parseArgs(argv: string[]): { crops: string; manifest: string; out: stri
   };
 }
 
-function readJsonl<T>(path: string, what: string): T[] {
+/** The objects of a JSON-lines file; errors name the file (and the line). */
+export function readJsonl<T>(path: string, what: string): T[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -16,6 +16,7 @@ import { CROP_SIZE, cropBoxFor, extractCrop } from '../core/crop.js';
 import { CONTEXT_SIZE } from '../core/context.js';
 import { contractDetailRule, detailBoxFor, type DetailRule } from '../core/detail.js';
 import { NpyAppender } from './crops.js';
+import { readJsonl } from './context.js';
 
 const USAGE = 'usage: npm run --silent detail-crops -- --crops DIR/crops.jsonl --out OUT_DIR [--force]';
 
@@ -44,23 +45,6 @@ function parseArgs(argv: string[]): { crops: string; out: string; force: boolean
   if (!crops) throw new UsageError('--crops is required');
   if (!out) throw new UsageError('--out is required');
   return { crops: resolve(crops), out: resolve(out), force };
-}
-
-function readJsonl<T>(path: string, what: string): T[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new Error(`${path}: cannot read the ${what} (${(error as Error).message})`);
-  }
-  return text.split('\n').flatMap((line, n) => {
-    if (!line.trim()) return [];
-    try {
-      return [JSON.parse(line) as T];
-    } catch (error) {
-      throw new Error(`${path}:${n + 1}: not valid JSON (${(error as Error).message})`);
-    }
-  });
 }
 
 /** Reads a float32 .npy of [rows, CONTEXT_SIZE] written by `npm run context`. */
