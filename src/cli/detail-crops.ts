@@ -8,7 +8,7 @@
 // alone (crops.jsonl with `detail_of` = the source row, crops.pairs.npy, an empty crops.frames.npy,
 // crops.context.npy, and manifest.jsonl: their pairs, with absolute image paths) that training takes
 // as one more --extra-train shard.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Box } from '../core/report.js';
 import { readPngFile, type RgbaImage } from '../core/image.js';
@@ -78,6 +78,8 @@ export function writeDetailCrops(cropsPath: string, outDir: string, rule: Detail
   const pairs = new Map(readJsonl<Pair>(manifestPath, 'manifest').map((p) => [p.id, p]));
   const path = (p: string) => (isAbsolute(p) ? p : resolve(dir, p));
   mkdirSync(outDir, { recursive: true });
+  // replacing a folder (--force): its crops.jsonl goes first, so a run cut short leaves no folder that looks finished
+  rmSync(join(outDir, 'crops.jsonl'), { force: true });
   const pairsNpy = new NpyAppender(join(outDir, 'crops.pairs.npy'), [2, CROP_SIZE, CROP_SIZE, 3]);
   const contextNpy = new NpyAppender(join(outDir, 'crops.context.npy'), [CONTEXT_SIZE], '<f4');
   new NpyAppender(join(outDir, 'crops.frames.npy'), [7, CROP_SIZE, CROP_SIZE, 3]).close();

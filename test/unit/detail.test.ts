@@ -131,6 +131,9 @@ test('detail-crops CLI: writes the large regions\' views with their context rows
   const again = spawnSync(process.execPath, [cli, '--crops', path.join(dir, 'crops.jsonl'), '--out', out], { encoding: 'utf8' });
   assert.equal(again.status, 2);
   assert.match(again.stderr, /exists; pass --force/);
+  const forced = spawnSync(process.execPath, [cli, '--crops', path.join(dir, 'crops.jsonl'), '--out', out, '--force'], { encoding: 'utf8' });
+  assert.equal(forced.status, 0, forced.stderr);
+  assert.equal(fs.readFileSync(path.join(out, 'crops.jsonl'), 'utf8').trim().split('\n').length, 1, '--force rewrites the same rows');
   const usage = spawnSync(process.execPath, [cli, '--crops', path.join(dir, 'crops.jsonl')], { encoding: 'utf8' });
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /--out is required/);
