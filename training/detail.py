@@ -56,7 +56,8 @@ def detail_rows(detail_dir: Path, model_rows: list[int]) -> tuple[list[dict], to
 
 @torch.no_grad()
 def detail_logits(enc, tok, detail_dir: Path, keep: list[dict], batch: int = 128) -> torch.Tensor:
-    """The procedure encoder's kind logits [D,K] for the given rows of a detail folder (with their contexts)."""
+    """The procedure encoder's kind logits [D,K] for the given rows of a crops folder (a detail folder or
+    the split itself: rows name their image and context row by `index`)."""
     from .data import CropSet, to_tensor
     if not keep:
         return torch.zeros(0, len(C.KINDS))
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(a.split) != len(a.detail):
         print("error: give one --detail folder per --split", file=sys.stderr)
         return 2
-    from .context import head_logits, load_context, load_kind_prior
+    from .context import load_context, load_kind_prior
     from .export import load_trained
     torch.set_num_threads(2)
     ckpt = Path(a.ckpt)
@@ -92,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for split, detail in zip(a.split, a.detail):
             x, y, keep_rows = load_context(Path(split))
-            region = head_logits(ckpt, Path(split), keep_rows)
+            split_rows = read_jsonl(Path(split) / "crops.jsonl")
+            region = detail_logits(enc, tok, Path(split), [split_rows[i] for i in keep_rows])   # one model load
             rows, where = detail_rows(Path(detail), keep_rows)
             det = detail_logits(enc, tok, Path(detail), rows)
             with torch.no_grad():

@@ -84,6 +84,7 @@ export function writeDetailCrops(cropsPath: string, outDir: string, rule: Detail
   const contextNpy = new NpyAppender(join(outDir, 'crops.context.npy'), [CONTEXT_SIZE], '<f4');
   new NpyAppender(join(outDir, 'crops.frames.npy'), [7, CROP_SIZE, CROP_SIZE, 3]).close();
   const lines: string[] = [];
+  const used = new Set<string>();
   const crop = new Uint8Array(2 * CROP_SIZE * CROP_SIZE * 3);
   let images: { id: string; before: RgbaImage; after: RgbaImage } | undefined;
   rows.forEach((r, n) => {
@@ -101,6 +102,7 @@ export function writeDetailCrops(cropsPath: string, outDir: string, rule: Detail
     extractCrop(images.before, cropBox, crop.subarray(0, crop.length / 2));
     extractCrop(images.after, cropBox, crop.subarray(crop.length / 2));
     pairsNpy.append(crop, 1);
+    used.add(pair.id);
     const values = context.subarray(n * CONTEXT_SIZE, (n + 1) * CONTEXT_SIZE);
     contextNpy.append(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), 1);
     lines.push(JSON.stringify({
@@ -111,7 +113,6 @@ export function writeDetailCrops(cropsPath: string, outDir: string, rule: Detail
   contextNpy.close();
   // the pairs the views come from, their image paths made absolute: training reads each shard's
   // manifest (pair-level references, the vocabulary)
-  const used = new Set(lines.map((l) => (JSON.parse(l) as Row).pair_id));
   const manifest = [...pairs.values()].filter((p) => used.has(p.id)).map((p) => JSON.stringify({
     ...p, before: path(p.before), after: path(p.after), ...(Array.isArray(p.frames) ? { frames: p.frames.map(path) } : {}),
   }));
