@@ -36,5 +36,10 @@ node -e '
   }
   if (!("nochange_recall" in r)) throw new Error("eval: nochange_recall missing");
   if (r.count !== 20) throw new Error("eval: expected 20 pairs, got " + r.count);
+  // every model sample is in one region group: the groups count as many samples as the kinds do
+  const sum = (o) => Object.values(o || {}).reduce((n, v) => n + v.count, 0);
+  if (sum(r.kind_accuracy_by_region) !== sum(r.per_kind_accuracy) || sum(r.per_kind_accuracy) === 0) {
+    throw new Error("eval: kind_accuracy_by_region does not cover the samples: " + JSON.stringify(r.kind_accuracy_by_region));
+  }
   console.log("runtime: eval " + JSON.stringify(r));' "$tmp/eval.json"
 echo "runtime: ok"

@@ -116,16 +116,45 @@ function readManifest(dir: string): ManifestPair[] {
  * when it overlaps elements the change pushed aside (the manifest's reflowed list), else none;
  * noise-only regions are not model samples, and neither is anything in a pair where nothing was
  * detected (the runtime says "no visible change" there without running the model; the crops CLI
- * writes a "fallback" training crop for such pairs, which the runtime never sees).
+ * writes a "fallback" training crop for such pairs, which the runtime never sees). Each sample also
+ * says which REGION_GROUPS group it is in (regionGroup).
  */
-export function kindSamples(pair: ManifestPair, report: ChangeReport): { truth: string; predicted: string }[] {
-  if (report.global) return [{ truth: globalKindOf(pair), predicted: report.global.kind }];
+export function kindSamples(pair: ManifestPair, report: ChangeReport): KindSample[] {
+  if (report.global) return [{ truth: globalKindOf(pair), predicted: report.global.kind, group: 'whole_screen' }];
   const regions = report.regions.filter((r: ChangeRegion) => !r.noiseOnly);
   return regions.map((r) => {
-    const match = pair.changes.find((c) => regionMatchesChange(r.boxBefore, c as never));
-    const truth = match ? match.kind : reflowShiftOf(r.boxBefore, pair) ? 'reflow' : 'none';
-    return { truth, predicted: r.kind };
+    const matches = pair.changes.filter((c) => regionMatchesChange(r.boxBefore, c as never));
+    const truth = matches.length ? matches[0].kind : reflowShiftOf(r.boxBefore, pair) ? 'reflow' : 'none';
+    return { truth, predicted: r.kind, group: regionGroup(r.boxBefore, matches) };
   });
+}
+
+/**
+ * What a model sample holds, by the change records it matches (`kind_accuracy_by_region`): one change
+ * (one_change), one change in a region more than PUSHED_AREA_FACTOR times the change's own box (the
+ * change merged with the content it pushed along: change_and_pushed), several changes merged into one
+ * region (several_changes; labelled by the first, as the training crops are), none (no_change_record:
+ * reflow or noise), or the whole-screen sample. Why: the kind head errs most on merged regions, and
+ * a figure per group says whether a model got better at them or at the plain ones.
+ */
+export const REGION_GROUPS = ['one_change', 'change_and_pushed', 'several_changes', 'no_change_record', 'whole_screen'] as const;
+export type RegionGroup = (typeof REGION_GROUPS)[number];
+export interface KindSample { truth: string; predicted: string; group?: RegionGroup }
+
+/** A region at most this many times the area of its one change's box (before and after boxes together) is that change. */
+export const PUSHED_AREA_FACTOR = 3;
+
+const area = (b: Box) => Math.max(0, b[2] - b[0]) * Math.max(0, b[3] - b[1]);
+
+/** The REGION_GROUPS group of a region (not whole-screen) box that matches the change records `matches`. */
+export function regionGroup(box: Box, matches: ManifestChange[]): RegionGroup {
+  if (matches.length === 0) return 'no_change_record';
+  if (matches.length > 1) return 'several_changes';
+  const boxes = [matches[0].bbox_before, matches[0].bbox_after].filter((b): b is Box => Array.isArray(b) && b.length === 4);
+  if (!boxes.length) return 'one_change';
+  const union: Box = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])),
+    Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
+  return area(box) > PUSHED_AREA_FACTOR * area(union) ? 'change_and_pushed' : 'one_change';
 }
 
 export interface KindTally {
@@ -135,17 +164,22 @@ export interface KindTally {
   perKind: Record<string, { total: number; correct: number }>;
   /** the mistakes only: labelled kind -> predicted kind -> count (what to look at to improve a kind) */
   confusion: Record<string, Record<string, number>>;
+  /** per REGION_GROUPS group (samples that carry one): its samples and how many were predicted right */
+  perGroup: Partial<Record<RegionGroup, { total: number; correct: number }>>;
 }
 
 /** Adds one pair's model samples to the running kind counts. */
-export function tallyKinds(tally: KindTally, samples: { truth: string; predicted: string }[]): KindTally {
-  for (const { truth, predicted } of samples) {
+export function tallyKinds(tally: KindTally, samples: KindSample[]): KindTally {
+  for (const { truth, predicted, group } of samples) {
     tally.total++;
     const k = (tally.perKind[truth] ??= { total: 0, correct: 0 });
     k.total++;
+    const g = group ? (tally.perGroup[group] ??= { total: 0, correct: 0 }) : undefined;
+    if (g) g.total++;
     if (truth === predicted) {
       tally.correct++;
       k.correct++;
+      if (g) g.correct++;
     } else {
       const row = (tally.confusion[truth] ??= {});
       row[predicted] = (row[predicted] ?? 0) + 1;
@@ -175,7 +209,7 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
   const samples: CaptionSample[] = [];
   const pairSamples: PairSample[] = [];
   let noneTotal = 0, noneHit = 0;
-  const kinds: KindTally = { total: 0, correct: 0, perKind: {}, confusion: {} };
+  const kinds: KindTally = { total: 0, correct: 0, perKind: {}, confusion: {}, perGroup: {} };
   const describeStart = performance.now();
   try {
     for (const pair of pairs) {
@@ -219,6 +253,10 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
     nochange_pairs: noneTotal,
     per_kind_accuracy: Object.fromEntries(Object.entries(kinds.perKind).sort().map(([k, v]) => [k, { count: v.total, accuracy: round(v.correct / v.total) }])),
     kind_confusion: sortedConfusion(kinds.confusion),
+    kind_accuracy_by_region: Object.fromEntries(REGION_GROUPS.filter((g) => kinds.perGroup[g]).map((g) => {
+      const v = kinds.perGroup[g]!;
+      return [g, { count: v.total, accuracy: round(v.correct / v.total) }];
+    })),
     provider: sessions.provider,
     seconds: round((performance.now() - started) / 1000, 2),
     generate_seconds: round(generateSeconds, 2),

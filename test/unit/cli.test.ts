@@ -196,24 +196,46 @@ test('eval labels each model sample as the training crops are', async () => {
   };
   const report = { ...base, regions: [region([8, 8, 62, 82], 'move'), region([198, 198, 262, 232], 'text'), region([300, 10, 320, 20], 'none'), region([0, 0, 5, 5], 'none', true)] };
   assert.deepEqual(kindSamples(pair as never, report as never), [
-    { truth: 'move', predicted: 'move' }, { truth: 'color', predicted: 'text' }, { truth: 'none', predicted: 'none' },
+    { truth: 'move', predicted: 'move', group: 'one_change' }, { truth: 'color', predicted: 'text', group: 'one_change' },
+    { truth: 'none', predicted: 'none', group: 'no_change_record' },
+  ]);
+  // a region holding both changes is labelled by the first; one over 3x its change's box holds pushed content
+  const merged = { ...report, regions: [region([0, 0, 270, 240], 'color'), region([190, 190, 300, 300], 'color')] };
+  assert.deepEqual(kindSamples(pair as never, merged as never), [
+    { truth: 'move', predicted: 'color', group: 'several_changes' }, { truth: 'color', predicted: 'color', group: 'change_and_pushed' },
   ]);
   // whole screen: one sample with the pair's kind
   const global = { ...report, global: region([0, 0, 400, 300], 'theme') };
   assert.deepEqual(kindSamples({ ...pair, changes: [{ kind: 'theme', bbox_before: [0, 0, 400, 300], bbox_after: [0, 0, 400, 300] }] } as never, global as never),
-    [{ truth: 'theme', predicted: 'theme' }]);
+    [{ truth: 'theme', predicted: 'theme', group: 'whole_screen' }]);
   // a pair where nothing was detected has no model sample (the runtime runs no model there)
   assert.deepEqual(kindSamples({ ...pair, changes: [] } as never, { ...base, regions: [] } as never), []);
 });
 
+test('eval groups regions by the change records they hold', async () => {
+  const { regionGroup, PUSHED_AREA_FACTOR } = await import('../../src/cli/eval.js');
+  const add = { kind: 'add', bbox_before: null, bbox_after: [0, 0, 10, 10] };    // an added element has no before box
+  assert.equal(PUSHED_AREA_FACTOR, 3);
+  assert.equal(regionGroup([0, 0, 30, 10], [add] as never), 'one_change');          // exactly 3x: still the change
+  assert.equal(regionGroup([0, 0, 31, 10], [add] as never), 'change_and_pushed');
+  // a move's box is its before and after boxes together, so both places in one region stay one change
+  const move = { kind: 'move', bbox_before: [0, 0, 10, 10], bbox_after: [0, 90, 10, 100] };
+  assert.equal(regionGroup([0, 0, 10, 100], [move] as never), 'one_change');
+  assert.equal(regionGroup([0, 0, 10, 100], [move, add] as never), 'several_changes');
+  assert.equal(regionGroup([0, 0, 10, 100], []), 'no_change_record');
+  assert.equal(regionGroup([0, 0, 50, 50], [{ kind: 'none', bbox_before: null, bbox_after: null }] as never), 'one_change');
+});
+
 test('eval tallies kinds per label and lists each mistake under its label', async () => {
   const { tallyKinds, sortedConfusion } = await import('../../src/cli/eval.js');
-  const tally = { total: 0, correct: 0, perKind: {}, confusion: {} };
-  tallyKinds(tally, [{ truth: 'move', predicted: 'move' }, { truth: 'resize', predicted: 'reflow' }]);
+  const tally = { total: 0, correct: 0, perKind: {}, confusion: {}, perGroup: {} };
+  tallyKinds(tally, [{ truth: 'move', predicted: 'move', group: 'one_change' }, { truth: 'resize', predicted: 'reflow', group: 'change_and_pushed' }]);
   tallyKinds(tally, [{ truth: 'resize', predicted: 'spacing' }, { truth: 'resize', predicted: 'reflow' }, { truth: 'text', predicted: 'font' }]);
   assert.equal(tally.total, 5);
   assert.equal(tally.correct, 1);
   assert.deepEqual(tally.perKind, { move: { total: 1, correct: 1 }, resize: { total: 3, correct: 0 }, text: { total: 1, correct: 0 } });
+  // samples without a group (older --samples files) count in the totals, not in perGroup
+  assert.deepEqual(tally.perGroup, { one_change: { total: 1, correct: 1 }, change_and_pushed: { total: 1, correct: 0 } });
   const confusion = sortedConfusion(tally.confusion);
   assert.deepEqual(confusion, { resize: { reflow: 2, spacing: 1 }, text: { font: 1 } });
   // most frequent mistake first within a row
