@@ -44,7 +44,8 @@ from .detail import contract_weight, detail_logits, detail_rows, fuse_detail_log
 from .decode import beam_decode, greedy_decode
 from .export import load_trained
 from .interpolate import crossfade_seven, interpolate_seven, psnr
-from .metrics import bleu4, cider_ceiling, cider_d, kind_accuracy, kind_breakdown, nochange_recall, rouge_l
+from .metrics import (bleu4, cider_ceiling, cider_d, kind_accuracy, kind_accuracy_by_group, kind_breakdown,
+                      nochange_recall, region_group, rouge_l)
 from .sample import confidence_weights, top_keyframes
 
 VARIANTS = ["static", "k1", "k2", "explicit"]
@@ -127,6 +128,9 @@ def score(pair_ids: list[str], manifest: dict, rows: list[dict], kinds: list[int
             "region_nochange_recall": nochange_recall([k == C.NONE_KIND for k in kinds],
                                                       [t == C.NONE_KIND for t in truth_kinds]),
             **kind_breakdown(kinds, truth_kinds, C.KINDS),
+            "kind_accuracy_by_region": kind_accuracy_by_group(kinds, truth_kinds, [region_group(
+                rows[r]["box"], [manifest[str(rows[r]["pair_id"])]["changes"][i] for i in rows[r].get("matched_changes", [])],
+                bool(rows[r].get("whole_screen"))) for r in model_rows]),
             "examples": [{"pair": p, "summary": s, "reference": r[0]} for p, s, r in
                          list(zip(pair_ids, summaries, refs))[:12]]}
 
@@ -317,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     metrics = {"split": a.split, "count": len(pair_ids), **{k: main_res[k] for k in names}, "beam_width": a.beam,
                "region_nochange_recall": main_res["region_nochange_recall"],
                "per_kind_accuracy": main_res["per_kind_accuracy"], "kind_confusion": main_res["kind_confusion"],
+               "kind_accuracy_by_region": main_res["kind_accuracy_by_region"],
                "model_samples": n,
                "detail_views": {"folder": a.detail, "views": len(detail_set[0]), "weight": detail_weight} if detail_set else None,
                "nochange_pairs": sum(all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids),

@@ -169,6 +169,39 @@ def kind_breakdown(predicted: list[int], truth: list[int], names: list[str]) -> 
     }
 
 
+# What a model sample holds, by the data engine's change records it matched (the same groups and rule as
+# `npm run eval`'s kind_accuracy_by_region, src/cli/eval.ts regionGroup): the kind head errs most on merged regions.
+REGION_GROUPS = ("one_change", "change_and_pushed", "several_changes", "no_change_record", "whole_screen")
+PUSHED_AREA_FACTOR = 3
+
+
+def region_group(box: list[float], matched: list[dict], whole_screen: bool = False) -> str:
+    """The REGION_GROUPS group of a sample with region `box` that matched the change records `matched`: one
+    change is change_and_pushed when the region's area is over PUSHED_AREA_FACTOR times that of the change's
+    before and after boxes together."""
+    if whole_screen:
+        return "whole_screen"
+    if not matched:
+        return "no_change_record"
+    if len(matched) > 1:
+        return "several_changes"
+    boxes = [b for b in (matched[0].get("bbox_before"), matched[0].get("bbox_after")) if isinstance(b, list) and len(b) == 4]
+    if not boxes:
+        return "one_change"
+    area = lambda b: max(0, b[2] - b[0]) * max(0, b[3] - b[1])
+    union = [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
+    return "change_and_pushed" if area(box) > PUSHED_AREA_FACTOR * area(union) else "one_change"
+
+
+def kind_accuracy_by_group(predicted: list[int], truth: list[int], groups: list[str]) -> dict:
+    """Count and kind accuracy per group, in REGION_GROUPS order (groups with no sample left out)."""
+    cells = {g: [0, 0] for g in REGION_GROUPS}
+    for p, t, g in zip(predicted, truth, groups):
+        cells[g][0] += 1
+        cells[g][1] += int(p == t)
+    return {g: {"count": n, "accuracy": round(ok / n, 4)} for g, (n, ok) in cells.items() if n}
+
+
 def nochange_recall(predicted_none: list[bool], truly_none: list[bool]) -> float:
     """Of the items that truly have no change, the fraction predicted as no change (nan if none)."""
     hits = [p for p, t in zip(predicted_none, truly_none) if t]

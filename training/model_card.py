@@ -129,6 +129,15 @@ def main(argv: list[str] | None = None) -> int:
             taken = ", ".join(f"{p} ({n})" for p, n in list(confusion.get(k, {}).items())[:4]) or "-"
             w(f"| {k} | {v['count']} | {v['accuracy']:.3f} | {taken} |")
         w("")
+    by_region = metrics.get("kind_accuracy_by_region")
+    if by_region:
+        w("Kind accuracy by what a region holds (training/metrics.py region_group; `npm run eval` reports the same "
+          "groups): one change, one change in a region over 3x the change's box (merged with the content it "
+          "pushed), several changes merged, no change record (reflow, noise), the whole screen:\n")
+        w("| region group | samples | accuracy |\n|---|---|---|")
+        for g, v in by_region.items():
+            w(f"| {g} | {v['count']} | {v['accuracy']:.3f} |")
+        w("")
     w("### Ablations (same test pairs)\n")
     w("| variant | cider | bleu4 | rougeL | kind_accuracy | nochange_recall | stage-2 training (steps x batch, min) |\n|---|---|---|---|---|---|---|")
     for v, r in metrics["ablation"].items():

@@ -81,7 +81,7 @@ $PY -m training.evaluate --data "$work/corpus" --ckpt "$work/ckpt" --out "$work/
 $PY -c "
 import json; m = json.load(open('$work/metrics.json'))
 need = ['split','count','cider','cider_ceiling','bleu4','rougeL','kind_accuracy','nochange_recall','ablation','interpolator',
-        'per_kind_accuracy','kind_confusion']
+        'per_kind_accuracy','kind_confusion','kind_accuracy_by_region']
 missing = [k for k in need if k not in m]; assert not missing, missing
 assert set(m['ablation']) == {'static','k1','k2','explicit'}
 print('  metrics.json fields ok; count', m['count'])" || fail "metrics.json format"

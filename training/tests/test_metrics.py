@@ -3,8 +3,8 @@ import math
 
 import pytest
 
-from training.metrics import (bleu4, cider_ceiling, cider_d, kind_accuracy, kind_breakdown, nochange_recall, rouge_l,
-                              rouge_l_single)
+from training.metrics import (bleu4, cider_ceiling, cider_d, kind_accuracy, kind_accuracy_by_group, kind_breakdown,
+                              nochange_recall, region_group, rouge_l, rouge_l_single)
 
 
 def test_bleu4_identical_is_one():
@@ -87,3 +87,19 @@ def test_kind_breakdown_counts_each_label_and_lists_mistakes_most_frequent_first
                                         "text": {"count": 1, "accuracy": 0.0}}
     assert out["kind_confusion"] == {"resize": {"reflow": 2, "spacing": 1}, "text": {"font": 1}}
     assert list(out["kind_confusion"]["resize"]) == ["reflow", "spacing"]
+
+
+def test_region_groups_match_the_runtime_eval():
+    # the same cases as test/unit/cli.test.ts "eval groups regions by the change records they hold"
+    add = {"kind": "add", "bbox_before": None, "bbox_after": [0, 0, 10, 10]}
+    assert region_group([0, 0, 30, 10], [add]) == "one_change"          # exactly 3x: still the change
+    assert region_group([0, 0, 31, 10], [add]) == "change_and_pushed"
+    move = {"kind": "move", "bbox_before": [0, 0, 10, 10], "bbox_after": [0, 90, 10, 100]}
+    assert region_group([0, 0, 10, 100], [move]) == "one_change"
+    assert region_group([0, 0, 10, 100], [move, add]) == "several_changes"
+    assert region_group([0, 0, 10, 100], []) == "no_change_record"
+    assert region_group([0, 0, 50, 50], [{"kind": "none", "bbox_before": None, "bbox_after": None}]) == "one_change"
+    assert region_group([0, 0, 10, 10], [add], whole_screen=True) == "whole_screen"
+    out = kind_accuracy_by_group([1, 2, 3], [1, 0, 3], ["one_change", "several_changes", "one_change"])
+    assert out == {"one_change": {"count": 2, "accuracy": 1.0}, "several_changes": {"count": 1, "accuracy": 0.0}}
+    assert list(out) == ["one_change", "several_changes"]
