@@ -185,7 +185,9 @@ def region_group(box: list[float], matched: list[dict], whole_screen: bool = Fal
         return "no_change_record"
     if len(matched) > 1:
         return "several_changes"
-    boxes = [b for b in (matched[0].get("bbox_before"), matched[0].get("bbox_after")) if isinstance(b, list) and len(b) == 4]
+    # the boxes the matching reads (src/cli/crops.ts isBox: four numbers, not empty)
+    boxes = [b for b in (matched[0].get("bbox_before"), matched[0].get("bbox_after"))
+             if isinstance(b, list) and len(b) == 4 and b[2] > b[0] and b[3] > b[1]]
     if not boxes:
         return "one_change"
     area = lambda b: max(0, b[2] - b[0]) * max(0, b[3] - b[1])

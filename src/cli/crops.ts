@@ -82,7 +82,7 @@ export interface PairSamples {
   error?: string;
 }
 
-function boxArea(box: Box): number {
+export function boxArea(box: Box): number {
   return Math.max(0, box[2] - box[0]) * Math.max(0, box[3] - box[1]);
 }
 
@@ -92,7 +92,7 @@ function intersection(a: Box, b: Box): number {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
-function isBox(value: unknown): value is Box {
+export function isBox(value: unknown): value is Box {
   return Array.isArray(value) && value.length === 4 && value.every((v) => typeof v === 'number' && Number.isFinite(v)) && value[2] > value[0] && value[3] > value[1];
 }
 

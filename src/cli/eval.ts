@@ -12,7 +12,7 @@ import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/ses
 import { ciderCeiling, ciderD, scoreCaptions, type CaptionSample } from '../core/metrics.js';
 import type { PairSample } from './compare.js';
 import { describe as describePair, DEFAULT_BEAM_WIDTH, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from "../core/pipeline.js";
-import { regionMatchesChange, globalKindOf, reflowShiftOf } from './crops.js';
+import { boxArea, globalKindOf, isBox, reflowShiftOf, regionMatchesChange } from './crops.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
 
 const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--keep] [--samples FILE] [--json]';
@@ -144,17 +144,15 @@ export interface KindSample { truth: string; predicted: string; group?: RegionGr
 /** A region at most this many times the area of its one change's box (before and after boxes together) is that change. */
 export const PUSHED_AREA_FACTOR = 3;
 
-const area = (b: Box) => Math.max(0, b[2] - b[0]) * Math.max(0, b[3] - b[1]);
-
 /** The REGION_GROUPS group of a region (not whole-screen) box that matches the change records `matches`. */
 export function regionGroup(box: Box, matches: ManifestChange[]): RegionGroup {
   if (matches.length === 0) return 'no_change_record';
   if (matches.length > 1) return 'several_changes';
-  const boxes = [matches[0].bbox_before, matches[0].bbox_after].filter((b): b is Box => Array.isArray(b) && b.length === 4);
+  const boxes = [matches[0].bbox_before, matches[0].bbox_after].filter(isBox);   // the boxes regionMatchesChange reads
   if (!boxes.length) return 'one_change';
   const union: Box = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])),
     Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
-  return area(box) > PUSHED_AREA_FACTOR * area(union) ? 'change_and_pushed' : 'one_change';
+  return boxArea(box) > PUSHED_AREA_FACTOR * boxArea(union) ? 'change_and_pushed' : 'one_change';
 }
 
 export interface KindTally {
