@@ -1,6 +1,6 @@
 """Held-out evaluation: writes models/metrics.json (the interface the checks rely on).
 
-  /usr/bin/python3 -m training.evaluate --data /work/corpus --ckpt /work/ckpt [--split test] [--out models/metrics.json]
+  /usr/bin/python3 -m training.evaluate --data /work/corpus --ckpt /work/ckpt [--members CKPT ...] [--split test] [--out models/metrics.json]
 
 Captions are judged per PAIR: each pair's summary is composed from its samples exactly as the
 runtime does (models/CONTRACT.md, "Summary caption of a pair") and scored against the pair's
@@ -13,7 +13,9 @@ the summary "no visible change" (that is what the runtime would say). Metrics:
   kind prior of the checkpoint (kind_prior.pt, training/context.py; the split's crops.context.npy) as
   the runtime adds it; with --detail (the split's `npm run detail-crops` folder) and a contract
   crop.detail.weight above 0, large regions' detail views are fused in first (training/detail.py), as the
-  runtime does; kind_accuracy_head: the region view's kind head alone;
+  runtime does; with --members (a kind committee, training/committee.py) the shipped row's kind logits are
+  the committee's, as the runtime computes them with kind_members.onnx (the ablation rows stay single
+  models); kind_accuracy_head: the region view's kind head (or committee) alone, without the prior;
 - nochange_recall: per pair: of the pairs whose change records are all `none` (or empty), the
   fraction whose composed summary is "no visible change".
 Ablation rows (same metrics, same pairs): static (stage 2 over [before, after], no stage 1), k1,
@@ -39,6 +41,7 @@ import torch
 
 from . import config as C
 from .data import CropSet, DataError, read_jsonl, to_tensor
+from .committee import MemberError, committee_logits, load_members
 from .context import load_kind_prior, model_rows as model_rows_of
 from .detail import contract_weight, detail_logits, detail_rows, fuse_detail_logits
 from .decode import beam_decode, greedy_decode
@@ -88,12 +91,14 @@ def earlier_stage2_rounds(folder: Path) -> list[dict]:
 def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, explicit: torch.Tensor | None,
                 batch: int = 128, beam: int = 1, kind_bias: torch.Tensor | None = None,
                 context: torch.Tensor | None = None, detail: tuple[torch.Tensor, torch.Tensor] | None = None,
-                detail_weight: float = 0.0):
+                detail_weight: float = 0.0, members: list | None = None):
     """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N], head-only kinds [N]); beam 1 =
     greedy; kind_bias [N,14] (the layout kind prior's output) is added to the kind logits as the runtime does;
     context [N,55] the layout features the encoder sees (an encoder trained without them ignores them);
     detail (rows [D], detail-view kind logits [D,14]) fused with those rows' logits by training/detail.py's
-    rule (the head-only kinds are the region view's alone)."""
+    rule (the head-only kinds are the region view's alone); members: the kind committee's encoders
+    (training/committee.py), whose log-softmaxes are averaged with the head's before all that (detail rows
+    then carry the committee's detail logits, as the caller computes them)."""
     caps, logits = [], []
     for lo in range(0, feats.shape[0], batch):
         f = feats[lo:lo + batch]
@@ -101,6 +106,9 @@ def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, expl
         ex = None if explicit is None else explicit[lo:lo + batch]
         ctx = None if context is None else context[lo:lo + batch]
         _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], ex, context=ctx)
+        if members:
+            kind_logits = committee_logits(kind_logits, [m.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], ex, context=ctx)[2]
+                                                         for m in members])
         logits.append(kind_logits)
         hyps = greedy_decode(dec, memory) if beam <= 1 else beam_decode(dec, memory, beam)
         caps += [vocab.decode(h) for h in hyps]
@@ -152,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detail", default=None,
                     help="the split's detail-crops folder (npm run detail-crops): large regions' detail views are "
                          "fused with their kind logits as the runtime does, with the contract's crop.detail.weight")
+    ap.add_argument("--members", action="append", default=[],
+                    help="a kind-committee member checkpoint (repeatable; training/committee.py): the shipped row (k2) "
+                         "averages their kind log-softmaxes with the head's, as the runtime does with kind_members.onnx")
     ap.add_argument("--ablation-from", default=None,
                     help="an earlier metrics.json of the same split: ablation rows whose checkpoint is not here are "
                          "copied from it, marked carried_from (only when its split, pair count, model samples and "
@@ -174,6 +185,11 @@ def main(argv: list[str] | None = None) -> int:
     # change", as the docstring says; with this, npm run eval gives the same numbers - B2 runtime)
     model_rows = [i for i in model_rows_of(rows) if str(rows[i]["pair_id"]) in keep]
     vocab, tok, interp, enc2, dec2 = load_trained(Path(a.ckpt), "k2", a.partial)
+    try:
+        members = load_members(Path(a.ckpt), [Path(m) for m in a.members])
+    except MemberError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     pairs = torch.stack([to_tensor(ds.pairs[rows[i]["index"]]) for i in model_rows])          # [N,2,3,96,96]
     n = pairs.shape[0]
     with torch.no_grad():
@@ -253,11 +269,16 @@ def main(argv: list[str] | None = None) -> int:
                     keys = top_keyframes(w, enc.k)
                     mids.append(fm[torch.arange(p.shape[0]).unsqueeze(1), keys])
                 explicit = torch.cat(mids)
+        # the kind committee votes on the shipped row only (the ablation rows are single models)
+        voters = members if variant == "k2" else []
         detail = None
         if detail_set is not None:
-            detail = (detail_set[1], detail_logits(enc, tok, Path(a.detail), detail_set[0]))
+            own = detail_logits(enc, tok, Path(a.detail), detail_set[0])
+            detail = (detail_set[1], committee_logits(own, [detail_logits(m, tok, Path(a.detail), detail_set[0])
+                                                            for m in voters]) if voters else own)
         kinds, caps, head_kinds = run_variant(enc, dec, vocab, feats, pairs, explicit, beam=a.beam, kind_bias=kind_bias,
-                                               context=context, detail=detail, detail_weight=detail_weight)
+                                               context=context, detail=detail, detail_weight=detail_weight,
+                                               members=voters)
         results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
         # the kind head alone, without the layout prior
         results[variant]["kind_accuracy_head"] = kind_accuracy(head_kinds, [C.KINDS.index(rows[r]["kind"]) for r in model_rows])
@@ -322,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
                "region_nochange_recall": main_res["region_nochange_recall"],
                "per_kind_accuracy": main_res["per_kind_accuracy"], "kind_confusion": main_res["kind_confusion"],
                "kind_accuracy_by_region": main_res["kind_accuracy_by_region"],
-               "model_samples": n,
+               "model_samples": n, "kind_members": [str(m) for m in a.members],
                "detail_views": {"folder": a.detail, "views": len(detail_set[0]), "weight": detail_weight} if detail_set else None,
                "nochange_pairs": sum(all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids),
                "ablation": {v: ({**{k: results[v][k] for k in names},

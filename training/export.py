@@ -24,6 +24,7 @@ from . import config as C
 from .data import Vocab
 from .decode import ExportDecoderStep
 from .encode import ExportProcedureEncoder, load_encoder_state
+from .committee import ExportKindMembers, MemberError, load_members
 from .context import CONTEXT_FEATURES, load_kind_prior
 from .interpolate import Interpolator
 from .tokenizer import ExportTokenizerDecoder, ExportTokenizerEncoder, ImageTokenizer
@@ -31,6 +32,7 @@ from .train import make_models, TrainConfig
 
 ONNX_FILES = ["interpolator.onnx", "tokenizer_encoder.onnx", "tokenizer_decoder.onnx",
               "procedure_encoder.onnx", "decoder_step.onnx", "kind_prior.onnx"]
+MEMBERS_FILE = "kind_members.onnx"     # only with --members (training/committee.py)
 
 
 def _state(ckpt: Path, name: str, partial: bool, used: dict):
@@ -100,8 +102,13 @@ def _export(module: torch.nn.Module, args: tuple, path: Path, inputs: list[str],
     onnx.checker.check_model(onnx.load(str(path)))
 
 
-def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool = False) -> dict:
+def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool = False,
+               members: list[Path] | None = None) -> dict:
+    """members: checkpoints of a kind committee (training/committee.py), exported as kind_members.onnx; without
+    them a kind_members.onnx left by an earlier export in models_dir is removed (it voted with other weights)."""
     t0 = time.time()
+    members = [Path(m) for m in members or []]
+    member_encoders = load_members(ckpt, members) if members else []
     models_dir.mkdir(parents=True, exist_ok=True)
     golden_dir = models_dir / "golden"
     golden_dir.mkdir(exist_ok=True)
@@ -187,18 +194,35 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
     with torch.no_grad():
         golden["kind_prior"] = {"inputs": {"context": ctx}, "outputs": {"kind_bias": prior(ctx)}}
 
+    # kind committee (training/committee.py): golden on the procedure encoder's golden inputs
+    files = list(ONNX_FILES)
+    if member_encoders:
+        km = ExportKindMembers(member_encoders).eval()
+        _export(km, (before, after, before_img, after_img, context), models_dir / MEMBERS_FILE,
+                ["before_features", "after_features", "before_image", "after_image", "context"], ["kind_log_probs"],
+                {"before_features": {0: "B"}, "after_features": {0: "B"}, "before_image": {0: "B"},
+                 "after_image": {0: "B"}, "context": {0: "B"}, "kind_log_probs": {0: "B"}})
+        with torch.no_grad():
+            golden["kind_members"] = {"inputs": golden["procedure_encoder"]["inputs"],
+                                      "outputs": {"kind_log_probs": km(before, after, before_img, after_img, context)}}
+        files.append(MEMBERS_FILE)
+    else:
+        for stale in (models_dir / MEMBERS_FILE, golden_dir / "kind_members.json"):
+            stale.unlink(missing_ok=True)
+
     for name, g in golden.items():
         doc = {"model": g.get("model", f"{name}.onnx"),
                "tolerance": {"abs": 1e-4, "rel": 1e-3, "note": "int64 outputs must match exactly"},
                "inputs": {k: _tensor_json(v) for k, v in g["inputs"].items()},
                "outputs": {k: _tensor_json(v) for k, v in g["outputs"].items()}}
         (golden_dir / f"{name}.json").write_text(json.dumps(doc, separators=(",", ":")))
-    sizes = {f: (models_dir / f).stat().st_size for f in ONNX_FILES}
+    sizes = {f: (models_dir / f).stat().st_size for f in files}
     info = {"exported_at": time.strftime("%Y-%m-%d %H:%M:%S"), "checkpoint": str(ckpt), "variant": variant,
+            "kind_members": [str(m) for m in members],
             "vocab_size": len(vocab), "onnx_bytes": sizes, "onnx_total_mb": sum(sizes.values()) / 2 ** 20,
             "opset": C.OPSET, "contract_version": C.CONTRACT["contract_version"], "weights": used}
     (models_dir / "export_info.json").write_text(json.dumps(info, indent=1) + "\n")
-    print(f"exported {len(ONNX_FILES)} ONNX files ({info['onnx_total_mb']:.2f} MB) + golden to {models_dir} "
+    print(f"exported {len(files)} ONNX files ({info['onnx_total_mb']:.2f} MB) + golden to {models_dir} "
           f"in {time.time() - t0:.1f}s", flush=True)
     return info
 
@@ -210,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", default="k2")
     ap.add_argument("--partial", action="store_true",
                     help="export phases still training from their last periodic checkpoint (said in export_info.json)")
+    ap.add_argument("--members", action="append", default=[],
+                    help="a kind-committee member: another finished checkpoint over the same tokenizer (repeatable); "
+                         "exported as kind_members.onnx (training/committee.py)")
     a = ap.parse_args(argv)
     torch.set_num_threads(2)
     for f in ("config.json", "vocab.json"):
@@ -217,8 +244,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {Path(a.ckpt) / f} missing: train first (python3 -m training.train ...)", file=sys.stderr)
             return 2
     try:
-        export_all(Path(a.ckpt), Path(a.models), a.variant, a.partial)
-    except FileNotFoundError as err:
+        export_all(Path(a.ckpt), Path(a.models), a.variant, a.partial, [Path(m) for m in a.members])
+    except (FileNotFoundError, MemberError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     return 0

@@ -86,6 +86,21 @@ missing = [k for k in need if k not in m]; assert not missing, missing
 assert set(m['ablation']) == {'static','k1','k2','explicit'}
 print('  metrics.json fields ok; count', m['count'])" || fail "metrics.json format"
 
+echo "30-training: a kind committee (the smoke checkpoint as its own member) exports, runs and evaluates"
+$PY -m training.export --ckpt "$work/ckpt" --models "$work/models_committee" --members "$work/ckpt" >"$work/export_committee.log" 2>&1 \
+  || { tail -5 "$work/export_committee.log"; fail "training.export --members"; }
+node training/check_onnx.mjs "$work/models_committee" >"$work/check_committee.log" || { cat "$work/check_committee.log"; fail "committee export parity"; }
+grep -E "^ok +kind_members.json" "$work/check_committee.log" || fail "no kind_members golden checked"
+$PY -m training.evaluate --data "$work/corpus" --ckpt "$work/ckpt" --members "$work/ckpt" --out "$work/metrics_committee.json" \
+  --interp-samples 8 >"$work/eval_committee.log" 2>&1 || { tail -20 "$work/eval_committee.log"; fail "training.evaluate --members"; }
+# a committee of a model with itself votes as the model alone: same kinds, same captions
+$PY -c "
+import json; a = json.load(open('$work/metrics.json')); b = json.load(open('$work/metrics_committee.json'))
+assert b['kind_members'] == ['$work/ckpt'] and a['kind_members'] == [], (a['kind_members'], b['kind_members'])
+for k in ('kind_accuracy', 'kind_accuracy_head', 'cider', 'nochange_recall'):
+    assert abs(a[k] - b[k]) < 1e-9, (k, a[k], b[k])
+print('  committee of one model = the model: kind accuracy', b['kind_accuracy'])" || fail "committee evaluation"
+
 echo "30-training: detail-view fusion weights on the tiny val split (training.detail)"
 $PY -m training.detail --ckpt "$work/ckpt" --split "$work/corpus/val" --detail "$work/detail/val" >"$work/detail.log" 2>&1 \
   || { tail -5 "$work/detail.log"; fail "training.detail"; }

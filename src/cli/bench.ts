@@ -210,6 +210,8 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
       await s.get(name);
       (perModel[name] ??= []).push(performance.now() - t);
     }
+    const t = performance.now();
+    if (await s.kindMembers()) (perModel.kind_members ??= []).push(performance.now() - t);
     await s.dispose();
   }
   const loadPerModel = Object.fromEntries(Object.entries(perModel).map(([k, v]) => [k, r1(median(v))]));

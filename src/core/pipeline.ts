@@ -16,7 +16,7 @@ import { CONTEXT_SIZE, sampleContext } from './context.js';
 import { contractDetailRule, detailBoxFor, fuseDetailLogits } from './detail.js';
 import { NO_CHANGE_CAPTION, isNoChangeCaption } from './no-change.js';
 import { captionAgreesWithKind, captionKinds } from './caption-kind.js';
-import { tokenize, encodeProcedure, kindsFromLogits } from './procap/encode.js';
+import { tokenize, encodeProcedure, kindsFromLogits, runKindMembers, committeeKindLogits } from './procap/encode.js';
 import { onnxStep, greedyDecode, beamSearch, tokensToText, selectRows, type DecodedCaption } from './procap/decode.js';
 import { interpolateProcedure } from './procap/interpolate.js';
 import { selectKeyframes } from './procap/sample.js';
@@ -206,6 +206,22 @@ export function fuseKindLogits(kindLogits: ArrayLike<number>, kindBias: ArrayLik
 }
 
 /**
+ * The kind logits of a batch of views: procedure_encoder's own, or, with a kind committee in the models
+ * folder (contract "kind_members"), the committee's mean of log-probabilities over the same inputs.
+ */
+async function viewKindLogits(
+  sessions: SessionManager, kindLogits: Float32Array, beforeFeatures: Float32Array, afterFeatures: Float32Array,
+  beforeImages: Float32Array, afterImages: Float32Array, contexts: Float32Array, batch: number,
+): Promise<Float32Array> {
+  const members = await sessions.kindMembers();
+  if (!members) return kindLogits;
+  const c = sessions.contract;
+  const voted = await runKindMembers(members, beforeFeatures, afterFeatures, beforeImages, afterImages, contexts,
+    batch, c.n_I, c.feat_dim, CROP_SIZE);
+  return committeeKindLogits(kindLogits, voted.logProbs, batch, voted.members, c.kinds.length);
+}
+
+/**
  * The kind logits of every sample, those of samples with a detail view fused with the view's
  * (models/contract.json "crop.detail"): the views go through the tokenizer and procedure encoder as one
  * more batch, each with its region's layout context; only their kind logits are used.
@@ -229,13 +245,18 @@ async function withDetailViews(
   const featSize = c.n_I * c.feat_dim;
   const detailContexts = new Float32Array(D * CONTEXT_SIZE);
   rows.forEach((i, j) => detailContexts.set(contexts.subarray(i * CONTEXT_SIZE, (i + 1) * CONTEXT_SIZE), j * CONTEXT_SIZE));
-  const encoded = await encodeProcedure(await sessions.get('procedure_encoder'), ends.features.subarray(0, D * featSize),
-    ends.features.subarray(D * featSize, 2 * D * featSize), beforeTensor, afterTensor, detailContexts, D, c.n_I, c.feat_dim, CROP_SIZE);
+  const detailBefore = ends.features.subarray(0, D * featSize);
+  const detailAfter = ends.features.subarray(D * featSize, 2 * D * featSize);
+  const encoded = await encodeProcedure(await sessions.get('procedure_encoder'), detailBefore, detailAfter,
+    beforeTensor, afterTensor, detailContexts, D, c.n_I, c.feat_dim, CROP_SIZE);
+  checkpoint();
+  const detailLogits = await viewKindLogits(sessions, encoded.kindLogits, detailBefore, detailAfter, beforeTensor, afterTensor,
+    detailContexts, D);
   checkpoint();
   const n = c.kinds.length;
   const out = Float32Array.from(kindLogits);
   rows.forEach((i, j) => {
-    out.set(fuseDetailLogits(kindLogits.subarray(i * n, (i + 1) * n), encoded.kindLogits.subarray(j * n, (j + 1) * n), rule.weight), i * n);
+    out.set(fuseDetailLogits(kindLogits.subarray(i * n, (i + 1) * n), detailLogits.subarray(j * n, (j + 1) * n), rule.weight), i * n);
   });
   return out;
 }
@@ -275,10 +296,14 @@ async function runModels(
   const encoded = await encodeProcedure(
     procedureEncoder, beforeFeatures, afterFeatures, beforeTensor, afterTensor, contexts, R, c.n_I, c.feat_dim, size);
   checkpoint();
-  // the encoder sees the layout context too (contract v3); the kind prior's bias is fused on top
+  // the encoder sees the layout context too (contract v3); a kind committee, if any, votes on its kind
+  // logits (contract v6); the kind prior's bias is fused on top
   const kindPrior = await sessions.get('kind_prior');
   const kindBias = await kindPriorBias(kindPrior, contexts, R);
-  const regionLogits = await withDetailViews(sessions, samples, encoded.kindLogits, contexts, checkpoint);
+  const ownLogits = await viewKindLogits(sessions, encoded.kindLogits, beforeFeatures, afterFeatures, beforeTensor, afterTensor,
+    contexts, R);
+  checkpoint();
+  const regionLogits = await withDetailViews(sessions, samples, ownLogits, contexts, checkpoint);
   const kinds = kindsFromLogits(fuseKindLogits(regionLogits, kindBias), R, c.kinds);
   timings.encodeMs += performance.now() - t;
   checkpoint();

@@ -10,9 +10,13 @@ import { CONTEXT_FEATURES } from './context.js';
 
 export type ProviderChoice = 'auto' | 'cpu' | 'cuda';
 export type ModelName =
-  | 'interpolator' | 'tokenizer_encoder' | 'tokenizer_decoder' | 'procedure_encoder' | 'decoder_step' | 'kind_prior';
+  | 'interpolator' | 'tokenizer_encoder' | 'tokenizer_decoder' | 'procedure_encoder' | 'decoder_step' | 'kind_prior'
+  | 'kind_members';
+/** The models every models folder has. */
 export const MODEL_NAMES: ModelName[] =
   ['interpolator', 'tokenizer_encoder', 'tokenizer_decoder', 'procedure_encoder', 'decoder_step', 'kind_prior'];
+/** Models used when their file is there (contract "optional": true): the kind committee's members. */
+export const OPTIONAL_MODEL_NAMES: ModelName[] = ['kind_members'];
 
 /** The subset of models/contract.json the runtime reads. */
 export interface Contract {
@@ -33,6 +37,7 @@ export interface Contract {
   special_tokens: Record<string, number>;
   models: Record<ModelName, {
     file: string;
+    optional?: boolean;
     inputs: Record<string, (number | string)[]>;
     outputs: Record<string, (number | string)[]>;
   }>;
@@ -154,10 +159,10 @@ export function loadVocabulary(modelsDir: string, contract: Contract): Vocabular
  * training/export.py writes export_info.json with the contract version the models were exported
  * for; models of another version are refused before any of them is loaded.
  */
-function checkExportInfo(modelsDir: string, contract: Contract): void {
+function checkExportInfo(modelsDir: string, contract: Contract): string[] {
   const file = path.join(modelsDir, 'export_info.json');
-  if (!fs.existsSync(file)) return;
-  let info: { contract_version?: unknown };
+  if (!fs.existsSync(file)) return [];
+  let info: { contract_version?: unknown; kind_members?: unknown };
   try {
     info = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
@@ -166,6 +171,7 @@ function checkExportInfo(modelsDir: string, contract: Contract): void {
   if (info.contract_version !== undefined && info.contract_version !== contract.contract_version) {
     throw new ModelLoadError(file, `the models were exported for contract version ${String(info.contract_version)}, but contract.json is version ${contract.contract_version}`);
   }
+  return Array.isArray(info.kind_members) ? info.kind_members.map(String) : [];
 }
 
 /** Checks a loaded session's names, dtypes and fixed dimensions against the contract. */
@@ -203,6 +209,8 @@ export class SessionManager {
   /** decided on the first load, then reused for every model. */
   private decided?: { provider: 'cuda' | 'cpu'; reason: string };
   private disposed = false;
+  /** the kind committee's member checkpoints export_info.json names (empty: no committee exported). */
+  readonly exportedMembers: string[];
   /** ms spent creating sessions, for the benchmark. */
   loadMs = 0;
 
@@ -221,7 +229,7 @@ export class SessionManager {
     this.threads = options.threads;
     this.contract = loadContract(this.modelsDir);
     this.vocab = loadVocabulary(this.modelsDir, this.contract);
-    checkExportInfo(this.modelsDir, this.contract);
+    this.exportedMembers = checkExportInfo(this.modelsDir, this.contract);
   }
 
   get provider(): 'cuda' | 'cpu' {
@@ -253,9 +261,25 @@ export class SessionManager {
     return pending;
   }
 
+  /**
+   * The kind committee's session (contract "kind_members"), or undefined when this models folder has
+   * none: no contract entry, or no file and export_info.json names no members. A file that export_info
+   * says was exported but is gone is an error (the kinds would silently be a single head's).
+   */
+  async kindMembers(): Promise<ort.InferenceSession | undefined> {
+    const spec = this.contract.models.kind_members;
+    if (!spec) return undefined;
+    if (!fs.existsSync(this.filePath('kind_members'))) {
+      if (this.exportedMembers.length === 0) return undefined;
+      throw new ModelLoadError(this.filePath('kind_members'),
+        `the kind committee's model file is missing (export_info.json lists ${this.exportedMembers.length} member checkpoints)`);
+    }
+    return this.get('kind_members');
+  }
+
   /** Loads every model now (the benchmark's model load time; warm start for the extension). */
   async loadAll(): Promise<void> {
-    await Promise.all(MODEL_NAMES.map((n) => this.get(n)));
+    await Promise.all([...MODEL_NAMES.map((n) => this.get(n)), this.kindMembers()]);
   }
 
   private baseOptions(): ort.InferenceSession.SessionOptions {

@@ -135,7 +135,7 @@ test('an aborted signal stops describe with an AbortError', async () => {
   }), { name: 'AbortError' });
 });
 
-test('the reported kind is the argmax of the kind head logits plus the kind prior bias', async (t) => {
+test('the reported kind is the argmax of the kind head logits (or the kind committee\'s) plus the kind prior bias', async (t) => {
   const light = drawPng(160, 120, [[10, 10, 150, 30, 200, 200, 200]], [255, 255, 255]);
   const dark = drawPng(160, 120, [[10, 10, 150, 30, 80, 80, 80]], [20, 20, 30]);
   const c = sessions.contract;
@@ -169,12 +169,35 @@ test('the reported kind is the argmax of the kind head logits plus the kind prio
     const featSize = c.n_I * c.feat_dim;
     const encoded = await encodeProcedure(await sessions.get('procedure_encoder'),
       ends.features.slice(0, R * featSize), ends.features.slice(R * featSize), beforeTensor, afterTensor, contexts, R, c.n_I, c.feat_dim, CROP_SIZE);
+    // the kind committee (contract v6), when shipped: the mean of the head's and the members' log-softmaxes
+    const members = await sessions.kindMembers();
+    const memberLogProbs = members ? (await members.run({
+      before_features: new ort.Tensor('float32', ends.features.slice(0, R * featSize), [R, c.n_I, c.feat_dim]),
+      after_features: new ort.Tensor('float32', ends.features.slice(R * featSize), [R, c.n_I, c.feat_dim]),
+      before_image: new ort.Tensor('float32', beforeTensor, [R, 3, CROP_SIZE, CROP_SIZE]),
+      after_image: new ort.Tensor('float32', afterTensor, [R, 3, CROP_SIZE, CROP_SIZE]),
+      context: new ort.Tensor('float32', contexts, [R, CONTEXT_SIZE]),
+    })).kind_log_probs : undefined;
+    const M = memberLogProbs ? memberLogProbs.dims[1] : 0;
+    const viewLogits = (i: number): number[] => {
+      const own = Array.from(encoded.kindLogits.subarray(i * n, (i + 1) * n));
+      if (!memberLogProbs) return own;
+      const top = Math.max(...own);
+      const lse = top + Math.log(own.reduce((s, v) => s + Math.exp(v - top), 0));
+      const data = memberLogProbs.data as Float32Array;
+      return own.map((v, k) => {
+        let sum = v - lse;
+        for (let m = 0; m < M; m++) sum += data[(i * M + m) * n + k];
+        return sum / (1 + M);
+      });
+    };
+    t.diagnostic(`kind committee members: ${M}`);
     const prior = await (await sessions.get('kind_prior')).run({ context: new ort.Tensor('float32', contexts, [R, CONTEXT_SIZE]) });
     const bias = prior.kind_bias.data as Float32Array;
     assert.equal(bias.length, R * n);
     assert.ok(bias.some((v) => v !== 0), 'the prior says something');
     shown.forEach((r, i) => {
-      const head = Array.from(encoded.kindLogits.subarray(i * n, (i + 1) * n));
+      const head = viewLogits(i);
       const fused = head.map((v, k) => v + bias[i * n + k]);
       const best = fused.indexOf(Math.max(...fused));
       const exps = fused.map((v) => Math.exp(v - fused[best]));

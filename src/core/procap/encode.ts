@@ -59,6 +59,62 @@ export async function encodeProcedure(
   };
 }
 
+/**
+ * The kind committee (contract "kind_members", training/committee.py): the members' log-softmaxed kind
+ * logits [batch, M, kinds] for the same inputs procedure_encoder was fed.
+ */
+export async function runKindMembers(
+  session: ort.InferenceSession, beforeFeatures: Float32Array, afterFeatures: Float32Array,
+  beforeImages: Float32Array, afterImages: Float32Array, contexts: Float32Array,
+  batch: number, patches: number, dim: number, size: number,
+): Promise<{ logProbs: Float32Array; members: number }> {
+  const dims = [batch, patches, dim];
+  const imageDims = [batch, 3, size, size];
+  const out = await session.run({
+    before_features: new ort.Tensor('float32', beforeFeatures, dims),
+    after_features: new ort.Tensor('float32', afterFeatures, dims),
+    before_image: new ort.Tensor('float32', beforeImages, imageDims),
+    after_image: new ort.Tensor('float32', afterImages, imageDims),
+    context: new ort.Tensor('float32', contexts, [batch, CONTEXT_SIZE]),
+  });
+  const t = out.kind_log_probs;
+  if (t.dims.length !== 3 || t.dims[0] !== batch) {
+    throw new Error(`kind_members: kind_log_probs has shape [${t.dims.join(', ')}], expected [${batch}, M, kinds]`);
+  }
+  return { logProbs: t.data as Float32Array, members: Number(t.dims[1]) };
+}
+
+/**
+ * The committee rule of models/CONTRACT.md: per sample, (log_softmax(kind_logits) + the sum of the M
+ * members' log-probabilities) / (1 + M). kindLogits [batch, kinds], memberLogProbs [batch, M, kinds].
+ */
+export function committeeKindLogits(
+  kindLogits: ArrayLike<number>, memberLogProbs: ArrayLike<number>, batch: number, members: number, kinds: number,
+): Float32Array {
+  if (kindLogits.length !== batch * kinds || memberLogProbs.length !== batch * members * kinds) {
+    throw new Error(`kind committee: ${kindLogits.length} kind logits and ${memberLogProbs.length} member values do not fit [${batch}, ${members}, ${kinds}]`);
+  }
+  const out = new Float32Array(batch * kinds);
+  for (let b = 0; b < batch; b++) {
+    const own = logSoftmax(kindLogits, b * kinds, kinds);
+    for (let i = 0; i < kinds; i++) {
+      let sum = own[i];
+      for (let m = 0; m < members; m++) sum += memberLogProbs[(b * members + m) * kinds + i];
+      out[b * kinds + i] = sum / (1 + members);
+    }
+  }
+  return out;
+}
+
+function logSoftmax(values: ArrayLike<number>, offset: number, length: number): number[] {
+  let max = -Infinity;
+  for (let i = 0; i < length; i++) max = Math.max(max, values[offset + i]);
+  let sum = 0;
+  for (let i = 0; i < length; i++) sum += Math.exp(values[offset + i] - max);
+  const log = max + Math.log(sum);
+  return Array.from({ length }, (_, i) => values[offset + i] - log);
+}
+
 export function softmax(values: ArrayLike<number>, offset = 0, length = values.length): number[] {
   let max = -Infinity;
   for (let i = 0; i < length; i++) max = Math.max(max, values[offset + i]);
