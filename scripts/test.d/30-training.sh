@@ -100,6 +100,10 @@ assert b['kind_members'] == ['$work/ckpt'] and a['kind_members'] == [], (a['kind
 for k in ('kind_accuracy', 'kind_accuracy_head', 'cider', 'nochange_recall'):
     assert abs(a[k] - b[k]) < 1e-9, (k, a[k], b[k])
 print('  committee of one model = the model: kind accuracy', b['kind_accuracy'])" || fail "committee evaluation"
+cp "$work/metrics_committee.json" "$work/models_committee/metrics.json"
+$PY -m training.model_card --ckpt "$work/ckpt" --corpus "$work/corpus" --models "$work/models_committee" >/dev/null \
+  || fail "training.model_card with a committee"
+grep -q "^### Kind committee" "$work/models_committee/MODEL_CARD.md" || fail "the model card has no committee section"
 
 echo "30-training: detail-view fusion weights on the tiny val split (training.detail)"
 $PY -m training.detail --ckpt "$work/ckpt" --split "$work/corpus/val" --detail "$work/detail/val" >"$work/detail.log" 2>&1 \

@@ -29,6 +29,25 @@ export interface ProcedureOutput {
   queryCodeLogits: Float32Array;
 }
 
+/** The five inputs procedure_encoder and kind_members share (contract), checked and wrapped as tensors. */
+function procedureFeeds(
+  model: string, beforeFeatures: Float32Array, afterFeatures: Float32Array, beforeImages: Float32Array,
+  afterImages: Float32Array, contexts: Float32Array, batch: number, patches: number, dim: number, size: number,
+): Record<string, ort.Tensor> {
+  if (contexts.length !== batch * CONTEXT_SIZE) {
+    throw new Error(`${model}: ${contexts.length} context values, expected ${batch}x${CONTEXT_SIZE}`);
+  }
+  const dims = [batch, patches, dim];
+  const imageDims = [batch, 3, size, size];
+  return {
+    before_features: new ort.Tensor('float32', beforeFeatures, dims),
+    after_features: new ort.Tensor('float32', afterFeatures, dims),
+    before_image: new ort.Tensor('float32', beforeImages, imageDims),
+    after_image: new ort.Tensor('float32', afterImages, imageDims),
+    context: new ort.Tensor('float32', contexts, [batch, CONTEXT_SIZE]),
+  };
+}
+
 /**
  * beforeFeatures/afterFeatures: [batch, patches, dim] tokenizer features of the two crops;
  * beforeImages/afterImages: the same crops, [batch, 3, size, size] in [0, 1] (contract v2);
@@ -40,18 +59,8 @@ export async function encodeProcedure(
   beforeImages: Float32Array, afterImages: Float32Array, contexts: Float32Array,
   batch: number, patches: number, dim: number, size: number,
 ): Promise<ProcedureOutput> {
-  const dims = [batch, patches, dim];
-  const imageDims = [batch, 3, size, size];
-  if (contexts.length !== batch * CONTEXT_SIZE) {
-    throw new Error(`procedure encoder: ${contexts.length} context values, expected ${batch}x${CONTEXT_SIZE}`);
-  }
-  const out = await session.run({
-    before_features: new ort.Tensor('float32', beforeFeatures, dims),
-    after_features: new ort.Tensor('float32', afterFeatures, dims),
-    before_image: new ort.Tensor('float32', beforeImages, imageDims),
-    after_image: new ort.Tensor('float32', afterImages, imageDims),
-    context: new ort.Tensor('float32', contexts, [batch, CONTEXT_SIZE]),
-  });
+  const out = await session.run(procedureFeeds('procedure encoder', beforeFeatures, afterFeatures, beforeImages, afterImages,
+    contexts, batch, patches, dim, size));
   return {
     memory: out.memory,
     kindLogits: out.kind_logits.data as Float32Array,
@@ -68,15 +77,8 @@ export async function runKindMembers(
   beforeImages: Float32Array, afterImages: Float32Array, contexts: Float32Array,
   batch: number, patches: number, dim: number, size: number,
 ): Promise<{ logProbs: Float32Array; members: number }> {
-  const dims = [batch, patches, dim];
-  const imageDims = [batch, 3, size, size];
-  const out = await session.run({
-    before_features: new ort.Tensor('float32', beforeFeatures, dims),
-    after_features: new ort.Tensor('float32', afterFeatures, dims),
-    before_image: new ort.Tensor('float32', beforeImages, imageDims),
-    after_image: new ort.Tensor('float32', afterImages, imageDims),
-    context: new ort.Tensor('float32', contexts, [batch, CONTEXT_SIZE]),
-  });
+  const out = await session.run(procedureFeeds('kind_members', beforeFeatures, afterFeatures, beforeImages, afterImages,
+    contexts, batch, patches, dim, size));
   const t = out.kind_log_probs;
   if (t.dims.length !== 3 || t.dims[0] !== batch) {
     throw new Error(`kind_members: kind_log_probs has shape [${t.dims.join(', ')}], expected [${batch}, M, kinds]`);
