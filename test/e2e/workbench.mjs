@@ -210,13 +210,28 @@ export async function runCommand(page, title) {
   await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
 }
 
-/** Picks a command in the palette and returns at once (for a command that opens a picker of its own). */
+/**
+ * Picks a command in the palette and returns at once (for a command that opens a picker of its own).
+ * The palette lists the commands enabled when it opens: right after start-up a command whose enablement
+ * waits on the workspace's trust state can be missing from that list, so the palette is closed and
+ * opened again (as a user would) until the command shows, for up to 30 s.
+ */
 export async function startCommand(page, title) {
-  await openPalette(page, `>${title}`);
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
-  await row.waitFor();
-  await row.click();
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await openPalette(page, `>${title}`);
+    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
+    try {
+      await row.waitFor({ timeout: Math.max(1_000, Math.min(5_000, deadline - Date.now())) });
+    } catch (err) {
+      if (Date.now() >= deadline) throw err;
+      await page.keyboard.press('Escape');
+      continue;
+    }
+    await row.click();
+    return;
+  }
 }
 
 /**
