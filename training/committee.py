@@ -29,11 +29,6 @@ def committee_logits(main: torch.Tensor, members: list[torch.Tensor]) -> torch.T
     return stack.mean(0)
 
 
-def committee_from_member_log_probs(main: torch.Tensor, member_log_probs: torch.Tensor) -> torch.Tensor:
-    """The same rule with the members as kind_members.onnx outputs them: member_log_probs [N,M,K]."""
-    return (F.log_softmax(main, -1) + member_log_probs.sum(1)) / (1 + member_log_probs.shape[1])
-
-
 def load_members(main_ckpt: Path, member_ckpts: list[Path]) -> list[nn.Module]:
     """The k2 procedure encoders of the member checkpoints (eval mode). Each must use the main checkpoint's
     tokenizer (the committee shares one set of features) and vocabulary; raises MemberError otherwise."""

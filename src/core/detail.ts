@@ -31,8 +31,8 @@ export function contractDetailRule(c: { crop?: { detail?: ContractDetail } } = c
   return d ? { minCropSide: d.min_crop_side, window: d.window, diffThreshold: d.diff_threshold, weight: d.weight } : undefined;
 }
 
-/** log-softmax of `length` values from `offset`. */
-function logSoftmax(values: ArrayLike<number>, offset: number, length: number): Float64Array {
+/** log-softmax of `length` values from `offset` (also the kind committee's, src/core/procap/encode.ts). */
+export function logSoftmax(values: ArrayLike<number>, offset: number, length: number): Float64Array {
   let max = -Infinity;
   for (let i = 0; i < length; i++) max = Math.max(max, values[offset + i]);
   let sum = 0;

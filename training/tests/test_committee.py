@@ -4,10 +4,14 @@ import math
 import pytest
 import torch
 
-from training.committee import (ExportKindMembers, MemberError, committee_from_member_log_probs, committee_logits,
-                                load_members)
+from training.committee import ExportKindMembers, MemberError, committee_logits, load_members
 from training.config import CONTEXT_SIZE, KINDS
 from training.encode import ProcedureEncoder
+
+
+def committee_from_member_log_probs(main, member_log_probs):
+    """The contract's rule as the runtime applies it to kind_members.onnx's output [N,M,K]."""
+    return (torch.log_softmax(main, -1) + member_log_probs.sum(1)) / (1 + member_log_probs.shape[1])
 
 
 def test_committee_rule_hand_worked():

@@ -4,6 +4,7 @@
 // Mirrors training/encode.py.
 import { ort } from '../session.js';
 import { CONTEXT_SIZE } from '../context.js';
+import { logSoftmax } from '../detail.js';
 
 export interface TokenizerOutput {
   /** [count, n_I, feat_dim] */
@@ -106,15 +107,6 @@ export function committeeKindLogits(
     }
   }
   return out;
-}
-
-function logSoftmax(values: ArrayLike<number>, offset: number, length: number): number[] {
-  let max = -Infinity;
-  for (let i = 0; i < length; i++) max = Math.max(max, values[offset + i]);
-  let sum = 0;
-  for (let i = 0; i < length; i++) sum += Math.exp(values[offset + i] - max);
-  const log = max + Math.log(sum);
-  return Array.from({ length }, (_, i) => values[offset + i] - log);
 }
 
 export function softmax(values: ArrayLike<number>, offset = 0, length = values.length): number[] {
