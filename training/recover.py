@@ -19,6 +19,12 @@ Writes: config.json, vocab.json, tokenizer.pt, tokenizer_vq.pt, interpolator.pt,
 stage1_k2.pt (the recovered encoder, so `train --resume` skips stage 1), stage2_k2.pt, kind_prior.pt,
 summary.json (which files came from where) - what `training.train --all --resume --stage2-init
 OUT/stage2_k2.pt` and `training.export` read.
+
+A kind committee (kind_members.onnx, training/committee.py) comes back too, one checkpoint folder per member
+(OUT/member_1, OUT/member_2, ...: the main folder's files with the member's encoder in stage2_k2.pt), so that
+`training.export --ckpt OUT --members OUT/member_1 ...` and `training.evaluate ... --members ...` run again.
+A member's weights off its kind path (what only the captions or imagined frames read) keep a fresh
+initialisation; the committee reads only its kind logits.
 """
 from __future__ import annotations
 
@@ -41,6 +47,7 @@ from .tokenizer import ImageTokenizer
 from .train import TrainConfig, make_models
 
 # which modules each exported file holds (ExportTokenizerDecoder also holds the codebook, etc.)
+MEMBERS_FILE = "kind_members.onnx"
 FILE_MODULES = {
     "interpolator.onnx": ["interp"],
     "tokenizer_encoder.onnx": ["tok"],
@@ -55,9 +62,24 @@ class RecoveryError(RuntimeError):
     pass
 
 
-def _build(vocab: Vocab, cfg: TrainConfig) -> dict[str, torch.nn.Module]:
+def _build(vocab: Vocab, cfg: TrainConfig, members: int = 0) -> dict[str, torch.nn.Module]:
+    """The modules of one export; members > 0 adds that many committee encoders, "member_1" ... ."""
     enc, dec = make_models(vocab, 2, cfg)
-    return {"tok": ImageTokenizer(), "interp": Interpolator(), "enc": enc, "dec": dec, "prior": KindPrior()}
+    modules = {"tok": ImageTokenizer(), "interp": Interpolator(), "enc": enc, "dec": dec, "prior": KindPrior()}
+    for i in range(members):
+        modules[f"member_{i + 1}"] = make_models(vocab, 2, cfg)[0]
+    return modules
+
+
+def _member_names(modules: dict) -> list[str]:
+    return sorted((m for m in modules if m.startswith("member_")), key=lambda m: int(m.split("_")[1]))
+
+
+def _file_modules(members: int) -> dict[str, list[str]]:
+    files = dict(FILE_MODULES)
+    if members:
+        files[MEMBERS_FILE] = [f"member_{i + 1}" for i in range(members)]
+    return files
 
 
 def _fill_distinct(modules: dict[str, torch.nn.Module], seed: int) -> None:
@@ -84,11 +106,21 @@ def _write_checkpoint(out: Path, modules: dict, vocab: Vocab, cfg: TrainConfig, 
                 "losses": losses}, out / "stage2_k2.pt")
     prior = modules["prior"]
     torch.save({"state": prior.state_dict(), "summary": note.get("kind_prior_summary", {})}, out / "kind_prior.pt")
+    # committee members: the main folder's files, their own encoder (the decoder is the main one: unused)
+    for name in _member_names(modules):
+        folder = out / name
+        folder.mkdir(exist_ok=True)
+        for f in out.iterdir():
+            if f.is_file() and f.name != "stage2_k2.pt":
+                (folder / f.name).write_bytes(f.read_bytes())
+        torch.save({"state": {"encoder": modules[name].state_dict(), "decoder": modules["dec"].state_dict()},
+                    "losses": losses}, folder / "stage2_k2.pt")
 
 
 def _export(ckpt: Path, models_dir: Path) -> None:
     from .export import export_all
-    export_all(ckpt, models_dir, variant="k2")
+    members = sorted((p for p in ckpt.glob("member_*") if p.is_dir()), key=lambda p: int(p.name.split("_")[1]))
+    export_all(ckpt, models_dir, variant="k2", members=members)
 
 
 def _initializers(path: Path) -> dict[str, np.ndarray]:
@@ -113,13 +145,14 @@ def _find(needle: np.ndarray, hay: np.ndarray) -> int:
     return -1
 
 
-def map_initializers(fresh: dict[str, dict[str, np.ndarray]], tensors: dict[str, np.ndarray]) -> dict:
+def map_initializers(fresh: dict[str, dict[str, np.ndarray]], tensors: dict[str, np.ndarray],
+                     file_modules: dict[str, list[str]] = FILE_MODULES) -> dict:
     """For each (file, initializer) of the fresh export: where its values sit in the module tensors.
     Returns {(file, init): (tensor key, view, offset)}: the initializer, read as `view` ("flat" or "T"
     for a transposed 2-D one), is elements [offset, offset + size) of the flattened tensor."""
     mapping = {}
     for fname, inits in fresh.items():
-        keys = [k for k in tensors if k.split(":")[0] in FILE_MODULES[fname]]
+        keys = [k for k in tensors if k.split(":")[0] in file_modules[fname]]
         for iname, arr in inits.items():
             if not np.issubdtype(arr.dtype, np.floating) or arr.size < 1:
                 continue
@@ -163,26 +196,58 @@ def _position_parts(enc, fresh: dict[str, np.ndarray], shipped: dict[str, np.nda
             "col_emb.weight": col.astype(np.float32)}
 
 
+def _tie_member_tensors(modules: dict, models_dir: Path) -> dict[str, str]:
+    """The exporter stores a tensor equal in several members once, under the first member's name (the layout
+    context statistics every member inherits, say). Gives the fresh members the same sharing, so the fresh
+    export has the shipped file's initializers; returns {member tensor key: the first member's key}."""
+    names = {i.name for i in onnx.load(str(models_dir / MEMBERS_FILE)).graph.initializer}
+    members = _member_names(modules)
+    first = modules[members[0]].state_dict(keep_vars=True)
+    tied = {}
+    with torch.no_grad():
+        for j, name in enumerate(members[1:], start=1):
+            for key, t in modules[name].state_dict(keep_vars=True).items():
+                if t.is_floating_point() and f"encoders.0.{key}" in names and f"encoders.{j}.{key}" not in names:
+                    t.copy_(first[key])
+                    tied[f"{name}:{key}"] = f"{members[0]}:{key}"
+    return tied
+
+
+def committee_size(models_dir: Path) -> int:
+    """How many members the folder's kind_members.onnx holds (0 without one): its output's second dimension."""
+    path = models_dir / MEMBERS_FILE
+    if not path.is_file():
+        return 0
+    out = onnx.load(str(path)).graph.output[0]
+    dim = out.type.tensor_type.shape.dim
+    if len(dim) != 3 or not dim[1].HasField("dim_value"):
+        raise RecoveryError(f"{path}: kind_log_probs is not [B, M, kinds] with a fixed M")
+    return int(dim[1].dim_value)
+
+
 def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
     vocab = Vocab.load(models_dir / "vocab.json")
     cfg = TrainConfig(seed=seed)
     info = json.loads((models_dir / "export_info.json").read_text()) if (models_dir / "export_info.json").is_file() else {}
-    modules = _build(vocab, cfg)
+    n_members = committee_size(models_dir)
+    file_modules = _file_modules(n_members)
+    modules = _build(vocab, cfg, n_members)
     _fill_distinct(modules, seed)
+    tied = _tie_member_tensors(modules, models_dir) if n_members else {}
     tensors = {f"{m}:{k}": v.detach().numpy().copy() for m, mod in modules.items()
                for k, v in mod.state_dict().items() if v.is_floating_point()}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         _write_checkpoint(tmp / "fresh_ckpt", modules, vocab, cfg, {})
         _export(tmp / "fresh_ckpt", tmp / "fresh_models")
-        fresh = {f: _initializers(tmp / "fresh_models" / f) for f in FILE_MODULES}
-        shipped = {f: _initializers(models_dir / f) for f in FILE_MODULES}
-        for f in FILE_MODULES:
+        fresh = {f: _initializers(tmp / "fresh_models" / f) for f in file_modules}
+        shipped = {f: _initializers(models_dir / f) for f in file_modules}
+        for f in file_modules:
             a, b = fresh[f], shipped[f]
             if list(a) != list(b) or any(a[n].shape != b[n].shape for n in a):
                 raise RecoveryError(f"{models_dir / f} is not the graph this code exports (initializer names or "
                                     "shapes differ): recover with the code revision that exported it")
-        mapping = map_initializers(fresh, tensors)
+        mapping = map_initializers(fresh, tensors, file_modules)
         # write the shipped values into the tensors
         covered = {k: np.zeros(v.size, dtype=bool) for k, v in tensors.items()}
         recovered = {k: v.reshape(-1).copy() for k, v in tensors.items()}
@@ -193,17 +258,23 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
                 raise RecoveryError(f"{key}: two initializers disagree on its values ({f}:{iname})")
             recovered[key][off:off + flat.size] = flat
             covered[key][off:off + flat.size] = True
-        parts = _position_parts(modules["enc"], fresh["procedure_encoder.onnx"], shipped["procedure_encoder.onnx"])
-        for name, arr in parts.items():
-            recovered[f"enc:{name}"] = arr.reshape(-1).copy()
-            covered[f"enc:{name}"][:] = True
+        positions = [("enc", "procedure_encoder.onnx")] + [(m, MEMBERS_FILE) for m in _member_names(modules)]
+        for module, f in positions:
+            parts = _position_parts(modules[module], fresh[f], shipped[f])
+            for name, arr in parts.items():
+                recovered[f"{module}:{name}"] = arr.reshape(-1).copy()
+                covered[f"{module}:{name}"][:] = True
+        for key, source in tied.items():
+            recovered[key] = recovered[source].copy()
+            covered[key] = covered[source].copy()
         missing = sorted(k for k, c in covered.items() if not c.all())
         stage1_only = ("enc:text_emb.", "enc:text_pos.", "enc:align_", "enc:csy_")
-        unexpected = [k for k in missing if not k.startswith(stage1_only)]
+        # a member is exported for its kind logits only: whatever else it holds is not in the file
+        unexpected = [k for k in missing if not k.startswith(stage1_only) and not k.startswith("member_")]
         if unexpected:
             raise RecoveryError("weights the exported graphs use but recovery could not find: " + ", ".join(unexpected))
         # load: found weights from the shipped files, the stage-1-only ones from a fresh default init
-        defaults = _build(vocab, cfg)
+        defaults = _build(vocab, cfg, n_members)
         for m, mod in modules.items():
             state = defaults[m].state_dict()
             for k in state:
@@ -218,20 +289,24 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
         # check: the recovered checkpoint exports the shipped numbers
         _export(out, tmp / "check_models")
         worst, inexact = 0.0, []
-        for f in FILE_MODULES:
+        for f in file_modules:
             again = _initializers(tmp / "check_models" / f)
             for n in again:
                 if not np.array_equal(again[n], shipped[f][n]):
                     inexact.append(f"{f}:{n}")
                     worst = max(worst, float(np.abs(again[n].astype(np.float64) - shipped[f][n]).max()))
-        # only the re-added row + column sum may differ, by float32 rounding
-        if worst > 1e-6 or len(inexact) > 1:
+        # only the re-added row + column sums (one per encoder) may differ, by float32 rounding
+        if worst > 1e-6 or len(inexact) > 1 + n_members:
             raise RecoveryError(f"re-exported initializers differ from the shipped ones: {inexact[:5]} (max {worst:.2e})")
         note["reexport"] = {"initializers_not_bit_identical": inexact, "max_abs_difference": worst}
     summary = {"recovered": note}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
-    log(f"recover: {sum(len(v) for v in shipped.values())} initializers of {len(FILE_MODULES)} files mapped back; "
-        f"re-export equal (max difference {worst:.1e}); fresh (stage-1 only): {', '.join(missing) or 'none'}")
+    fresh_main = [k for k in missing if not k.startswith("member_")]
+    fresh_members = sorted({k.split(":", 1)[1].split(".")[0] for k in missing if k.startswith("member_")})
+    log(f"recover: {sum(len(v) for v in shipped.values())} initializers of {len(file_modules)} files mapped back; "
+        f"re-export equal (max difference {worst:.1e}); fresh (stage-1 only): {', '.join(fresh_main) or 'none'}"
+        + (f"; {n_members} committee members in {', '.join(str(out / m) for m in _member_names(modules))} "
+           f"(fresh, off the kind path: {', '.join(fresh_members) or 'none'})" if n_members else ""))
     return summary
 
 

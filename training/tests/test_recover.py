@@ -65,3 +65,31 @@ def test_recover_refuses_files_of_another_graph(tmp_path):
     (models / "vocab.json").write_text(json.dumps(vocab))
     with pytest.raises(R.RecoveryError, match="not the graph"):
         R.recover(models, tmp_path / "rec", log=lambda *_: None)
+
+
+def test_a_kind_committee_comes_back_as_member_checkpoints(tmp_path):
+    vocab = Vocab.build([" ".join(VOCAB)])
+    cfg = TrainConfig(seed=2)
+    modules = R._build(vocab, cfg, members=2)
+    gen = torch.Generator().manual_seed(2)
+    with torch.no_grad():
+        for m in modules.values():
+            for t in m.state_dict(keep_vars=True).values():
+                if t.is_floating_point():
+                    t.copy_(torch.randn(t.shape, generator=gen) * 0.1 + (1.0 if t.ndim <= 1 else 0.0))
+        # members trained from one checkpoint keep its layout-context statistics: the export stores them once
+        first, second = modules["member_1"].state_dict(keep_vars=True), modules["member_2"].state_dict(keep_vars=True)
+        for key in ("context_mean", "context_std", "diff_scale"):
+            second[key].copy_(first[key])
+    R._write_checkpoint(tmp_path / "orig_ckpt", modules, vocab, cfg, {})
+    R._export(tmp_path / "orig_ckpt", tmp_path / "models")
+    assert R.committee_size(tmp_path / "models") == 2
+    R.recover(tmp_path / "models", tmp_path / "rec", seed=3, log=lambda *_: None)
+    for name in ("member_1", "member_2"):
+        got = torch.load(tmp_path / "rec" / name / "stage2_k2.pt")["state"]["encoder"]
+        for key in ("context_mean", "context_std", "diff_scale", "kind_head.2.weight", "blocks.0.attn.qkv.weight",
+                    "pixel_stem.0.weight"):
+            assert torch.equal(got[key], modules[name].state_dict()[key]), (name, key)
+    # the members' own encoders, not the main one's
+    main = torch.load(tmp_path / "rec" / "stage2_k2.pt")["state"]["encoder"]
+    assert not torch.equal(main["kind_head.2.weight"], modules["member_1"].state_dict()["kind_head.2.weight"])
