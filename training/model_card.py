@@ -171,10 +171,18 @@ def main(argv: list[str] | None = None) -> int:
         import torch
         kp = torch.load(prior_path)["summary"]
         w("### Layout kind prior\n")
+        if kp.get("model") == "trees":
+            t = kp.get("trees", {})
+            fitted = (f"gradient-boosted trees (training/trees.py): {t.get('rounds')} rounds of depth {t.get('depth')}, "
+                      f"learning rate {t.get('learning_rate')}, rows {t.get('row_fraction')} and features "
+                      f"{t.get('feature_fraction')} sampled per tree, {t.get('bins')} bins")
+        else:
+            fitted = f"an MLP, {kp.get('steps')} full-batch steps"
         w(f"Command: `{' '.join(kp.get('argv', [])).replace('/work/main/training/context.py', 'python3 -m training.context')}` "
-          f"(or the last step of `training.train --all`); seed {kp.get('seed')}, {kp.get('steps')} full-batch steps over "
-          f"{kp.get('train_rows')} training samples (every train shard), {kp.get('train_seconds', kp.get('seconds'))} s. "
-          f"Validation split ({kp.get('val_rows')} samples), kind accuracy: kind head alone {_fmt(kp.get('head_val_accuracy'))}, "
+          f"(or the last step of `training.train --all`); seed {kp.get('seed')}, {fitted} over "
+          f"{kp.get('train_rows')} training samples, {kp.get('train_seconds', kp.get('seconds'))} s. "
+          + (f"Fusion weight picked with the kind logits of the {kp['fused_with']}. " if str(kp.get("fused_with", "")).startswith("committee") else "")
+          + f"Validation split ({kp.get('val_rows')} samples), kind accuracy: kind head alone {_fmt(kp.get('head_val_accuracy'))}, "
           f"prior alone {_fmt(kp.get('prior_alone_val_accuracy'))} (training samples: {_fmt(kp.get('prior_alone_train_accuracy'))}); "
           f"fused by weight: " + ", ".join(f"{k}: {_fmt(v)}" for k, v in kp.get("val_accuracy_by_weight", {}).items())
           + f"; shipped weight {kp.get('weight')} (the best on val). The test figures above are with it "

@@ -107,6 +107,21 @@ $PY -m training.model_card --ckpt "$work/ckpt" --corpus "$work/corpus" --models 
   || fail "training.model_card with a committee"
 grep -q "^### Kind committee" "$work/models_committee/MODEL_CARD.md" || fail "the model card has no committee section"
 
+echo "30-training: a tree kind prior (training/trees.py) fits, exports, runs as its golden says and comes back by recovery"
+mkdir -p "$work/ckpt_trees" && cp -r "$work/ckpt"/. "$work/ckpt_trees"/
+$PY -m training.context --data "$work/corpus" --ckpt "$work/ckpt_trees" --model trees --rounds 6 --depth 3 \
+  >"$work/trees.log" 2>"$work/trees.err" || { tail -5 "$work/trees.err"; fail "training.context --model trees"; }
+$PY -c "
+import json; s = json.loads(open('$work/trees.log').read().strip().splitlines()[-1])
+assert s['model'] == 'trees' and s['trees']['rounds'] == 6 and s['train_rows'] > 0, s
+print('  tree prior: val accuracy alone', round(s['prior_alone_val_accuracy'], 3), 'weight', s['weight'])" || fail "tree prior summary"
+$PY -m training.export --ckpt "$work/ckpt_trees" --models "$work/models_trees" >"$work/export_trees.log" 2>&1 \
+  || { tail -5 "$work/export_trees.log"; fail "training.export with a tree prior"; }
+node training/check_onnx.mjs "$work/models_trees" >"$work/check_trees.log" || { cat "$work/check_trees.log"; fail "tree prior export parity"; }
+grep -E "^ok +kind_prior.json" "$work/check_trees.log" || fail "no kind_prior golden checked"
+$PY -m training.recover --models "$work/models_trees" --out "$work/recovered_trees" >"$work/recover_trees.log" 2>&1 \
+  || { tail -5 "$work/recover_trees.log"; fail "training.recover with a tree prior"; }
+
 echo "30-training: detail-view fusion weights on the tiny val split (training.detail)"
 $PY -m training.detail --ckpt "$work/ckpt" --split "$work/corpus/val" --detail "$work/detail/val" >"$work/detail.log" 2>&1 \
   || { tail -5 "$work/detail.log"; fail "training.detail"; }
