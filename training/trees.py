@@ -103,10 +103,8 @@ def to_bins(x: np.ndarray, edges: list[np.ndarray]) -> np.ndarray:
 
 
 def fit_forest(x: np.ndarray, y: np.ndarray, n_classes: int, cfg: TreeConfig, eval_sets=(), log=None,
-               log_every: int = 50, init: np.ndarray | None = None) -> Forest:
-    """x [N, F] float32, y [N] class ids -> Forest. eval_sets: (x, y) or (x, y, init) tuples whose accuracy is
-    logged. init [N, K]: scores the trees start from (another model's log-probabilities: the trees then learn
-    its corrections); the forest's own raw() does not include them."""
+               log_every: int = 50) -> Forest:
+    """x [N, F] float32, y [N] class ids -> Forest. eval_sets: (x, y) pairs whose accuracy is logged."""
     x = np.asarray(x, dtype=np.float32)
     rng = np.random.default_rng(cfg.seed)
     edges = bin_edges(x, cfg.bins, rng)
@@ -119,12 +117,9 @@ def fit_forest(x: np.ndarray, y: np.ndarray, n_classes: int, cfg: TreeConfig, ev
     # float32 like the ONNX attributes, so that Python and the runtime add the same numbers
     base = ((onehot.sum(0) + 1) / (N + K)).log().numpy().astype(np.float32)
     forest = Forest(F_, K, base, config=asdict(cfg))
-    if init is not None:
-        base = np.zeros(K, dtype=np.float32)
-    scores = torch.from_numpy(np.tile(base, (N, 1)).astype(np.float64) + (0 if init is None else np.asarray(init, dtype=np.float64)))
-    evals = [(np.asarray(e[0], dtype=np.float32), np.asarray(e[1]),
-              np.tile(base, (len(e[0]), 1)).astype(np.float64) + (np.asarray(e[2], dtype=np.float64) if len(e) > 2 else 0))
-             for e in eval_sets]
+    scores = torch.from_numpy(np.tile(base, (N, 1)).astype(np.float64))
+    evals = [(np.asarray(ex, dtype=np.float32), np.asarray(ey), np.tile(base, (len(ex), 1)).astype(np.float64))
+             for ex, ey in eval_sets]
     lam = cfg.l2
     for r in range(cfg.rounds):
         p = torch.softmax(scores, 1)
