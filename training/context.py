@@ -58,7 +58,7 @@ class KindPrior(nn.Module):
 class TreeKindPrior(nn.Module):
     """The same contract as KindPrior (context [B,55] raw -> kind_bias [B,14] = weight * log-probabilities) from
     gradient-boosted trees (training/trees.py). mean/std are the training rows' statistics: not used by the
-    trees (they cut raw values), kept for the export's golden inputs and the encoder's context scaling."""
+    trees (they cut raw values), kept for the export's golden inputs (around the mean, as for the MLP)."""
 
     def __init__(self, forest, mean: torch.Tensor, std: torch.Tensor, weight: float = 1.0) -> None:
         super().__init__()

@@ -109,11 +109,13 @@ grep -q "^### Kind committee" "$work/models_committee/MODEL_CARD.md" || fail "th
 
 echo "30-training: a tree kind prior (training/trees.py) fits, exports, runs as its golden says and comes back by recovery"
 mkdir -p "$work/ckpt_trees" && cp -r "$work/ckpt"/. "$work/ckpt_trees"/
-$PY -m training.context --data "$work/corpus" --ckpt "$work/ckpt_trees" --model trees --rounds 6 --depth 3 \
+# the fusion weight picked with a committee (the smoke model as its own member: the same logits)
+$PY -m training.context --data "$work/corpus" --ckpt "$work/ckpt_trees" --model trees --rounds 6 --depth 3 --members "$work/ckpt" \
   >"$work/trees.log" 2>"$work/trees.err" || { tail -5 "$work/trees.err"; fail "training.context --model trees"; }
 $PY -c "
 import json; s = json.loads(open('$work/trees.log').read().strip().splitlines()[-1])
 assert s['model'] == 'trees' and s['trees']['rounds'] == 6 and s['train_rows'] > 0, s
+assert s['fused_with'].startswith('committee of'), s['fused_with']
 print('  tree prior: val accuracy alone', round(s['prior_alone_val_accuracy'], 3), 'weight', s['weight'])" || fail "tree prior summary"
 $PY -m training.export --ckpt "$work/ckpt_trees" --models "$work/models_trees" >"$work/export_trees.log" 2>&1 \
   || { tail -5 "$work/export_trees.log"; fail "training.export with a tree prior"; }
