@@ -269,8 +269,10 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
     info = json.loads((models_dir / "export_info.json").read_text()) if (models_dir / "export_info.json").is_file() else {}
     n_members = committee_size(models_dir)
     file_modules = _file_modules(n_members)
-    trees = tree_prior_from_onnx(models_dir / "kind_prior.onnx", torch.zeros(1), torch.ones(1)) is not None
-    if trees:      # no weights to find by value: the trees are read back from the file below
+    # read once; its mean/std (not in the file) are the recovered encoder's, set below
+    tree_prior = tree_prior_from_onnx(models_dir / "kind_prior.onnx", torch.zeros(1), torch.ones(1))
+    trees = tree_prior is not None
+    if trees:      # no weights to find by value: the trees come from the file as they are
         del file_modules["kind_prior.onnx"]
     modules = _build(vocab, cfg, n_members)
     _fill_distinct(modules, seed)
@@ -327,9 +329,9 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
         note = {"from": str(models_dir), "exported_from": info.get("checkpoint"),
                 "exported_at": info.get("exported_at"), "fresh_init": missing}
         if trees:
-            enc = modules["enc"]
-            modules["prior"] = tree_prior_from_onnx(models_dir / "kind_prior.onnx", enc.context_mean.clone(),
-                                                    enc.context_std.clone())
+            tree_prior.mean = modules["enc"].context_mean.clone()
+            tree_prior.std = modules["enc"].context_std.clone()
+            modules["prior"] = tree_prior
             missing = [k for k in missing if not k.startswith("prior:")]
         prior_summary = {"weight": float(modules["prior"].weight), "recovered_from": str(models_dir / "kind_prior.onnx"),
                          "model": "trees" if trees else "mlp"}
