@@ -560,6 +560,18 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
 
 
 # ---------------------------------------------------------------------------------------------------
+def kind_prior_line(summary: dict) -> str:
+    """The log line of a finished kind prior. A prior that training.recover rebuilt from kind_prior.onnx has
+    its weight but no validation figures (they were measured when it was fitted), so none are printed."""
+    weight = summary.get("weight")
+    if "head_val_accuracy" not in summary:
+        where = summary.get("recovered_from")
+        return f"kind prior: kept (weight {weight}" + (f", recovered from {where})" if where else ")")
+    fused = summary.get("val_accuracy_by_weight", {}).get(str(weight))
+    return (f"kind prior: val kind accuracy {summary['head_val_accuracy']:.3f} (head) -> "
+            + (f"{fused:.3f}" if fused is not None else "?") + f" (fused, weight {weight})")
+
+
 def phase_values(text: str, flag: str, cast, extra: tuple[str, ...] = ()) -> dict:
     """"stage2=600,stage1=300" -> {"stage2": 600, "stage1": 300}; ValueError naming the flag on bad input."""
     out = {}
@@ -655,9 +667,7 @@ def main(argv: list[str] | None = None) -> int:
             prior = out / "kind_prior.pt"
             summaries["kind_prior"] = (torch.load(prior)["summary"] if prior.is_file() else fit_kind_prior(
                 Path(a.data), [Path(d) for d in a.extra_train], out, cfg.seed, cfg.kind_prior_steps))
-            log(f"kind prior: val kind accuracy {summaries['kind_prior']['head_val_accuracy']:.3f} (head) -> "
-                f"{summaries['kind_prior']['val_accuracy_by_weight'][str(summaries['kind_prior']['weight'])]:.3f} "
-                f"(fused, weight {summaries['kind_prior']['weight']})")
+            log(kind_prior_line(summaries["kind_prior"]))
     except DataError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

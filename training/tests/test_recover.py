@@ -6,7 +6,7 @@ import torch
 
 from training import recover as R
 from training.data import Vocab
-from training.train import TrainConfig
+from training.train import TrainConfig, kind_prior_line
 
 VOCAB = ["a", "button", "moved", "down", "the", "blue", "no", "visible", "change"]
 
@@ -55,6 +55,15 @@ def test_recovered_checkpoint_holds_the_exported_weights(tmp_path):
         assert torch.equal(prior[k], v), k
     info = json.loads((tmp_path / "rec" / "summary.json").read_text())["recovered"]
     assert info["reexport"]["max_abs_difference"] <= 1e-6
+    # `train --all --resume` on a recovered folder keeps this prior and logs it (it crashed on the missing
+    # validation figures once, after a finished stage 2)
+    line = kind_prior_line(torch.load(tmp_path / "rec" / "kind_prior.pt")["summary"])
+    assert "kept" in line and f"weight {original['prior'].weight.item()}" in line
+
+
+def test_a_fitted_prior_logs_its_validation_figures():
+    line = kind_prior_line({"weight": 1.25, "head_val_accuracy": 0.858, "val_accuracy_by_weight": {"1.25": 0.878}})
+    assert line == "kind prior: val kind accuracy 0.858 (head) -> 0.878 (fused, weight 1.25)"
 
 
 def test_recover_refuses_files_of_another_graph(tmp_path):
