@@ -567,9 +567,9 @@ def kind_prior_line(summary: dict) -> str:
     if "head_val_accuracy" not in summary:
         where = summary.get("recovered_from")
         return f"kind prior: kept (weight {weight}" + (f", recovered from {where})" if where else ")")
-    fused = summary.get("val_accuracy_by_weight", {}).get(str(weight))
+    # a fitted prior (training/context.py) always records the accuracy at the weight it picked
     return (f"kind prior: val kind accuracy {summary['head_val_accuracy']:.3f} (head) -> "
-            + (f"{fused:.3f}" if fused is not None else "?") + f" (fused, weight {weight})")
+            f"{summary['val_accuracy_by_weight'][str(weight)]:.3f} (fused, weight {weight})")
 
 
 def phase_values(text: str, flag: str, cast, extra: tuple[str, ...] = ()) -> dict:
