@@ -103,8 +103,10 @@ def to_bins(x: np.ndarray, edges: list[np.ndarray]) -> np.ndarray:
 
 
 def fit_forest(x: np.ndarray, y: np.ndarray, n_classes: int, cfg: TreeConfig, eval_sets=(), log=None,
-               log_every: int = 50) -> Forest:
-    """x [N, F] float32, y [N] class ids -> Forest. eval_sets: (x, y) pairs whose accuracy is logged."""
+               log_every: int = 50, offset: np.ndarray | None = None) -> Forest:
+    """x [N, F] float32, y [N] class ids -> Forest. eval_sets: (x, y) or (x, y, offset) whose accuracy is
+    logged. offset [N, K]: scores the forest adds to (another model's log-probabilities); the forest then
+    starts from zero and learns a correction, so its raw() is to be added to the same offset."""
     x = np.asarray(x, dtype=np.float32)
     rng = np.random.default_rng(cfg.seed)
     edges = bin_edges(x, cfg.bins, rng)
@@ -115,11 +117,15 @@ def fit_forest(x: np.ndarray, y: np.ndarray, n_classes: int, cfg: TreeConfig, ev
     K = n_classes
     onehot = torch.nn.functional.one_hot(torch.from_numpy(np.asarray(y, dtype=np.int64)), K).double()
     # float32 like the ONNX attributes, so that Python and the runtime add the same numbers
-    base = ((onehot.sum(0) + 1) / (N + K)).log().numpy().astype(np.float32)
+    if offset is None:
+        base = ((onehot.sum(0) + 1) / (N + K)).log().numpy().astype(np.float32)
+    else:
+        base = np.zeros(K, dtype=np.float32)
     forest = Forest(F_, K, base, config=asdict(cfg))
-    scores = torch.from_numpy(np.tile(base, (N, 1)).astype(np.float64))
-    evals = [(np.asarray(ex, dtype=np.float32), np.asarray(ey), np.tile(base, (len(ex), 1)).astype(np.float64))
-             for ex, ey in eval_sets]
+    start = lambda n, off: np.tile(base, (n, 1)).astype(np.float64) + (0.0 if off is None else np.asarray(off, dtype=np.float64))
+    scores = torch.from_numpy(start(N, offset))
+    evals = [(np.asarray(e[0], dtype=np.float32), np.asarray(e[1]), start(len(e[0]), e[2] if len(e) > 2 else None))
+             for e in eval_sets]
     lam = cfg.l2
     for r in range(cfg.rounds):
         p = torch.softmax(scores, 1)

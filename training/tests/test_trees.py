@@ -60,3 +60,23 @@ def test_onnx_graph_holds_every_leaf():
     assert len(attrs["target_weights"].floats) == leaves * 3
     assert len(attrs["nodes_modes"].strings) == sum(len(f) for f in forest.feature)
     assert [o.name for o in model.graph.output] == ["kind_bias"]
+
+
+def test_offset_boosting_corrects_another_models_scores():
+    # another model that is right except where feature 1 is high (it says class 0 there): the forest,
+    # started from its scores, learns only that correction; with no offset the forest is as before
+    x, y = _three_classes(3000, 4)
+    xt, yt = _three_classes(1000, 5)
+    def other(a):
+        s = np.full((len(a), 3), -3.0)
+        right = np.where(a[:, 1] > 0.5, 0, np.where(a[:, 3] <= -0.2, 1, 0))
+        s[np.arange(len(a)), right] = 0.0
+        return s
+    assert (other(xt).argmax(1) == yt).mean() < 0.9
+    forest = fit_forest(x, y, 3, TreeConfig(rounds=40, depth=3, seed=5), offset=other(x),
+                        eval_sets=[(xt, yt, other(xt))], log=lambda m: None)
+    assert np.array_equal(forest.base, np.zeros(3, dtype=np.float32))
+    assert ((other(xt) + forest.raw(xt)).argmax(1) == yt).mean() > 0.97
+    plain = fit_forest(x, y, 3, TreeConfig(rounds=5, depth=3, seed=9))
+    again = fit_forest(x, y, 3, TreeConfig(rounds=5, depth=3, seed=9), offset=None)
+    assert np.array_equal(plain.raw(x), again.raw(x))
