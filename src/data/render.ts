@@ -29,9 +29,11 @@ const PAGE_SCRIPT = `
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) return null;
     let [x0, y0, x1, y1] = [r.left, r.top, r.right, r.bottom];
-    // bare text (data-ink): the box is the text drawn. Otherwise text can overflow a narrow box:
-    // the box of what is drawn includes it, unless the box clips.
-    const ink = el.hasAttribute('data-ink');
+    // bare text (data-ink): the box is the text drawn, unless the element also draws generated
+    // content (a breadcrumb's "/", a note's bullet), which a text range misses. Otherwise text can
+    // overflow a narrow box: the box of what is drawn includes it, unless the box clips.
+    const generated = (p) => { const c = getComputedStyle(el, p).content; return !!c && c !== 'none' && c !== 'normal'; };
+    const ink = el.hasAttribute('data-ink') && !generated('::before') && !generated('::after');
     if (ink || getComputedStyle(el).overflow === 'visible') {
       range.selectNodeContents(el);
       const c = range.getBoundingClientRect();

@@ -694,6 +694,126 @@ export function detailRows(b: ScreenBuilder, n: number): string {
   return itemGroup(b, n, detailRow, { role: 'list', label: 'details', cls: 'list card flat', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 0 });
 }
 
+// ---- sections of the template set 6 additions (training only) ---------------------------------
+
+function tocLink(b: ScreenBuilder, gid: string, current = false): string {
+  const p = b.palette;
+  const label = b.fresh(W.NAV_LABELS);
+  const c = current ? p.primary : p.muted;
+  return b.el({ tag: 'a', role: 'link', label, cls: 'toc' + (current ? ' on' : ''), style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, area: 'sidebar', kinds: [...LEAF_KINDS, 'text', 'color', 'font', 'reorder'], group: gid, textSort: 'nav', fontPx: 13, bold: current }, b.text(label));
+}
+
+/** a documentation page's table of contents: a narrow column of links, one of them current */
+export function tocList(b: ScreenBuilder): string {
+  const gid = b.newId();
+  const n = b.rng.int(4, 9);
+  const current = b.rng.int(0, n - 1);
+  const items = Array.from({ length: n }, (_, i) => tocLink(b, gid, i === current));
+  b.factories.set(gid, (bb) => tocLink(bb, gid));
+  return b.el({ id: gid, role: 'list', label: 'contents', cls: 'col toclist', area: 'sidebar', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 4 }, items.join(''));
+}
+
+function codeLine(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const words = W.sentence(b.rng, 2, 4).replace(/\.$/, '').toLowerCase().split(' ');
+  const line = b.rng.pick([
+    () => `const ${words[0]} = ${words[1] ?? 'value'}(${b.rng.int(0, 99)});`,
+    () => `${words[0]}.${words[1] ?? 'run'}("${words.slice(2).join(' ') || 'ok'}")`,
+    () => `if (${words[0]} > ${b.rng.int(1, 9)}) return;`,
+    () => `// ${words.join(' ')}`,
+    () => `import { ${words[0]} } from "./${words[1] ?? 'lib'}";`,
+  ])();
+  const c = line.startsWith('//') ? p.muted : p.text;
+  return b.el({ tag: 'span', role: 'text', label: line, cls: 'codeline', style: `color:${css(c)}`, color: c.name, colorProp: 'color', colorHex: c.hex, kinds: [...LEAF_KINDS, 'text', 'color', 'reorder'], group: gid, textSort: 'sentence', fontPx: 13 }, b.text(line));
+}
+
+/** a code sample: monospaced lines in a tinted box */
+export function codeBlock(b: ScreenBuilder): string {
+  const p = b.palette;
+  return itemGroup(b, b.rng.int(2, 5), codeLine, { role: 'card', label: 'code', cls: 'code col', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['spacing', 'resize', 'color'], spacingProp: 'padding', spacingPx: 12 });
+}
+
+/** a note set off from the text: an icon and a sentence on a coloured strip */
+export function callout(b: ScreenBuilder): string {
+  const c = accent(b);
+  return b.el({ role: 'banner', label: 'note', cls: 'callout hrow top', style: `border-left-color:${css(c)}`, color: c.name, colorProp: 'border-color', colorHex: c.hex, kinds: [...LEAF_KINDS, 'color', 'resize', 'spacing'], spacingProp: 'padding', spacingPx: 12 }, icon(b, null, 18) + `<div class="grow">${paragraph(b, null, false)}</div>`);
+}
+
+function timelineEntry(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const who = W.person(b.rng);
+  const what = W.sentence(b.rng, 3, 8);
+  const dot = b.rng.chance(0.5) ? avatar(b, 'list', who) : icon(b, 'list', 18);
+  const text = b.el({ tag: 'span', role: 'text', label: what, cls: 'small', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'list', kinds: ['text', 'font', 'color'], textSort: 'sentence', fontPx: 13 }, b.text(what));
+  const when = W.date(b.rng);
+  const date = b.el({ tag: 'span', role: 'date', label: when, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'color'], textSort: 'date', fontPx: 12 }, b.text(when));
+  return b.el({ role: 'row', label: who, cls: 'hrow top tentry', area: 'list', color: null, colorProp: null, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing'], group: gid, spacingProp: 'padding', spacingPx: 4 }, dot + `<div class="col grow">${strongText(b, who, 'name', { area: 'list', fontPx: 13 })}${text}${date}</div>` + (b.rng.chance(0.3) ? badge(b, 'list') : ''));
+}
+
+/** an activity timeline: entries on a vertical line, each with who, what and when */
+export function timeline(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, timelineEntry, { role: 'list', label: 'activity', cls: 'col timeline', area: 'list', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 14 });
+}
+
+/** a file drop area: a dashed box with an icon, a line of help and a button */
+export function dropzone(b: ScreenBuilder): string {
+  const p = b.palette;
+  const line = b.rng.pick(['Drop files here', 'Drag and drop to upload', 'Drop images or PDFs', 'Add files to this folder']);
+  const body = icon(b, 'form', 32) + strongText(b, line, 'sentence', { area: 'form' }) + paragraph(b, 'form') + button(b, 'form', undefined, 'secondary');
+  return b.el({ role: 'card', label: 'drop area', cls: 'drop col center-text', style: 'border-color:var(--border)', color: p.border.name, colorProp: 'border-color', colorHex: p.border.hex, area: 'form', kinds: ['spacing', 'resize', 'color'], spacingProp: 'padding', spacingPx: 22 }, body);
+}
+
+function uploadRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const name = `${W.sentence(b.rng, 1, 2).replace(/\.$/, '').toLowerCase().replace(/ /g, '-')}.${b.rng.pick(['png', 'pdf', 'csv', 'zip', 'docx', 'mp4'])}`;
+  const size = `${b.rng.int(1, 900)} ${b.rng.pick(['KB', 'MB'])}`;
+  const sizeEl = b.el({ tag: 'span', role: 'number', label: size, cls: 'muted small', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'list', kinds: ['text', 'color'], textSort: 'number', fontPx: 12 }, b.text(size));
+  const state = b.rng.chance(0.5) ? progress(b, 'list') : badge(b, 'list');
+  return b.el({ role: 'row', label: name, cls: 'lrow', area: 'list', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, icon(b, 'list', 20) + `<div class="grow col">${strongText(b, name, 'title', { area: 'list' })}${sizeEl}</div>` + state + iconButton(b, 'list'));
+}
+
+/** files being uploaded: type icon, name, size, progress or status, an action */
+export function uploadList(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, uploadRow, { role: 'list', label: 'uploads', cls: 'list card flat', area: 'list', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 0 });
+}
+
+function rankRow(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const who = W.person(b.rng);
+  const rank = String(b.rng.int(1, 99));
+  const rankEl = b.el({ tag: 'span', role: 'number', label: rank, cls: 'rank strong', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'table', kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: 15, bold: true }, b.text(rank));
+  const score = W.number(b.rng);
+  const scoreEl = b.el({ tag: 'span', role: 'number', label: score, cls: 'strong', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'table', kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: 14, bold: true }, b.text(score));
+  return b.el({ role: 'row', label: who, cls: 'lrow', area: 'table', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, rankEl + avatar(b, 'table', who) + `<div class="grow col">${strongText(b, who, 'name', { area: 'table' })}</div>` + scoreEl + (b.rng.chance(0.5) ? badge(b, 'table') : ''));
+}
+
+/** a ranking: place, avatar, name, score and a status per row */
+export function rankList(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, rankRow, { role: 'table', label: 'ranking', cls: 'list card flat', area: 'table', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 0 });
+}
+
+function infoLine(b: ScreenBuilder, gid: string): string {
+  const p = b.palette;
+  const value = b.rng.pick([() => W.date(b.rng), () => `${b.rng.int(7, 20)}:${b.rng.pick(['00', '30'])} - ${b.rng.int(8, 22)}:${b.rng.pick(['00', '30'])}`, () => `${b.rng.pick(W.BRANDS)} ${b.rng.pick(['Hall', 'Center', 'Studio', 'Room 4'])}`, () => `${b.rng.int(5, 400)} going`])();
+  const text = b.el({ tag: 'span', role: 'text', label: value, cls: 'small', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'font', 'color'], textSort: 'sentence', fontPx: 13 }, b.text(value));
+  return b.el({ role: 'row', label: value, cls: 'hrow', color: null, colorProp: null, kinds: ['remove', 'reorder', 'opacity', 'move'], group: gid }, icon(b, null, 16) + text);
+}
+
+/** an event's facts: icon and value per line (date, time, place, attendance) */
+export function infoLines(b: ScreenBuilder, n: number): string {
+  return itemGroup(b, n, infoLine, { role: 'list', label: 'event details', cls: 'col', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 6 });
+}
+
+/** the people going: overlapping avatars and a count */
+export function attendees(b: ScreenBuilder): string {
+  const gid = b.newId();
+  const n = b.rng.int(3, b.compact ? 5 : 8);
+  const people = Array.from({ length: n }, () => avatar(b, null));
+  b.factories.set(gid, (bb) => avatar(bb, null));
+  const row = b.el({ id: gid, role: 'list', label: 'attendees', cls: 'hrow stack', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 4 }, people.join(''));
+  return `<div class="hrow">${row}<span class="muted small">${W.escapeHtml(`+${b.rng.int(2, 90)} more`)}</span></div>`;
+}
+
 // ---- templates -------------------------------------------------------------------------------
 
 function page(b: ScreenBuilder, body: string, pad = 16): string {
@@ -816,6 +936,19 @@ const TEMPLATES: Record<string, Section> = {
     const head = `<div class="hrow">${avatar(b, 'header', who)}<div class="col" style="gap:2px">${heading(b, 'header', 2, who)}${paragraph(b, 'header')}</div><div class="spacer"></div>${b.compact ? '' : buttonRow(b, 'header', b.rng.int(1, 2))}</div>`;
     return nav(b) + `<div class="hrow fill top">${left}${page(b, breadcrumb(b) + head + detailRows(b, b.rng.int(3, 7)) + (b.rng.chance(0.5) ? tagRow(b, null) : ''))}</div>`;
   },
+  // template set 6: five more training-only layouts (val and test are the same as under set 2)
+  docs: (b) => {
+    const side = b.compact ? '' : `<div class="col tocside">${input(b, 'sidebar', 'Search docs', false, true)}${tocList(b)}</div>`;
+    const main = page(b, breadcrumb(b) + heading(b, 'header', 1) + paragraph(b, null, false) + codeBlock(b) + (b.rng.chance(0.6) ? callout(b) : '') + (b.rng.chance(0.5) ? heading(b, null, 2) + paragraph(b, null, false) : '') + buttonRow(b, 'footer', b.rng.int(1, 2)), 20);
+    return nav(b) + `<div class="hrow fill top">${side}${main}</div>`;
+  },
+  timeline: (b) => nav(b) + page(b, `<div class="hrow">${heading(b, 'header', 1, b.rng.pick(['Activity', 'History', 'Timeline', 'Recent changes']))}<div class="spacer"></div>${b.compact ? '' : input(b, 'header', 'Filter', false, true)}</div>` + (b.rng.chance(0.5) ? tabs(b) : '') + `<div class="card">${timeline(b, b.rng.int(3, b.compact ? 4 : 6))}</div>` + (b.rng.chance(0.4) ? buttonRow(b, 'footer', 1) : '')),
+  upload: (b) => page(b, heading(b, 'header', 1, b.rng.pick(['Upload files', 'Import', 'Attachments', 'Media'])) + paragraph(b, 'header') + dropzone(b) + uploadList(b, b.rng.int(2, b.compact ? 3 : 5)) + buttonRow(b, 'footer', b.rng.int(1, 2)), 20),
+  leaderboard: (b) => nav(b) + page(b, `<div class="hrow">${heading(b, 'header', 1, b.rng.pick(['Leaderboard', 'Top players', 'Rankings', 'Standings']))}<div class="spacer"></div>${b.compact ? '' : buttonRow(b, 'header', 1)}</div>` + (b.rng.chance(0.6) ? tabs(b) : '') + (b.rng.chance(0.5) ? statCards(b, b.compact ? 1 : b.rng.int(2, 3)) : '') + rankList(b, b.rng.int(3, b.compact ? 5 : 8))),
+  event: (b) => {
+    const facts = `<div class="col grow">${heading(b, 'header', 1)}${infoLines(b, b.rng.int(2, 4))}</div>`;
+    return nav(b) + page(b, (b.rng.chance(0.6) ? image(b, 'header', '100%', b.rng.int(80, 130)) : '') + `<div class="hrow top wrap">${facts}${buttonRow(b, 'header', b.rng.int(1, 2))}</div>` + paragraph(b, null, false) + heading(b, null, 3, b.rng.pick(["Who's going", 'Attendees', 'Guests'])) + attendees(b) + (b.rng.chance(0.4) ? comments(b, b.rng.int(1, 3)) : ''), 20);
+  },
 };
 
 /** Held out for the test split: train and val never render them. */
@@ -826,11 +959,11 @@ export const VAL_HELD_OUT_TEMPLATES = new Set(['chat', 'wizard']);
 /**
  * Template sets: set 1 is the first thirteen templates (the corpus shards of rounds 1-5 were made
  * with it, and the same --seed still gives the same pairs with --templates 1); set 2 adds five
- * training templates and the two validation-only ones; sets 3, 4 and 5 each add five more training
+ * training templates and the two validation-only ones; sets 3 to 6 each add five more training
  * templates and nothing else (val under them is val under set 2). The test split renders set 1's
- * templates in every set, so test corpora are the same under all four.
+ * templates in every set, so test corpora are the same under all of them.
  */
-export const TEMPLATE_SETS = [1, 2, 3, 4, 5] as const;
+export const TEMPLATE_SETS = [1, 2, 3, 4, 5, 6] as const;
 export type TemplateSet = (typeof TEMPLATE_SETS)[number];
 export const DEFAULT_TEMPLATE_SET: TemplateSet = 4;
 const SET_1 = ['signin', 'dashboard', 'table', 'settings', 'dialog', 'inbox', 'menu', 'pricing', 'editor', 'profile', 'datepicker', 'checkout', 'kanban'];
@@ -842,6 +975,7 @@ const TRAIN_ADDITIONS: Record<TemplateSet, string[]> = {
   3: ['article', 'team', 'player', 'agenda', 'billing'],
   4: ['mail', 'gallery', 'preferences', 'tracker', 'landing'],
   5: ['search', 'help', 'analytics', 'changelog', 'contact'],
+  6: ['docs', 'timeline', 'upload', 'leaderboard', 'event'],
 };
 
 export function templateNames(split: string, set: TemplateSet = DEFAULT_TEMPLATE_SET): string[] {
@@ -992,5 +1126,18 @@ svg{display:block;flex:none}
 .note::before{content:"\\2022";margin-right:6px;color:var(--muted)}
 .drow{gap:12px;padding:6px 12px;border-bottom:1px solid var(--border)}
 .dkey{width:90px;flex:none}
+.tocside{width:200px;flex:none;padding:12px;border-right:1px solid var(--border);height:100%}
+.toclist{gap:4px}
+.toc{text-decoration:none;padding:3px 8px;border-radius:4px;white-space:nowrap}
+.toc.on{background:var(--tint)}
+.code{gap:2px;border:1px solid var(--border);border-radius:var(--r);padding:12px;font-family:"DejaVu Sans Mono",monospace;white-space:pre;overflow:hidden}
+.codeline{font-size:13px}
+.callout{border-left:4px solid;border-radius:var(--r);padding:12px;background:var(--tint);gap:10px}
+.timeline{border-left:2px solid var(--border);padding-left:14px}
+.tentry{gap:10px}
+.tentry>.col{gap:2px}
+.drop{border:2px dashed;border-radius:10px;padding:22px;gap:8px}
+.rank{width:30px;flex:none;text-align:right}
+.stack{gap:4px}
 h1{font-size:22px}h2{font-size:18px}h3{font-size:15px}
 `;

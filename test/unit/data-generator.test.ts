@@ -97,12 +97,13 @@ function diffPixels(a: PNG, b: PNG): [number, number][] {
   return out;
 }
 
-test('changed pixels lie inside the recorded boxes (kinds that do not reflow the page)', () => {
-  const records: PairRecord[] = readManifest(runA);
+/** Checks a corpus folder: every change changed pixels, and for kinds that do not reflow the page the
+ * changed pixels lie inside the recorded boxes; returns how many pairs each check covered. */
+function checkChangedPixels(dir: string, records: PairRecord[]): { checked: number; changedPairs: number } {
   let checked = 0;
   let changedPairs = 0;
   for (const r of records) {
-    const diff = diffPixels(readPng(path.join(runA, r.before)), readPng(path.join(runA, r.after)));
+    const diff = diffPixels(readPng(path.join(dir, r.before)), readPng(path.join(dir, r.after)));
     if (r.changes[0].kind !== 'none') {
       assert.ok(diff.length > 0, `${r.id}: ${r.changes.map((c) => c.kind).join('+')} changed no pixel`);
       changedPairs++;
@@ -118,12 +119,29 @@ test('changed pixels lie inside the recorded boxes (kinds that do not reflow the
     assert.equal(outside.length, 0, `${r.id}: ${outside.length} changed pixels outside the boxes, e.g. ${JSON.stringify(outside.slice(0, 3))}`);
     checked++;
   }
-  assert.ok(checked >= 5, `only ${checked} pairs checked`);
   // kinds that do not reflow leave nothing else shifted
   for (const r of records) {
     if (r.changes.every((c) => ['move', 'color', 'icon', 'opacity', 'none', 'theme'].includes(c.kind))) assert.deepEqual(r.reflowed, [], r.id);
   }
+  return { checked, changedPairs };
+}
+
+test('changed pixels lie inside the recorded boxes (kinds that do not reflow the page)', () => {
+  const { checked, changedPairs } = checkChangedPixels(runA, readManifest(runA));
+  assert.ok(checked >= 5, `only ${checked} pairs checked`);
   assert.ok(changedPairs >= COUNT / 2);
+});
+
+test('template set 6 renders its five training layouts as valid pairs whose changes show', async () => {
+  const dir = path.join(tmp, 'set6');
+  await runData({ seed: 606, count: 24, split: 'train', out: dir, browsers: 1, pages: 2, start: 0, quiet: true, resume: false, templates: 6 });
+  const records: PairRecord[] = readManifest(dir);
+  const added = ['docs', 'timeline', 'upload', 'leaderboard', 'event'];
+  const seen = new Set(records.map((r) => r.template).filter((t) => added.includes(t)));
+  assert.ok(seen.size >= 4, `set-6 layouts drawn: ${[...seen].join(', ')}`);
+  for (const r of records) assert.deepEqual(validateRecord(r), [], r.id);
+  const { changedPairs } = checkChangedPixels(dir, records.filter((r) => added.includes(r.template)));
+  assert.ok(changedPairs >= 5, `only ${changedPairs} set-6 pairs with a change`);
 });
 
 test('intermediate frames move from before towards after', () => {
@@ -150,7 +168,8 @@ test('the command line rejects bad arguments with a clear message', () => {
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '1']).templates, 1);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '2']).templates, 2);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '5']).templates, 5);
-  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '6']), /--templates must be one of 1, 2, 3, 4, 5, got "6"/);
+  assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '6']).templates, 6);
+  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '7']), /--templates must be one of 1, 2, 3, 4, 5, 6, got "7"/);
 });
 
 test('reading a missing or broken manifest names the file', () => {

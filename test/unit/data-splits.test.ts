@@ -81,6 +81,19 @@ test('template set 5: train gains five more again and leans on them; val, test a
   assert.deepEqual(templateNames('train'), train4);
 });
 
+test('template set 6: train gains five more again and leans on them; val, test and the default set stay as they were', () => {
+  const train5 = templateNames('train', 5);
+  const train6 = templateNames('train', 6);
+  assert.deepEqual(train6.slice(0, train5.length), train5);
+  assert.deepEqual(train6.slice(train5.length), ['docs', 'timeline', 'upload', 'leaderboard', 'event']);
+  assert.deepEqual(leanTemplates('train', 6), train6.slice(train5.length));
+  assert.deepEqual(templateNames('val', 6), templateNames('val', 2));
+  assert.deepEqual(templateNames('test', 6), templateNames('test', 1));
+  for (const split of ['val', 'test']) assert.deepEqual(leanTemplates(split, 6), heldOutTemplates(split, 2));
+  for (const t of train6) assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
+  assert.deepEqual(templateNames('train'), templateNames('train', 4));
+});
+
 test('the seeded generator is deterministic and its streams differ by split', () => {
   const a = new Rng(hashString('train|1|5|0'));
   const b = new Rng(hashString('train|1|5|0'));
