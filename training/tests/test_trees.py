@@ -77,6 +77,10 @@ def test_offset_boosting_corrects_another_models_scores():
                         eval_sets=[(xt, yt, other(xt))], log=lambda m: None)
     assert np.array_equal(forest.base, np.zeros(3, dtype=np.float32))
     assert ((other(xt) + forest.raw(xt)).argmax(1) == yt).mean() > 0.97
+    # the correction is where the other model is wrong: small elsewhere
+    size = np.abs(forest.raw(xt)).max(1)
+    wrong = other(xt).argmax(1) != yt
+    assert size[~wrong].mean() < 0.5 * size[wrong].mean()
     plain = fit_forest(x, y, 3, TreeConfig(rounds=5, depth=3, seed=9))
     again = fit_forest(x, y, 3, TreeConfig(rounds=5, depth=3, seed=9), offset=None)
     assert np.array_equal(plain.raw(x), again.raw(x))
