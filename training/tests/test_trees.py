@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 import torch
 
 from training.context import TreeKindPrior, load_kind_prior
@@ -81,6 +82,8 @@ def test_offset_boosting_corrects_another_models_scores():
     size = np.abs(forest.raw(xt)).max(1)
     wrong = other(xt).argmax(1) != yt
     assert size[~wrong].mean() < 0.5 * size[wrong].mean()
+    with pytest.raises(ValueError, match=r"offset must be \[N, K\] = \[3000, 3\]"):
+        fit_forest(x, y, 3, TreeConfig(rounds=1), offset=other(x)[:10])
     plain = fit_forest(x, y, 3, TreeConfig(rounds=5, depth=3, seed=9))
     again = fit_forest(x, y, 3, TreeConfig(rounds=5, depth=3, seed=9), offset=None)
     assert np.array_equal(plain.raw(x), again.raw(x))
