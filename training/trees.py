@@ -117,10 +117,10 @@ def fit_forest(x: np.ndarray, y: np.ndarray, n_classes: int, cfg: TreeConfig, ev
     K = n_classes
     onehot = torch.nn.functional.one_hot(torch.from_numpy(np.asarray(y, dtype=np.int64)), K).double()
     # float32 like the ONNX attributes, so that Python and the runtime add the same numbers
-    if offset is not None and np.shape(offset) != (N, K):
-        raise ValueError(f"offset must be [N, K] = [{N}, {K}] scores, got {list(np.shape(offset))}")
     if offset is None:
         base = ((onehot.sum(0) + 1) / (N + K)).log().numpy().astype(np.float32)
+    elif np.shape(offset) != (N, K):
+        raise ValueError(f"offset must be [N, K] = [{N}, {K}] scores, got {list(np.shape(offset))}")
     else:
         base = np.zeros(K, dtype=np.float32)
     forest = Forest(F_, K, base, config=asdict(cfg))

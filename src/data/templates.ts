@@ -806,11 +806,7 @@ export function infoLines(b: ScreenBuilder, n: number): string {
 
 /** the people going: overlapping avatars and a count */
 export function attendees(b: ScreenBuilder): string {
-  const gid = b.newId();
-  const n = b.rng.int(3, b.compact ? 5 : 8);
-  const people = Array.from({ length: n }, () => avatar(b, null));
-  b.factories.set(gid, (bb) => avatar(bb, null));
-  const row = b.el({ id: gid, role: 'list', label: 'attendees', cls: 'hrow stack', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 4 }, people.join(''));
+  const row = itemGroup(b, b.rng.int(3, b.compact ? 5 : 8), (bb) => avatar(bb, null), { role: 'list', label: 'attendees', cls: 'hrow stack', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 4 });
   return `<div class="hrow">${row}<span class="muted small">${W.escapeHtml(`+${b.rng.int(2, 90)} more`)}</span></div>`;
 }
 
