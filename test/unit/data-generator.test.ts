@@ -132,17 +132,22 @@ test('changed pixels lie inside the recorded boxes (kinds that do not reflow the
   assert.ok(changedPairs >= COUNT / 2);
 });
 
-test('template set 6 renders its five training layouts as valid pairs whose changes show', async () => {
-  const dir = path.join(tmp, 'set6');
-  await runData({ seed: 606, count: 24, split: 'train', out: dir, browsers: 1, pages: 2, start: 0, quiet: true, resume: false, templates: 6 });
-  const records: PairRecord[] = readManifest(dir);
-  const added = ['docs', 'timeline', 'upload', 'leaderboard', 'event'];
-  const seen = new Set(records.map((r) => r.template).filter((t) => added.includes(t)));
-  assert.ok(seen.size >= 4, `set-6 layouts drawn: ${[...seen].join(', ')}`);
-  for (const r of records) assert.deepEqual(validateRecord(r), [], r.id);
-  const { changedPairs } = checkChangedPixels(dir, records.filter((r) => added.includes(r.template)));
-  assert.ok(changedPairs >= 5, `only ${changedPairs} set-6 pairs with a change`);
-});
+const ADDED_LAYOUTS: [6 | 7, number, string[]][] = [
+  [6, 606, ['docs', 'timeline', 'upload', 'leaderboard', 'event']],
+  [7, 707, ['product', 'forecast', 'invoice', 'course', 'recipe']],
+];
+for (const [set, seed, added] of ADDED_LAYOUTS) {
+  test(`template set ${set} renders its five training layouts as valid pairs whose changes show`, async () => {
+    const dir = path.join(tmp, `set${set}`);
+    await runData({ seed, count: 24, split: 'train', out: dir, browsers: 1, pages: 2, start: 0, quiet: true, resume: false, templates: set });
+    const records: PairRecord[] = readManifest(dir);
+    const seen = new Set(records.map((r) => r.template).filter((t) => added.includes(t)));
+    assert.ok(seen.size >= 4, `set-${set} layouts drawn: ${[...seen].join(', ')}`);
+    for (const r of records) assert.deepEqual(validateRecord(r), [], r.id);
+    const { changedPairs } = checkChangedPixels(dir, records.filter((r) => added.includes(r.template)));
+    assert.ok(changedPairs >= 5, `only ${changedPairs} set-${set} pairs with a change`);
+  });
+}
 
 test('intermediate frames move from before towards after', () => {
   const records = readManifest(runA).filter((r) => r.frames.length === 7);
@@ -169,7 +174,8 @@ test('the command line rejects bad arguments with a clear message', () => {
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '2']).templates, 2);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '5']).templates, 5);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '6']).templates, 6);
-  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '7']), /--templates must be one of 1, 2, 3, 4, 5, 6, got "7"/);
+  assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '7']).templates, 7);
+  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '8']), /--templates must be one of 1, 2, 3, 4, 5, 6, 7, got "8"/);
 });
 
 test('reading a missing or broken manifest names the file', () => {

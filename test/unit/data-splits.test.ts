@@ -94,6 +94,19 @@ test('template set 6: train gains five more again and leans on them; val, test a
   assert.deepEqual(templateNames('train'), templateNames('train', 4));
 });
 
+test('template set 7: train gains five more again and leans on them; val, test and the default set stay as they were', () => {
+  const trainPrev = templateNames('train', 6);
+  const train7 = templateNames('train', 7);
+  assert.deepEqual(train7.slice(0, trainPrev.length), trainPrev);
+  assert.deepEqual(train7.slice(trainPrev.length), ['product', 'forecast', 'invoice', 'course', 'recipe']);
+  assert.deepEqual(leanTemplates('train', 7), train7.slice(trainPrev.length));
+  assert.deepEqual(templateNames('val', 7), templateNames('val', 2));
+  assert.deepEqual(templateNames('test', 7), templateNames('test', 1));
+  for (const split of ['val', 'test']) assert.deepEqual(leanTemplates(split, 7), heldOutTemplates(split, 2));
+  for (const t of train7) assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
+  assert.deepEqual(templateNames('train'), templateNames('train', 4));
+});
+
 test('the seeded generator is deterministic and its streams differ by split', () => {
   const a = new Rng(hashString('train|1|5|0'));
   const b = new Rng(hashString('train|1|5|0'));
