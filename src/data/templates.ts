@@ -867,7 +867,7 @@ function lineItem(b: ScreenBuilder, gid: string): string {
   const p = b.palette;
   const what = b.fresh(['Design work', 'Hosting', 'Consulting', 'Support plan', 'Licenses', 'Travel', 'Training', 'Maintenance', 'Setup fee', 'Storage', 'Domain', 'Audit']);
   const qty = `${b.rng.int(1, 40)} x`;
-  const qtyEl = b.el({ tag: 'span', role: 'number', label: qty, cls: 'muted small qtycol', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'table', kinds: ['text', 'color'], textSort: 'number', fontPx: 13 }, b.text(qty));
+  const qtyEl = b.el({ tag: 'span', role: 'number', label: qty, cls: 'muted small qtycol', color: p.muted.name, colorProp: 'color', colorHex: p.muted.hex, area: 'table', kinds: ['text', 'color'], textSort: 'number', fontPx: 12 }, b.text(qty));
   const amount = W.money(b.rng);
   const amountEl = b.el({ tag: 'span', role: 'number', label: amount, cls: 'amt', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, area: 'table', kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: 14 }, b.text(amount));
   return b.el({ role: 'row', label: what, cls: 'lrow', area: 'table', color: p.surface.name, colorProp: 'background-color', colorHex: p.surface.hex, kinds: ['remove', 'reorder', 'opacity', 'move', 'spacing', 'color'], group: gid, spacingProp: 'padding', spacingPx: 8 }, `<div class="grow">${strongText(b, what, 'title', { area: 'table', fontPx: 14 })}</div>` + qtyEl + amountEl);
@@ -884,7 +884,7 @@ export function totals(b: ScreenBuilder): string {
   const rows = ['Subtotal', 'Tax', 'Total'].map((label, i) => {
     const v = W.money(b.rng);
     const last = i === 2;
-    const value = b.el({ tag: 'span', role: 'number', label: v, cls: last ? 'strong' : '', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: last ? 16 : 14, bold: last }, b.text(v));
+    const value = b.el({ tag: 'span', role: 'number', label: v, cls: last ? 'strong total' : '', color: p.text.name, colorProp: 'color', colorHex: p.text.hex, kinds: ['text', 'color', 'font'], textSort: 'number', fontPx: last ? 16 : 14, bold: last }, b.text(v));
     return `<div class="hrow"><span class="muted">${W.escapeHtml(label)}</span><div class="spacer"></div>${value}</div>`;
   });
   return b.el({ role: 'card', label: 'totals', cls: 'col totals', kinds: ['spacing', 'move'], spacingProp: 'gap', spacingPx: 4 }, rows.join(''));
@@ -1285,8 +1285,8 @@ svg{display:block;flex:none}
 .drop{border:2px dashed;border-radius:10px;padding:22px;gap:8px}
 .rank{width:30px;flex:none;text-align:right}
 .stack{gap:4px}
-.opt{border:1px solid;border-radius:6px;padding:4px 10px;white-space:nowrap}
-.opt.on{border-width:2px}
+.opt{border:1px solid;border-radius:6px;padding:4px 10px;white-space:nowrap;font-size:13px}
+.opt.on{border-width:2px;font-weight:700}
 .stars{display:inline-flex;gap:1px}
 .qty{gap:10px;border:1px solid var(--border);border-radius:6px;padding:6px 10px;flex:none}
 .daycard{min-width:64px;gap:4px}
@@ -1296,6 +1296,7 @@ svg{display:block;flex:none}
 .qtycol{width:48px;flex:none;text-align:right}
 .amt{width:90px;flex:none;text-align:right}
 .totals{align-self:flex-end;min-width:200px}
+.total{font-size:16px}
 .lmark{width:16px;height:16px;border:2px solid;border-radius:50%;flex:none;display:inline-flex;align-items:center;justify-content:center;color:var(--ontext)}
 .rsteps{counter-reset:rstep}
 .rsteps .stepnum{counter-increment:rstep;width:22px;height:22px;border-radius:50%;flex:none;display:inline-flex;align-items:center;justify-content:center;font-size:12px;font-weight:700}

@@ -144,8 +144,20 @@ for (const [set, seed, added] of ADDED_LAYOUTS) {
     const seen = new Set(records.map((r) => r.template).filter((t) => added.includes(t)));
     assert.ok(seen.size >= 4, `set-${set} layouts drawn: ${[...seen].join(', ')}`);
     for (const r of records) assert.deepEqual(validateRecord(r), [], r.id);
-    const { changedPairs } = checkChangedPixels(dir, records.filter((r) => added.includes(r.template)));
+    const ours = records.filter((r) => added.includes(r.template));
+    const { changedPairs } = checkChangedPixels(dir, ours);
     assert.ok(changedPairs >= 5, `only ${changedPairs} set-${set} pairs with a change`);
+    // each change shows inside its own boxes (an element whose recorded font size or weight is not the
+    // one drawn gets a font change that changes nothing)
+    for (const r of ours) {
+      const before = readPng(path.join(dir, r.before));
+      const after = readPng(path.join(dir, r.after));
+      const diff = diffPixels(before, after);
+      for (const c of r.changes.filter((c) => c.kind !== 'none' && c.kind !== 'theme')) {
+        const boxes = [c.bbox_before, c.bbox_after].filter((b): b is [number, number, number, number] => !!b);
+        assert.ok(diff.some(([x, y]) => boxes.some((b) => x >= b[0] && y >= b[1] && x < b[2] && y < b[3])), `${r.id}: ${c.kind} of a ${c.role} changed no pixel in its boxes`);
+      }
+    }
   });
 }
 
