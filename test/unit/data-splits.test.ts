@@ -81,31 +81,24 @@ test('template set 5: train gains five more again and leans on them; val, test a
   assert.deepEqual(templateNames('train'), train4);
 });
 
-test('template set 6: train gains five more again and leans on them; val, test and the default set stay as they were', () => {
-  const train5 = templateNames('train', 5);
-  const train6 = templateNames('train', 6);
-  assert.deepEqual(train6.slice(0, train5.length), train5);
-  assert.deepEqual(train6.slice(train5.length), ['docs', 'timeline', 'upload', 'leaderboard', 'event']);
-  assert.deepEqual(leanTemplates('train', 6), train6.slice(train5.length));
-  assert.deepEqual(templateNames('val', 6), templateNames('val', 2));
-  assert.deepEqual(templateNames('test', 6), templateNames('test', 1));
-  for (const split of ['val', 'test']) assert.deepEqual(leanTemplates(split, 6), heldOutTemplates(split, 2));
-  for (const t of train6) assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
-  assert.deepEqual(templateNames('train'), templateNames('train', 4));
-});
-
-test('template set 7: train gains five more again and leans on them; val, test and the default set stay as they were', () => {
-  const trainPrev = templateNames('train', 6);
-  const train7 = templateNames('train', 7);
-  assert.deepEqual(train7.slice(0, trainPrev.length), trainPrev);
-  assert.deepEqual(train7.slice(trainPrev.length), ['product', 'forecast', 'invoice', 'course', 'recipe']);
-  assert.deepEqual(leanTemplates('train', 7), train7.slice(trainPrev.length));
-  assert.deepEqual(templateNames('val', 7), templateNames('val', 2));
-  assert.deepEqual(templateNames('test', 7), templateNames('test', 1));
-  for (const split of ['val', 'test']) assert.deepEqual(leanTemplates(split, 7), heldOutTemplates(split, 2));
-  for (const t of train7) assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
-  assert.deepEqual(templateNames('train'), templateNames('train', 4));
-});
+const TRAINING_ADDITIONS: [6 | 7, string[]][] = [
+  [6, ['docs', 'timeline', 'upload', 'leaderboard', 'event']],
+  [7, ['product', 'forecast', 'invoice', 'course', 'recipe']],
+];
+for (const [set, added] of TRAINING_ADDITIONS) {
+  test(`template set ${set}: train gains five more again and leans on them; val, test and the default set stay as they were`, () => {
+    const previous = templateNames('train', (set - 1) as 5 | 6);
+    const names = templateNames('train', set);
+    assert.deepEqual(names.slice(0, previous.length), previous);
+    assert.deepEqual(names.slice(previous.length), added);
+    assert.deepEqual(leanTemplates('train', set), added);
+    assert.deepEqual(templateNames('val', set), templateNames('val', 2));
+    assert.deepEqual(templateNames('test', set), templateNames('test', 1));
+    for (const split of ['val', 'test']) assert.deepEqual(leanTemplates(split, set), heldOutTemplates(split, 2));
+    for (const t of names) assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
+    assert.deepEqual(templateNames('train'), templateNames('train', 4));
+  });
+}
 
 test('the seeded generator is deterministic and its streams differ by split', () => {
   const a = new Rng(hashString('train|1|5|0'));
