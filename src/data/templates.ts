@@ -389,12 +389,13 @@ export function calendar(b: ScreenBuilder): string {
 
 // ---- sections of the template set 2 additions ------------------------------------------------
 
-/** n items made by `make` in one container, which add and reorder changes can grow and shuffle */
-function itemGroup(b: ScreenBuilder, n: number, make: (bb: ScreenBuilder, gid: string) => string, container: Omit<ElementSpec, 'id'>): string {
+/** n items made by `make` in one container, which add and reorder changes can grow and shuffle;
+ *  `make` gets each item's index (null for an item an add change makes later) */
+function itemGroup(b: ScreenBuilder, n: number, make: (bb: ScreenBuilder, gid: string, index: number | null) => string, container: Omit<ElementSpec, 'id'>): string {
   const gid = b.newId();
   const items: string[] = [];
-  for (let i = 0; i < n; i++) items.push(make(b, gid));
-  b.factories.set(gid, (bb) => make(bb, gid));
+  for (let i = 0; i < n; i++) items.push(make(b, gid, i));
+  b.factories.set(gid, (bb) => make(bb, gid, null));
   return b.el({ id: gid, ...container }, items.join(''));
 }
 
@@ -705,12 +706,9 @@ function tocLink(b: ScreenBuilder, gid: string, current = false): string {
 
 /** a documentation page's table of contents: a narrow column of links, one of them current */
 export function tocList(b: ScreenBuilder): string {
-  const gid = b.newId();
   const n = b.rng.int(4, 9);
   const current = b.rng.int(0, n - 1);
-  const items = Array.from({ length: n }, (_, i) => tocLink(b, gid, i === current));
-  b.factories.set(gid, (bb) => tocLink(bb, gid));
-  return b.el({ id: gid, role: 'list', label: 'contents', cls: 'col toclist', area: 'sidebar', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 4 }, items.join(''));
+  return itemGroup(b, n, (bb, gid, i) => tocLink(bb, gid, i === current), { role: 'list', label: 'contents', cls: 'col toclist', area: 'sidebar', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 4 });
 }
 
 function codeLine(b: ScreenBuilder, gid: string): string {
@@ -821,12 +819,9 @@ function optionChip(b: ScreenBuilder, gid: string, current = false): string {
 
 /** a product's choices (size, capacity, colour): bordered chips, one of them chosen */
 export function optionChips(b: ScreenBuilder): string {
-  const gid = b.newId();
   const n = b.rng.int(2, b.compact ? 3 : 5);
   const current = b.rng.int(0, n - 1);
-  const items = Array.from({ length: n }, (_, i) => optionChip(b, gid, i === current));
-  b.factories.set(gid, (bb) => optionChip(bb, gid));
-  return b.el({ id: gid, role: 'list', label: 'options', cls: 'hrow wrap opts', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 }, items.join(''));
+  return itemGroup(b, n, (bb, gid, i) => optionChip(bb, gid, i === current), { role: 'list', label: 'options', cls: 'hrow wrap opts', kinds: ['spacing'], spacingProp: 'gap', spacingPx: 8 });
 }
 
 /** a rating: a row of stars and a count */
