@@ -97,6 +97,18 @@ function diffPixels(a: PNG, b: PNG): [number, number][] {
   return out;
 }
 
+type Box = [number, number, number, number];
+
+/** the boxes a change record gives (before and/or after) */
+function recordedBoxes(changes: PairRecord['changes']): Box[] {
+  return changes.flatMap((c) => [c.bbox_before, c.bbox_after]).filter((b): b is Box => !!b);
+}
+
+/** whether pixel (x, y) lies in box b grown by pad on every side */
+function inBox([x, y]: [number, number], b: Box, pad = 0): boolean {
+  return x >= b[0] - pad && y >= b[1] - pad && x < b[2] + pad && y < b[3] + pad;
+}
+
 /** Checks a corpus folder: every change changed pixels, and for kinds that do not reflow the page the
  * changed pixels lie inside the recorded boxes; with `eachChange`, also that each change (but theme)
  * changed pixels inside its own boxes. Returns how many pairs each check covered. */
@@ -111,17 +123,17 @@ function checkChangedPixels(dir: string, records: PairRecord[], eachChange = fal
     }
     // (an element whose recorded font size or weight is not the one drawn gets a font change that changes nothing)
     for (const c of eachChange ? r.changes.filter((c) => c.kind !== 'none' && c.kind !== 'theme') : []) {
-      const boxes = [c.bbox_before, c.bbox_after].filter((b): b is [number, number, number, number] => !!b);
-      assert.ok(diff.some(([x, y]) => boxes.some((b) => x >= b[0] && y >= b[1] && x < b[2] && y < b[3])), `${r.id}: ${c.kind} of a ${c.role} changed no pixel in its boxes`);
+      const boxes = recordedBoxes([c]);
+      assert.ok(diff.some((px) => boxes.some((box) => inBox(px, box))), `${r.id}: ${c.kind} of a ${c.role} changed no pixel in its boxes`);
     }
     if (!r.changes.every((c) => ['move', 'color', 'icon', 'opacity', 'none'].includes(c.kind))) continue;
-    const boxes = r.changes.flatMap((c) => [c.bbox_before, c.bbox_after]).filter((b): b is [number, number, number, number] => !!b);
+    const boxes = recordedBoxes(r.changes);
     if (!boxes.length) {
       assert.equal(diff.length, 0, `${r.id}: identical pair with differing pixels`);
       continue;
     }
     const pad = 4; // shadows and anti-aliasing spill a few pixels past the element box
-    const outside = diff.filter(([x, y]) => !boxes.some((b) => x >= b[0] - pad && y >= b[1] - pad && x < b[2] + pad && y < b[3] + pad));
+    const outside = diff.filter((px) => !boxes.some((box) => inBox(px, box, pad)));
     assert.equal(outside.length, 0, `${r.id}: ${outside.length} changed pixels outside the boxes, e.g. ${JSON.stringify(outside.slice(0, 3))}`);
     checked++;
   }
