@@ -9,6 +9,7 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import { parseArgs, runData } from '../../src/data/cli.js';
 import type { PairRecord } from '../../src/data/generate.js';
+import type { Box } from '../../src/core/report.js';
 import { readManifest, validateRecord } from '../../src/data/manifest.js';
 
 function listFiles(dir: string, prefix = ''): string[] {
@@ -96,8 +97,6 @@ function diffPixels(a: PNG, b: PNG): [number, number][] {
   }
   return out;
 }
-
-type Box = [number, number, number, number];
 
 /** the boxes a change record gives (before and/or after) */
 function recordedBoxes(changes: PairRecord['changes']): Box[] {
