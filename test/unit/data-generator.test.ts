@@ -149,9 +149,10 @@ test('changed pixels lie inside the recorded boxes (kinds that do not reflow the
   assert.ok(changedPairs >= COUNT / 2);
 });
 
-const ADDED_LAYOUTS: [6 | 7, number, string[]][] = [
+const ADDED_LAYOUTS: [6 | 7 | 8, number, string[]][] = [
   [6, 606, ['docs', 'timeline', 'upload', 'leaderboard', 'event']],
   [7, 707, ['product', 'forecast', 'invoice', 'course', 'recipe']],
+  [8, 808, ['podcast', 'route', 'survey', 'portfolio', 'ticket']],
 ];
 for (const [set, seed, added] of ADDED_LAYOUTS) {
   test(`template set ${set} renders its five training layouts as valid pairs whose changes show`, async () => {
@@ -165,6 +166,22 @@ for (const [set, seed, added] of ADDED_LAYOUTS) {
     assert.ok(changedPairs >= 5, `only ${changedPairs} set-${set} pairs with a change`);
   });
 }
+
+test('template set 8 leaves the val and test pairs as they were (val as under set 2, test as under every set)', async () => {
+  const val2 = path.join(tmp, 'val-set2');
+  const val8 = path.join(tmp, 'val-set8');
+  const test8 = path.join(tmp, 'test-set8');
+  await runData({ seed: 808, count: 4, split: 'val', out: val2, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 2 });
+  await runData({ seed: 808, count: 4, split: 'val', out: val8, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 8 });
+  await runData({ seed: 4242, count: 4, split: 'test', out: test8, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 8 });
+  for (const [a, b] of [[val2, val8], [runA, test8]]) {
+    const files = listFiles(b);
+    assert.ok(files.length >= 4 * 2 + 1);
+    for (const f of files.filter((x) => x !== 'manifest.jsonl')) assert.ok(readFileSync(path.join(a, f)).equals(readFileSync(path.join(b, f))), `${f} differs under template set 8`);
+  }
+  assert.equal(readFileSync(path.join(val8, 'manifest.jsonl'), 'utf8'), readFileSync(path.join(val2, 'manifest.jsonl'), 'utf8'));
+  assert.deepEqual(readFileSync(path.join(test8, 'manifest.jsonl'), 'utf8').trim().split('\n'), readFileSync(path.join(runA, 'manifest.jsonl'), 'utf8').trim().split('\n').slice(0, 4));
+});
 
 test('intermediate frames move from before towards after', () => {
   const records = readManifest(runA).filter((r) => r.frames.length === 7);
@@ -192,7 +209,8 @@ test('the command line rejects bad arguments with a clear message', () => {
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '5']).templates, 5);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '6']).templates, 6);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '7']).templates, 7);
-  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '8']), /--templates must be one of 1, 2, 3, 4, 5, 6, 7, got "8"/);
+  assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '8']).templates, 8);
+  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '9']), /--templates must be one of 1, 2, 3, 4, 5, 6, 7, 8, got "9"/);
 });
 
 test('reading a missing or broken manifest names the file', () => {

@@ -2,10 +2,11 @@
 // streams differ between splits even with the same seed. Pure checks, no browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HELD_OUT_PALETTES, paletteIds } from '../../src/data/colors.js';
+import { HELD_OUT_PALETTES, paletteById, paletteIds } from '../../src/data/colors.js';
 import { pairId } from '../../src/data/generate.js';
 import { Rng, hashString } from '../../src/data/rng.js';
-import { HELD_OUT_TEMPLATES, VAL_HELD_OUT_TEMPLATES, heldOutTemplates, leanTemplates, templateNames } from '../../src/data/templates.js';
+import { ScreenBuilder } from '../../src/data/screen.js';
+import { HELD_OUT_TEMPLATES, VAL_HELD_OUT_TEMPLATES, buildTemplate, heldOutTemplates, leanTemplates, templateNames } from '../../src/data/templates.js';
 
 test('train and val never see the held-out templates and palettes; test has them all', () => {
   for (const split of ['train', 'val']) {
@@ -81,13 +82,14 @@ test('template set 5: train gains five more again and leans on them; val, test a
   assert.deepEqual(templateNames('train'), train4);
 });
 
-const TRAINING_ADDITIONS: [6 | 7, string[]][] = [
+const TRAINING_ADDITIONS: [6 | 7 | 8, string[]][] = [
   [6, ['docs', 'timeline', 'upload', 'leaderboard', 'event']],
   [7, ['product', 'forecast', 'invoice', 'course', 'recipe']],
+  [8, ['podcast', 'route', 'survey', 'portfolio', 'ticket']],
 ];
 for (const [set, added] of TRAINING_ADDITIONS) {
   test(`template set ${set}: train gains five more again and leans on them; val, test and the default set stay as they were`, () => {
-    const previous = templateNames('train', (set - 1) as 5 | 6);
+    const previous = templateNames('train', (set - 1) as 5 | 6 | 7);
     const names = templateNames('train', set);
     assert.deepEqual(names.slice(0, previous.length), previous);
     assert.deepEqual(names.slice(previous.length), added);
@@ -96,9 +98,35 @@ for (const [set, added] of TRAINING_ADDITIONS) {
     assert.deepEqual(templateNames('test', set), templateNames('test', 1));
     for (const split of ['val', 'test']) assert.deepEqual(leanTemplates(split, set), heldOutTemplates(split, 2));
     for (const t of names) assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
+    for (const t of added) assert.ok(!templateNames('val', set).includes(t) && !templateNames('test', set).includes(t), t);
+    assert.deepEqual(heldOutTemplates('val', set), heldOutTemplates('val', 2));
+    assert.deepEqual(heldOutTemplates('test', set), heldOutTemplates('test', 1));
     assert.deepEqual(templateNames('train'), templateNames('train', 4));
   });
 }
+
+test('each set from 3 on adds five layouts no earlier set has; set 8\'s build at every size, each element once', () => {
+  const seen = new Set<string>();
+  for (const set of [1, 2, 3, 4, 5, 6, 7, 8] as const) {
+    const all = new Set([...templateNames('train', set), ...templateNames('val', set), ...templateNames('test', set)]);
+    const added = [...all].filter((t) => !seen.has(t));
+    if (set >= 3) assert.deepEqual(added, leanTemplates('train', set), `set ${set}`);
+    for (const t of all) seen.add(t);
+  }
+  assert.equal(seen.size, 13 + 7 + 6 * 5);
+  for (const name of leanTemplates('train', 8)) {
+    for (const [w, h] of [[1280, 800], [800, 600], [640, 480], [360, 640]]) {
+      for (let k = 0; k < 5; k++) {
+        const rng = new Rng(hashString(`${name}|${w}|${k}`));
+        const b = new ScreenBuilder(rng, paletteById(rng, 'light-blue'), w, h);
+        const html = buildTemplate(name, b);
+        const ids = b.elements.map((m) => m.id);
+        assert.equal(new Set(ids).size, ids.length, `${name} ${w}x${h}: repeated element ids`);
+        for (const id of ids) assert.ok(html.includes(`data-e="${id}"`), `${name} ${w}x${h}: ${id} not in the page`);
+      }
+    }
+  }
+});
 
 test('the seeded generator is deterministic and its streams differ by split', () => {
   const a = new Rng(hashString('train|1|5|0'));
