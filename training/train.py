@@ -20,6 +20,7 @@ import argparse
 import json
 import math
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -586,6 +587,28 @@ def phase_values(text: str, flag: str, cast, extra: tuple[str, ...] = ()) -> dic
     return out
 
 
+# what a later stage-2 round keeps from an earlier run (--reuse): everything but stage 2 itself
+REUSED_FILES = ("vocab.json", "tokenizer.pt", "tokenizer_vq.pt", "stage1_k2.pt", "interpolator.pt",
+                "interpolator_gate.pt", "kind_prior.pt")
+
+
+def reuse_finished_phases(source: Path, out: Path) -> list[str]:
+    """Copies REUSED_FILES from `source` into `out` where `out` lacks them (never overwrites: a resumed
+    round keeps its own); returns the names copied. The vocabulary and tokenizer must be there: a round
+    over another tokenizer's codes would not be the same model."""
+    if not source.is_dir():
+        raise FileNotFoundError(f"{source} is not a folder")
+    missing = [f for f in ("vocab.json", "tokenizer.pt", "tokenizer_vq.pt") if not (source / f).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{source} lacks {', '.join(missing)} (a finished checkpoint folder has them)")
+    copied = []
+    for name in REUSED_FILES:
+        if (source / name).is_file() and not (out / name).exists():
+            shutil.copy2(source / name, out / name)
+            copied.append(name)
+    return copied
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", required=True, help="corpus root with train/ and val/ crops")
@@ -614,6 +637,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="torch threads (default 2); 1 when other jobs share the 2 cores: two spinning threads "
                          "on a busy machine ran 10x slower here")
     ap.add_argument("--stage2-init", default="", help="start stage 2 from this finished stage-2 checkpoint (a second round)")
+    ap.add_argument("--reuse", default="",
+                    help="a finished checkpoint folder (e.g. from training.recover) whose vocabulary, tokenizer, "
+                         "stage 1, interpolator and kind prior are copied into --out where --out lacks them, so "
+                         "that --resume skips those phases: a later stage-2 round in one command (never its stage 2)")
     a = ap.parse_args(argv)
 
     if a.smoke and a.full:
@@ -641,6 +668,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {out} already holds checkpoints; pass --resume to continue them or use a fresh --out",
               file=sys.stderr)
         return 2
+    if a.reuse:
+        try:
+            copied = reuse_finished_phases(Path(a.reuse), out)
+        except FileNotFoundError as err:
+            print(f"error: --reuse: {err}", file=sys.stderr)
+            return 2
+        log(f"reuse: {', '.join(copied) if copied else 'nothing copied'} from {a.reuse}")
     (out / "config.json").write_text(json.dumps({"argv": sys.argv, **cfg.to_json()}, indent=1))
     variants = a.variant or ["k2"]
     t_start = time.time()

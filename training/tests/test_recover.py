@@ -121,3 +121,29 @@ def test_a_tree_prior_is_read_back_from_its_nodes(tmp_path):
     assert isinstance(back, TreeKindPrior) and float(back.weight) == 0.75
     xt = torch.from_numpy(x[:100])
     assert torch.equal(back(xt), prior(xt))
+
+
+def test_reuse_copies_finished_phases_but_not_stage2_and_never_overwrites(tmp_path):
+    from training.train import REUSED_FILES, reuse_finished_phases
+    src, out = tmp_path / "rec", tmp_path / "round"
+    src.mkdir(), out.mkdir()
+    for name in (*REUSED_FILES, "stage2_k2.pt", "summary.json"):
+        (src / name).write_text(f"from rec: {name}")
+    (out / "kind_prior.pt").write_text("the round's own prior")
+    copied = reuse_finished_phases(src, out)
+    assert "kind_prior.pt" not in copied and (out / "kind_prior.pt").read_text() == "the round's own prior"
+    assert sorted(copied) == sorted(n for n in REUSED_FILES if n != "kind_prior.pt")
+    assert (out / "stage1_k2.pt").read_text() == "from rec: stage1_k2.pt"
+    assert not (out / "stage2_k2.pt").exists() and not (out / "summary.json").exists()
+    assert reuse_finished_phases(src, out) == []          # a resumed round: nothing more to copy
+
+
+def test_reuse_refuses_a_folder_without_vocabulary_or_tokenizer(tmp_path, capsys):
+    from training.train import main, reuse_finished_phases
+    src = tmp_path / "half"
+    src.mkdir()
+    (src / "vocab.json").write_text("{}")
+    with pytest.raises(FileNotFoundError, match="tokenizer.pt, tokenizer_vq.pt"):
+        reuse_finished_phases(src, tmp_path)
+    rc = main(["--data", str(tmp_path / "nodata"), "--out", str(tmp_path / "o"), "--reuse", str(tmp_path / "absent")])
+    assert rc == 2 and "--reuse" in capsys.readouterr().err
