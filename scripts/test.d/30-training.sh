@@ -75,6 +75,16 @@ $PY -m training.recover --models "$work/models" --out "$work/recovered" >"$work/
   || { tail -5 "$work/recover.log"; fail "training.recover"; }
 grep "^recover:" "$work/recover.log" | cut -c1-160
 
+echo "30-training: a later stage-2 round from the recovered folder in one command (--reuse, --stage2-init)"
+$PY -m training.train --all --smoke --data "$work/corpus" --out "$work/round2" --no-export --steps stage2=10 \
+  --reuse "$work/recovered" --stage2-init "$work/recovered/stage2_k2.pt" >"$work/round2.log" 2>&1 \
+  || { tail -20 "$work/round2.log"; fail "training.train --reuse"; }
+for phase in tokenizer stage1_k2 interpolator; do
+  grep -q "$phase: already trained" "$work/round2.log" || { tail -20 "$work/round2.log"; fail "--reuse did not skip $phase"; }
+done
+grep -q "stage 2 starts from $work/recovered/stage2_k2.pt" "$work/round2.log" && [ -f "$work/round2/stage2_k2.pt" ] \
+  || { tail -20 "$work/round2.log"; fail "the --reuse round did not train stage 2 from the recovered one"; }
+
 echo "30-training: evaluation on the tiny test split"
 $PY -m training.evaluate --data "$work/corpus" --ckpt "$work/ckpt" --out "$work/metrics.json" --interp-samples 8 \
   >"$work/eval.log" 2>&1 || { tail -20 "$work/eval.log"; fail "training.evaluate"; }
