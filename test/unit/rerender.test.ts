@@ -8,7 +8,7 @@ import { decodePng, type RgbaImage } from '../../src/core/image.js';
 import { diffImages } from '../../src/core/diff.js';
 import { findRegions } from '../../src/core/regions.js';
 import { withRenderingNoise } from '../../src/core/jitter.js';
-import { isRerendered, rerenderStats } from '../../src/core/rerender.js';
+import { antialiasModeStats, isRerendered, rerenderStats } from '../../src/core/rerender.js';
 import { SessionManager } from '../../src/core/session.js';
 import { describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { MODELS_DIR } from './runtime-fixtures.js';
@@ -44,6 +44,33 @@ function word(dx: number, ink = 40, dy = 0, extraLineY = -1): Buffer {
   return PNG.sync.write(png);
 }
 const image = (png: Buffer): RgbaImage => decodePng(png, 'fixture');
+
+/**
+ * The same word as `word` rasterised with LCD sub-pixel anti-aliasing: each channel's coverage taken
+ * at its own sub-pixel (red 1/3 px left, blue 1/3 px right), strokes `widen` px heavier, as a browser
+ * drawing with sub-pixel text does; `colour` instead recolours the grey-scale word's ink.
+ */
+function subpixelWord(widen = 0.2, dx = 0, colour?: [number, number, number]): Buffer {
+  const png = new PNG({ width: W, height: H });
+  const ink = colour ?? [40, 40, 40];
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const o = (y * W + x) * 4;
+      for (let k = 0; k < 3; k++) {
+        const shift = colour ? 0 : (k - 1) / 3;
+        let c = 0;
+        for (let i = 0; i < 14; i++) {
+          const left = 20 + i * 6.3 + dx - shift - (colour ? 0 : widen / 2);
+          c = Math.max(c, cover(x, left, left + 1.4 + (colour ? 0 : widen)) * cover(y, 20, 34));
+        }
+        c = Math.max(c, cover(x, 20 + dx - shift, 110 + dx - shift) * cover(y, 36.3, 37.5));
+        png.data[o + k] = Math.round(255 - c * (255 - ink[k]));
+      }
+      png.data[o + 3] = 255;
+    }
+  }
+  return PNG.sync.write(png);
+}
 const BOX: [number, number, number, number] = [18, 18, 114, 40];
 
 test('a word redrawn 0.3-0.5 px to the side is re-rendering; the same word moved, recoloured or underlined is not', () => {
@@ -62,6 +89,25 @@ test('a word redrawn 0.3-0.5 px to the side is re-rendering; the same word moved
   // identical pixels are not "re-rendered"; radius 0 turns the test off
   assert.equal(isRerendered(before, before, BOX), false);
   assert.equal(isRerendered(before, image(word(0.3)), BOX, { radius: 0 }), false);
+});
+
+test('anti-aliasing switched to sub-pixel (coloured fringes, heavier strokes) is re-rendering; a recolour or a move is not', () => {
+  const grey = image(word(0));
+  const lcd = image(subpixelWord());
+  const ink = rerenderStats(grey, lcd, BOX);
+  assert.ok(ink.blurredDifference <= 24 && ink.imbalance > 0.1, `the ink test alone misses it: ${JSON.stringify(ink)}`);
+  const fringes = antialiasModeStats(grey, lcd, BOX);
+  assert.ok(fringes.chromaBefore === 0 && fringes.chromaAfter >= 24 && fringes.hueImbalance <= 0.3, JSON.stringify(fringes));
+  assert.ok(isRerendered(grey, lcd, BOX), 'grey-scale -> sub-pixel');
+  assert.ok(isRerendered(lcd, grey, BOX), 'sub-pixel -> grey-scale');
+  assert.equal(isRerendered(grey, lcd, BOX, { antialiasMode: false }), false, 'the option turns the test off');
+  // the ink turned blue: coloured on one side, grey on the other, but all one hue
+  const blue = image(subpixelWord(0, 0, [40, 60, 200]));
+  const recolour = antialiasModeStats(grey, blue, BOX);
+  assert.ok(recolour.hueImbalance > 0.9, JSON.stringify(recolour));
+  assert.equal(isRerendered(grey, blue, BOX), false, 'recoloured ink');
+  // sub-pixel text that also moved 2 px does not blur away
+  assert.equal(isRerendered(grey, image(subpixelWord(0.2, 2)), BOX), false, 'moved 2 px');
 });
 
 test('withRenderingNoise: the re-rendered word becomes a noise region flagged rerendered', () => {
