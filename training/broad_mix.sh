@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The broad-mix training shards of the later stage-2 rounds (models/MODEL_CARD.md, session 26 items 7-8):
+# one shard per template set 1..8, each rendered by the data engine (resumable), cut into model crops
+# and given its layout-context features, then the --data folder and --extra-train list for training.train.
+#
+#   bash training/broad_mix.sh OUT_ROOT [PAIRS_PER_SHARD] [FIRST_SEED] [VAL_DIR]
+#
+# Shard of set S: OUT_ROOT/train_s<FIRST_SEED + S - 1> (defaults: 6000 pairs, seeds 40..47, val
+# /work/corpus9/val). A finished shard (crops.context.npy present) is kept; a partly rendered one goes
+# on with --resume; a shard whose crops step was cut is cut again. Sets 1 and 2 (the layouts the
+# validation and test splits also draw on) are listed twice, as in round 22. Last line printed: the
+# training.train arguments (--data ... --extra-train ...).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=${1:?usage: broad_mix.sh OUT_ROOT [PAIRS_PER_SHARD] [FIRST_SEED] [VAL_DIR]}
+count=${2:-6000}; first=${3:-40}; val=${4:-/work/corpus9/val}
+[ -f "$val/crops.jsonl" ] || { echo "broad_mix: $val has no crops.jsonl (render the validation split first: training/make_corpus.sh)" >&2; exit 2; }
+mkdir -p "$root"
+extra=()
+for set in 1 2 3 4 5 6 7 8; do
+  seed=$((first + set - 1)); dir="$root/train_s$seed"
+  if [ ! -f "$dir/crops.context.npy" ]; then
+    resume=(); [ -f "$dir/manifest.jsonl" ] && resume=(--resume)
+    t0=$(date +%s)
+    npm run --silent data -- --seed "$seed" --count "$count" --split train --out "$dir" --quiet --templates "$set" "${resume[@]}"
+    t1=$(date +%s)
+    npm run --silent crops -- --manifest "$dir/manifest.jsonl" --out "$dir/crops.tmp" >"$dir/crops_summary.json"
+    for f in jsonl pairs.npy frames.npy; do mv "$dir/crops.tmp.$f" "$dir/crops.$f"; done
+    npm run --silent context -- --crops "$dir/crops.jsonl" >"$dir/context_summary.json"
+    echo "broad_mix: set $set (seed $seed) rendered in $((t1 - t0)) s, crops + context $(( $(date +%s) - t1 )) s"
+  else
+    echo "broad_mix: set $set (seed $seed) exists, kept"
+  fi
+  extra+=(--extra-train "$dir")
+  [ "$set" -le 2 ] && [ "$set" -gt 1 ] && extra+=(--extra-train "$dir")   # set 2 twice; set 1 is also --data's train
+done
+mkdir -p "$root/mix"
+ln -sfn "$root/train_s$first" "$root/mix/train"
+ln -sfn "$val" "$root/mix/val"
+echo "--data $root/mix ${extra[*]}"
