@@ -7,7 +7,7 @@
 #
 # Shard of set S: OUT_ROOT/train_s<FIRST_SEED + S - 1> (defaults: 6000 pairs, seeds 40..47, val
 # /work/corpus9/val). A finished shard (crops.context.npy present) is kept; a partly rendered one goes
-# on with --resume; a shard whose crops step was cut is cut again. Sets 1 and 2 (the layouts the
+# on with --resume; a shard whose crops step was cut is cut again (training/render_shard.sh). Sets 1 and 2 (the layouts the
 # validation and test splits also draw on) are listed twice, as in round 22. Last line printed: the
 # training.train arguments (--data ... --extra-train ...).
 set -euo pipefail
@@ -19,20 +19,9 @@ mkdir -p "$root"
 extra=()
 for set in 1 2 3 4 5 6 7 8; do
   seed=$((first + set - 1)); dir="$root/train_s$seed"
-  if [ ! -f "$dir/crops.context.npy" ]; then
-    resume=(); [ -f "$dir/manifest.jsonl" ] && resume=(--resume)
-    t0=$(date +%s)
-    npm run --silent data -- --seed "$seed" --count "$count" --split train --out "$dir" --quiet --templates "$set" "${resume[@]}"
-    t1=$(date +%s)
-    npm run --silent crops -- --manifest "$dir/manifest.jsonl" --out "$dir/crops.tmp" >"$dir/crops_summary.json"
-    for f in jsonl pairs.npy frames.npy; do mv "$dir/crops.tmp.$f" "$dir/crops.$f"; done
-    npm run --silent context -- --crops "$dir/crops.jsonl" >"$dir/context_summary.json"
-    echo "broad_mix: set $set (seed $seed) rendered in $((t1 - t0)) s, crops + context $(( $(date +%s) - t1 )) s"
-  else
-    echo "broad_mix: set $set (seed $seed) exists, kept"
-  fi
+  bash training/render_shard.sh "$dir" train "$seed" "$count" "$set"
   extra+=(--extra-train "$dir")
-  [ "$set" -le 2 ] && [ "$set" -gt 1 ] && extra+=(--extra-train "$dir")   # set 2 twice; set 1 is also --data's train
+  if [ "$set" -eq 2 ]; then extra+=(--extra-train "$dir"); fi   # set 2 twice; set 1 is also --data's train
 done
 mkdir -p "$root/mix"
 ln -sfn "$root/train_s$first" "$root/mix/train"

@@ -640,7 +640,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", default="",
                     help="a finished checkpoint folder (e.g. from training.recover) whose vocabulary, tokenizer, "
                          "stage 1, interpolator and kind prior are copied into --out where --out lacks them, so "
-                         "that --resume skips those phases: a later stage-2 round in one command (never its stage 2)")
+                         "those phases are skipped as already trained: a later stage-2 round in one command "
+                         "(never its stage 2)")
     a = ap.parse_args(argv)
 
     if a.smoke and a.full:
