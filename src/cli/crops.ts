@@ -114,16 +114,22 @@ export function regionMatchesChange(region: Box, change: ManifestChange): boolea
 
 /**
  * The shift of the reflowed elements a region overlaps (after minus before, median over them), or
- * null when the region overlaps none that moved: its differences are then unexplained.
+ * null when the region overlaps none whose box changed: its differences are then unexplained.
+ * An element's shift is, per axis, that of its edge that moved most: an element pushed along moves
+ * both edges alike, and a container that grew around a change elsewhere (a card stretched by its
+ * row, which the data engine lists as reflowed because it paints a background or border) moves one,
+ * its border, which is what its region shows. Without that, such a region was labelled "none" (no
+ * visible change) although the data engine records why its pixels changed.
  */
 export function reflowShiftOf(region: Box, pair: ManifestPair): { dx: number; dy: number } | null {
   const dxs: number[] = [];
   const dys: number[] = [];
+  const larger = (p: number, q: number) => (Math.abs(q) > Math.abs(p) ? q : p);
   for (const element of pair.reflowed ?? []) {
     const { bbox_before: b, bbox_after: a } = element;
     if (!isBox(b) || !isBox(a)) continue;
-    const dx = a[0] - b[0];
-    const dy = a[1] - b[1];
+    const dx = larger(a[0] - b[0], a[2] - b[2]);
+    const dy = larger(a[1] - b[1], a[3] - b[3]);
     if (dx === 0 && dy === 0) continue;
     if (!regionMatchesChange(region, { kind: 'reflow', bbox_before: b, bbox_after: a })) continue;
     dxs.push(dx);

@@ -194,6 +194,11 @@ test('crops: a region explained only by reflow is labelled "reflow" with its shi
   assert.equal(reflowShiftOf([290, 0, 350, 40], pair), null, 'an element that did not move explains nothing');
   assert.equal(reflowShiftOf([500, 500, 520, 520], pair), null);
   assert.equal(reflowShiftOf([0, 95, 120, 200], { ...pair, reflowed: undefined }), null);
+  // a card that grew around a change elsewhere keeps its top-left corner: its moved edge is the shift
+  const grown = { ...pair, reflowed: [{ bbox_before: [172, 148, 314, 349] as Box, bbox_after: [172, 148, 314, 389] as Box }] };
+  assert.deepEqual(reflowShiftOf([172, 347, 314, 349], grown), { dx: 0, dy: 40 }, 'its old bottom border is reflow, not "no visible change"');
+  const narrowed = { ...pair, reflowed: [{ bbox_before: [10, 10, 200, 60] as Box, bbox_after: [40, 10, 200, 60] as Box }] };
+  assert.deepEqual(reflowShiftOf([10, 10, 60, 60], narrowed), { dx: 30, dy: 0 });
   const captions = reflowCaptions(0, 24);
   assert.ok(captions.length >= 3 && captions.every((c) => /down/.test(c) && !/up/.test(c)), captions.join(' | '));
   assert.ok(reflowCaptions(-60, 5).every((c) => /far left/.test(c)), reflowCaptions(-60, 5).join(' | '));
