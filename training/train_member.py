@@ -118,6 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2, help="CPU threads")
     ap.add_argument("--log-every", type=int, default=100)
     ap.add_argument("--val-every", type=int, default=1000)
+    ap.add_argument("--checkpoint-every", type=int, default=500)
+    ap.add_argument("--stop-after", type=int, default=0,
+                    help="stop after this many steps of this invocation, leaving only the periodic checkpoint, as a "
+                         "run cut short does (tests of --resume)")
     ap.add_argument("--resume", action="store_true", help="continue OUT/stage2_k2.ckpt")
     a = ap.parse_args(argv)
 
@@ -217,9 +221,15 @@ def main(argv: list[str] | None = None) -> int:
         if val_data is not None and (step + 1) % a.val_every == 0:
             enc.eval()
             log(f"val kind accuracy @ {step + 1}: {kind_accuracy(enc, tok, val_data):.4f}")
-        if (step + 1) % 500 == 0:
+        if (step + 1) % a.checkpoint_every == 0:
             torch.save({"state": {"encoder": enc.state_dict(), "decoder": dec.state_dict()}, "opt": opt.state_dict(),
                         "step": step + 1, "elapsed": elapsed_before + time.time() - t_loop, "losses": losses}, ckpt_path)
+        if a.stop_after and done - start >= a.stop_after:
+            break
+    logfile.close()
+    if a.stop_after and done - start >= a.stop_after:
+        log(f"stopped after {done - start} steps (--stop-after); --resume continues from {ckpt_path}")
+        return 0
     enc.eval(); dec.eval()
     summary = {"steps": done, "steps_planned": a.steps, "batch": a.batch, "lr": a.lr, "seed": a.seed,
                "train_samples": data.n, "train_seconds": elapsed_before + time.time() - t_loop,

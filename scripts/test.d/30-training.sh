@@ -85,6 +85,16 @@ done
 grep -q "stage 2 starts from $work/recovered/stage2_k2.pt" "$work/round2.log" && [ -f "$work/round2/stage2_k2.pt" ] \
   || { tail -20 "$work/round2.log"; fail "the --reuse round did not train stage 2 from the recovered one"; }
 
+echo "30-training: a committee member trained by training.train_member (CPU here; the GPU path is the same code) exports with --members"
+$PY -m training.train_member --ckpt "$work/recovered" --train "$work/corpus/train" --val "$work/corpus/val" --out "$work/member_gpu" \
+  --device cpu --steps 12 --batch 16 --log-every 4 --val-every 12 >"$work/member.log" 2>&1 \
+  || { tail -20 "$work/member.log"; fail "training.train_member"; }
+grep -E "member done" "$work/member.log" | cut -c1-200
+$PY -m training.export --ckpt "$work/recovered" --models "$work/models_member" --members "$work/member_gpu" >"$work/export_member.log" 2>&1 \
+  || { tail -5 "$work/export_member.log"; fail "training.export --members (a train_member folder)"; }
+node training/check_onnx.mjs "$work/models_member" >"$work/check_member.log" || { cat "$work/check_member.log"; fail "member export parity"; }
+grep -E "^ok +kind_members.json" "$work/check_member.log" || fail "no kind_members golden checked (train_member folder)"
+
 echo "30-training: evaluation on the tiny test split"
 $PY -m training.evaluate --data "$work/corpus" --ckpt "$work/ckpt" --out "$work/metrics.json" --interp-samples 8 \
   >"$work/eval.log" 2>&1 || { tail -20 "$work/eval.log"; fail "training.evaluate"; }
