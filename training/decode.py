@@ -85,8 +85,8 @@ class CaptionDecoder(nn.Module):
     def forward(self, tokens: torch.Tensor, memory: torch.Tensor) -> torch.Tensor:
         """tokens [B,T] (<bos> first), memory [B,M,d] -> logits [B,T,V] for the next token at each place."""
         t = tokens.shape[1]
-        x = self.emb_dropout(self.tok_emb(tokens) + self.pos_emb(torch.arange(t)))
-        causal = torch.full((t, t), float("-inf")).triu(1)
+        x = self.emb_dropout(self.tok_emb(tokens) + self.pos_emb(torch.arange(t, device=tokens.device)))
+        causal = torch.full((t, t), float("-inf"), device=tokens.device).triu(1)
         for layer in self.layers:
             x = layer(x, memory, causal)
         return self._logits(x)

@@ -112,7 +112,7 @@ class ProcedureEncoder(nn.Module):
     # ---- token construction -------------------------------------------------------------------
     def position(self, n_frames: int) -> torch.Tensor:
         """[(n_frames)*n_I, d]: time + row + column embedding, time-major then row-major."""
-        times = torch.arange(n_frames).repeat_interleave(N_I)
+        times = torch.arange(n_frames, device=self.patch_rows.device).repeat_interleave(N_I)
         space = self.row_emb(self.patch_rows) + self.col_emb(self.patch_cols)     # [36,d]
         return self.time_emb(times) + space.repeat(n_frames, 1)
 
