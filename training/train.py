@@ -118,6 +118,25 @@ def load_state(obj: torch.nn.Module, state: dict) -> None:
         obj.load_state_dict(state)
 
 
+def scheduled_step(opt, params, budget: C.PhaseBudget, step: int, elapsed: float, modules, step_fn):
+    """One optimiser step on the warm-up + cosine schedule (AdamW, gradients clipped at 1): step_fn(step)
+    returns a tuple whose first item is the loss; that tuple is returned. None, and nothing trained, once the
+    phase's wall-clock cap is reached."""
+    frac = progress_fraction(step, elapsed, budget)
+    if frac >= 1.0:
+        return None
+    for g in opt.param_groups:
+        g["lr"] = lr_at(step, budget, frac)
+    for m in modules:
+        m.train()
+    out = step_fn(step)
+    opt.zero_grad(set_to_none=True)
+    out[0].backward()
+    torch.nn.utils.clip_grad_norm_(params, 1.0)
+    opt.step()
+    return out
+
+
 def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, state_objs: dict,
               cfg: TrainConfig, val_fn=None, resume: bool = True, loss_key: str = "loss") -> dict:
     """Generic loop: AdamW, warm-up + cosine, checkpoint every cfg.checkpoint_every steps, resume.
@@ -153,20 +172,12 @@ def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, stat
     t_loop = time.time()
     steps_done = start
     for step in range(start, budget.steps):
-        elapsed = elapsed_before + time.time() - t_loop
-        frac = progress_fraction(step, elapsed, budget)
-        if frac >= 1.0:
+        out = scheduled_step(opt, params, budget, step, elapsed_before + time.time() - t_loop,
+                             state_objs.values(), step_fn)
+        if out is None:
             log(f"{name}: wall-clock cap of {budget.minutes} min reached after {step} of {budget.steps} steps")
             break
-        for g in opt.param_groups:
-            g["lr"] = lr_at(step, budget, frac)
-        for obj in state_objs.values():
-            obj.train()
-        loss, stats = step_fn(step)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        opt.step()
+        loss, stats = out
         losses.append(float(stats.get(loss_key, float(loss))))
         progress.update(step, {"loss": float(loss), **stats})
         steps_done = step + 1

@@ -36,7 +36,7 @@ from . import config as C
 from .data import CropSet, DataError
 from .decode import caption_loss
 from .export import load_trained
-from .train import lr_at, progress_fraction, rng_for
+from .train import rng_for, scheduled_step
 
 # what a member folder holds besides its own stage 2 (load_trained and committee.load_members read them)
 COPIED = ("config.json", "vocab.json", "tokenizer.pt", "tokenizer_vq.pt", "interpolator.pt", "interpolator_gate.pt",
@@ -198,19 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     t_loop = time.time()
     done = start
     for step in range(start, a.steps):
-        elapsed = elapsed_before + time.time() - t_loop
-        frac = progress_fraction(step, elapsed, budget)
-        if frac >= 1.0:
+        result = scheduled_step(opt, params, budget, step, elapsed_before + time.time() - t_loop, (enc, dec), step_fn)
+        if result is None:
             log(f"wall-clock cap of {a.minutes} min reached after {step} of {a.steps} steps")
             break
-        for g in opt.param_groups:
-            g["lr"] = lr_at(step, budget, frac)
-        enc.train(); dec.train()
-        loss, l_cap, l_kind = step_fn(step)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        opt.step()
+        loss, l_cap, l_kind = result
         done = step + 1
         if (step + 1) % a.log_every == 0 or step == start:
             record = {"step": step + 1, "loss": float(loss), "cap": float(l_cap), "kind": float(l_kind),
