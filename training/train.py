@@ -478,16 +478,18 @@ def evaluate_kinds(enc: ProcedureEncoder, cache: dict, ds: CropSet, limit: int, 
             "false_none": float((pred[~none] == C.NONE_KIND).float().mean()) if bool((~none).any()) else float("nan")}
 
 
-def shift_pairs(pairs: torch.Tensor, shifts: np.ndarray, limit: int) -> torch.Tensor:
-    """pairs [n,2,3,H,W]; shifts [n,2] ints (dy, dx) in [-limit, limit]: moves the content of both
-    crops of a pair by the same amount, edges replicated (as the crop rule does outside the image)."""
+def shift_pairs(pairs: torch.Tensor, shifts, limit: int) -> torch.Tensor:
+    """pairs [n,2,3,H,W]; shifts [n,2] ints (dy, dx) in [-limit, limit] (array or tensor): moves the content of
+    both crops of a pair by the same amount, edges replicated (as the crop rule does outside the image). One
+    gather for the whole batch, so it runs as well on a GPU (training/train_member.py) as here."""
     n, _, c, h, w = pairs.shape
+    shifts = torch.as_tensor(shifts, device=pairs.device).long()
     padded = F.pad(pairs.reshape(n, 2 * c, h, w), (limit, limit, limit, limit), mode="replicate")
-    out = torch.empty_like(pairs)
-    for i, (dy, dx) in enumerate(shifts):
-        top, left = limit - int(dy), limit - int(dx)
-        out[i] = padded[i, :, top:top + h, left:left + w].reshape(2, c, h, w)
-    return out
+    rows = torch.arange(h, device=pairs.device).unsqueeze(0) + (limit - shifts[:, :1])        # [n,h]
+    cols = torch.arange(w, device=pairs.device).unsqueeze(0) + (limit - shifts[:, 1:])        # [n,w]
+    batch = torch.arange(n, device=pairs.device)[:, None, None]
+    out = padded.permute(0, 2, 3, 1)[batch, rows[:, :, None], cols[:, None, :]]               # [n,h,w,2c]
+    return out.permute(0, 3, 1, 2).reshape(n, 2, c, h, w)
 
 
 def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, vocab: Vocab, variant: str,

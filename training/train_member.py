@@ -11,8 +11,7 @@ label smoothing + the kind head; the schedule is run_phase's (AdamW, warm-up + c
 
 What differs from `training.train --stage2-init`, and why: every training crop is held on the device and the
 frozen backbone's features are computed again at every step (on a GPU that costs less than reading a cache),
-so a member trains at GPU speed; the shift augmentation is the same rule (half of each batch, the same shift
-for before and after, edges replicated), vectorised. --train may repeat a folder to draw it twice as often.
+so a member trains at GPU speed; the shift augmentation is train.shift_pairs, on half of each batch. --train may repeat a folder to draw it twice as often.
 
 OUT becomes a finished checkpoint folder that `training.export --members OUT` and `training.evaluate
 --members OUT` accept: MAIN's vocabulary, tokenizer, interpolator and configuration copied, stage2_k2.pt
@@ -33,18 +32,15 @@ import torch
 import torch.nn.functional as F
 
 from . import config as C
+from .config import TrainConfig
 from .data import CropSet, DataError
 from .decode import caption_loss
 from .export import load_trained
-from .train import rng_for, scheduled_step
+from .train import log, rng_for, scheduled_step, shift_pairs
 
 # what a member folder holds besides its own stage 2 (load_trained and committee.load_members read them)
 COPIED = ("config.json", "vocab.json", "tokenizer.pt", "tokenizer_vq.pt", "interpolator.pt", "interpolator_gate.pt",
           "stage1_k2.pt", "kind_prior.pt")
-
-
-def log(msg: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
 
 def pick_device(name: str) -> torch.device:
@@ -74,18 +70,6 @@ class DeviceSet:
     def images(self, idx: torch.Tensor) -> torch.Tensor:
         """float [b,2,3,96,96] in [0,1]."""
         return self.pairs[idx].float().div_(255.0).movedim(-1, -3)
-
-
-def shift_batch(pairs: torch.Tensor, shifts: torch.Tensor, limit: int) -> torch.Tensor:
-    """pairs [n,2,3,H,W], shifts [n,2] (dy, dx) in [-limit, limit]: train.shift_pairs, vectorised (the content of
-    both crops moves by the same amount, edges replicated)."""
-    n, _, c, h, w = pairs.shape
-    padded = F.pad(pairs.reshape(n, 2 * c, h, w), (limit, limit, limit, limit), mode="replicate")
-    rows = torch.arange(h, device=pairs.device).unsqueeze(0) + (limit - shifts[:, :1])        # [n,h]
-    cols = torch.arange(w, device=pairs.device).unsqueeze(0) + (limit - shifts[:, 1:])        # [n,w]
-    batch = torch.arange(n, device=pairs.device)[:, None, None]
-    out = padded.permute(0, 2, 3, 1)[batch, rows[:, :, None], cols[:, None, :]]               # [n,h,w,2c]
-    return out.permute(0, 3, 1, 2).reshape(n, 2, c, h, w)
 
 
 def kind_accuracy(enc, tok, data: DeviceSet, batch: int = 512) -> float:
@@ -175,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu")}, indent=1))
     logfile = (out / "train_log.jsonl").open("a")
     name = "stage2_k2"
+    cfg = TrainConfig()     # stage 2's loss settings (label smoothing, kind weight), as training.train uses them
 
     def step_fn(step: int):
         rng = rng_for(a.seed, name, step)
@@ -184,16 +169,16 @@ def main(argv: list[str] | None = None) -> int:
         if a.augment_shift > 0:
             shifted = torch.from_numpy(rng.random(b) < 0.5).to(device)
             shifts = torch.from_numpy(rng.integers(-a.augment_shift, a.augment_shift + 1, (b, 2))).to(device)
-            moved = shift_batch(px, shifts, a.augment_shift)
+            moved = shift_pairs(px, shifts, a.augment_shift)
             px = torch.where(shifted[:, None, None, None, None], moved, px)
         f, _ = tok.encode(px.reshape(-1, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
         f = f.reshape(b, 2, C.N_I, C.FEAT_DIM)
         pick = (torch.from_numpy(rng.random(b)).to(device) * data.n_captions[idx]).long()
         tokens = data.tokens[idx, pick]
         _, memory, kind_logits, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], context=data.context[idx])
-        l_cap = caption_loss(dec, memory, tokens, 0.1)
+        l_cap = caption_loss(dec, memory, tokens, cfg.label_smoothing)
         l_kind = F.cross_entropy(kind_logits, data.kinds[idx])
-        return l_cap + l_kind, l_cap, l_kind
+        return l_cap + cfg.w_kind * l_kind, l_cap, l_kind
 
     t_loop = time.time()
     done = start

@@ -13,13 +13,25 @@ from training.synthetic import make_split
 from training.train import shift_pairs
 
 
-def test_shift_batch_is_shift_pairs_vectorised():
+def _shift_one_by_one(pairs, shifts, limit):
+    """The shift rule sample by sample (train.shift_pairs before it was one gather)."""
+    n, _, c, h, w = pairs.shape
+    padded = torch.nn.functional.pad(pairs.reshape(n, 2 * c, h, w), (limit,) * 4, mode="replicate")
+    out = torch.empty_like(pairs)
+    for i, (dy, dx) in enumerate(shifts):
+        top, left = limit - int(dy), limit - int(dx)
+        out[i] = padded[i, :, top:top + h, left:left + w].reshape(2, c, h, w)
+    return out
+
+
+def test_shift_pairs_in_one_gather_is_the_per_sample_rule():
     gen = torch.Generator().manual_seed(5)
     pairs = torch.rand(6, 2, 3, 96, 96, generator=gen)
     shifts = np.array([[0, 0], [3, -2], [-8, 8], [8, -8], [-1, 5], [7, 0]])
-    want = shift_pairs(pairs, shifts, 8)
-    got = TM.shift_batch(pairs, torch.from_numpy(shifts), 8)
+    want = _shift_one_by_one(pairs, shifts, 8)
+    got = shift_pairs(pairs, torch.from_numpy(shifts), 8)
     assert torch.equal(got, want)
+    assert torch.equal(shift_pairs(pairs, shifts, 8), want)      # numpy shifts, as training.train passes them
     # a real shift: the content moved, and both crops of a pair moved alike
     assert not torch.equal(got[1], pairs[1])
     assert torch.equal(got[0], pairs[0])
