@@ -44,6 +44,7 @@ from .data import CropSet, DataError, read_jsonl, to_tensor
 from .committee import MemberError, committee_logits, load_members
 from .context import load_kind_prior, model_rows as model_rows_of
 from .detail import contract_weight, detail_logits, detail_rows, fuse_detail_logits
+from .pair_consistency import contract_rule as pair_consistency_rule, pair_consistent_logits
 from .decode import beam_decode, greedy_decode
 from .export import load_trained
 from .interpolate import crossfade_seven, interpolate_seven, psnr
@@ -91,14 +92,17 @@ def earlier_stage2_rounds(folder: Path) -> list[dict]:
 def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, explicit: torch.Tensor | None,
                 batch: int = 128, beam: int = 1, kind_bias: torch.Tensor | None = None,
                 context: torch.Tensor | None = None, detail: tuple[torch.Tensor, torch.Tensor] | None = None,
-                detail_weight: float = 0.0, members: list | None = None):
+                detail_weight: float = 0.0, members: list | None = None,
+                consistency: tuple[list[str], list[bool], float, float] | None = None):
     """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N], head-only kinds [N]); beam 1 =
     greedy; kind_bias [N,14] (the layout kind prior's output) is added to the kind logits as the runtime does;
     context [N,55] the layout features the encoder sees (an encoder trained without them ignores them);
     detail (rows [D], detail-view kind logits [D,14]) fused with those rows' logits by training/detail.py's
     rule (the head-only kinds are the region view's alone); members: the kind committee's encoders
     (training/committee.py), whose log-softmaxes are averaged with the head's before all that (detail rows
-    then carry the committee's detail logits, as the caller computes them)."""
+    then carry the committee's detail logits, as the caller computes them); consistency (each sample's pair
+    id, whether it joins, weight, floor): the contract's pair consistency applied last, as the runtime does
+    (training/pair_consistency.py)."""
     caps, logits = [], []
     for lo in range(0, feats.shape[0], batch):
         f = feats[lo:lo + batch]
@@ -114,7 +118,10 @@ def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, expl
         caps += [vocab.decode(h) for h in hyps]
     region = torch.cat(logits)
     fused = region if detail is None else fuse_detail_logits(region, detail[1], detail[0], detail_weight)
-    kinds = (fused + (0 if kind_bias is None else kind_bias)).argmax(-1)
+    decided = fused + (0 if kind_bias is None else kind_bias)
+    if consistency is not None:
+        decided = pair_consistent_logits(decided, *consistency)
+    kinds = decided.argmax(-1)
     return kinds.tolist(), caps, region.argmax(-1).tolist()
 
 
@@ -221,6 +228,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"evaluate: {len(detail_set[0])} detail views from {a.detail}, weight {detail_weight}", flush=True)
     elif a.detail:
         print(f"evaluate: the contract's crop.detail.weight is 0: {a.detail} not used (as the runtime)", flush=True)
+    # the contract's pair consistency (training/pair_consistency.py), applied to every row as the runtime would
+    rule = pair_consistency_rule()
+    consistency = None if rule is None else ([str(rows[r]["pair_id"]) for r in model_rows],
+                                             [not rows[r].get("whole_screen") for r in model_rows], *rule)
+    if rule is not None:
+        print(f"evaluate: pair consistency weight {rule[0]}, floor {rule[1]}", flush=True)
     ceiling = cider_ceiling([manifest[p]["captions"] for p in pair_ids])
     results: dict[str, dict | None] = {}
     rows_plan = [("static", "ablation", "static", False), ("k1", "ablation", "k1", False),
@@ -278,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
                                                             for m in voters]) if voters else own)
         kinds, caps, head_kinds = run_variant(enc, dec, vocab, feats, pairs, explicit, beam=a.beam, kind_bias=kind_bias,
                                                context=context, detail=detail, detail_weight=detail_weight,
-                                               members=voters)
+                                               members=voters, consistency=consistency)
         results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
         # the kind head alone, without the layout prior
         results[variant]["kind_accuracy_head"] = kind_accuracy(head_kinds, [C.KINDS.index(rows[r]["kind"]) for r in model_rows])

@@ -14,6 +14,7 @@ import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, Stag
 import { ort, type SessionManager } from './session.js';
 import { CONTEXT_SIZE, sampleContext } from './context.js';
 import { contractDetailRule, detailBoxFor, fuseDetailLogits } from './detail.js';
+import { contractPairConsistency, pairConsistentLogits } from './pair-consistency.js';
 import { NO_CHANGE_CAPTION, isNoChangeCaption } from './no-change.js';
 import { captionAgreesWithKind, captionKinds } from './caption-kind.js';
 import { tokenize, encodeProcedure, kindsFromLogits, runKindMembers, committeeKindLogits } from './procap/encode.js';
@@ -304,7 +305,11 @@ async function runModels(
     contexts, R);
   checkpoint();
   const regionLogits = await withDetailViews(sessions, samples, ownLogits, contexts, checkpoint);
-  const kinds = kindsFromLogits(fuseKindLogits(regionLogits, kindBias), R, c.kinds);
+  // regions of one pair that share a change help each other (contract "pair_consistency")
+  const pairRule = contractPairConsistency(c);
+  const fused = fuseKindLogits(regionLogits, kindBias);
+  const decided = pairRule ? pairConsistentLogits(fused, c.kinds.length, samples.map((s) => !s.wholeScreen), pairRule) : fused;
+  const kinds = kindsFromLogits(decided, R, c.kinds);
   timings.encodeMs += performance.now() - t;
   checkpoint();
 
