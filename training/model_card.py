@@ -207,6 +207,13 @@ def main(argv: list[str] | None = None) -> int:
             w(f"| {m} | `{cmd}` | {mcfg.get('seed')} | {ms.get('steps')} x {ms.get('batch')}, "
               f"{(ms.get('train_seconds') or 0) / 60:.1f} |")
         w("")
+    pair = C.CONTRACT.get("pair_consistency") or {}
+    if float(pair.get("weight", 0)) > 0:
+        w("### Pair consistency\n")
+        w(f"After the kind prior, the regions of one pair help each other's kind: each region's kind log-probabilities get "
+          f"{pair['weight']} x log(mean of the pair's other regions' kind probabilities + {pair['floor']}) (models/contract.json "
+          "`pair_consistency`, models/CONTRACT.md \"Pair consistency\"; a rule over the models' outputs, no weights). "
+          "The held-out figures above are with it.\n")
     w("## Size and speed\n")
     w(f"ONNX files: {info['onnx_total_mb']:.2f} MB in all: " +
       ", ".join(f"{k} {v / 2 ** 20:.2f} MB" for k, v in info["onnx_bytes"].items()) + ".")

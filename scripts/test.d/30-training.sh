@@ -126,6 +126,7 @@ cp "$work/metrics_committee.json" "$work/models_committee/metrics.json"
 $PY -m training.model_card --ckpt "$work/ckpt" --corpus "$work/corpus" --models "$work/models_committee" >/dev/null \
   || fail "training.model_card with a committee"
 grep -q "^### Kind committee" "$work/models_committee/MODEL_CARD.md" || fail "the model card has no committee section"
+grep -q "^### Pair consistency" "$work/models_committee/MODEL_CARD.md" || fail "the model card has no pair consistency section"
 
 echo "30-training: a tree kind prior (training/trees.py) fits, exports, runs as its golden says and comes back by recovery"
 mkdir -p "$work/ckpt_trees" && cp -r "$work/ckpt"/. "$work/ckpt_trees"/

@@ -8,6 +8,7 @@ import { CONTEXT_SIZE, sampleContext } from '../../src/core/context.js';
 import { cropsToTensor, extractCrop, wholeScreenCrop, CROP_SIZE } from '../../src/core/crop.js';
 import { decodePng } from '../../src/core/image.js';
 import { encodeProcedure, tokenize } from '../../src/core/procap/encode.js';
+import { contractPairConsistency, pairConsistentLogits } from '../../src/core/pair-consistency.js';
 import { ort } from '../../src/core/session.js';
 import { MODELS_DIR, contains, decodePngBase64, drawPng, screenPair, tempDir } from './runtime-fixtures.js';
 
@@ -135,7 +136,7 @@ test('an aborted signal stops describe with an AbortError', async () => {
   }), { name: 'AbortError' });
 });
 
-test('the reported kind is the argmax of the kind head logits (or the kind committee\'s) plus the kind prior bias', async (t) => {
+test('the reported kind is the argmax of the kind head logits (or the kind committee\'s) plus the kind prior bias, decided with the pair\'s other regions', async (t) => {
   const light = drawPng(160, 120, [[10, 10, 150, 30, 200, 200, 200]], [255, 255, 255]);
   const dark = drawPng(160, 120, [[10, 10, 150, 30, 80, 80, 80]], [20, 20, 30]);
   const c = sessions.contract;
@@ -196,9 +197,13 @@ test('the reported kind is the argmax of the kind head logits (or the kind commi
     const bias = prior.kind_bias.data as Float32Array;
     assert.equal(bias.length, R * n);
     assert.ok(bias.some((v) => v !== 0), 'the prior says something');
+    // then the pair's regions help each other (contract "pair_consistency"), the whole-screen sample apart
+    const summed = shown.flatMap((_, i) => viewLogits(i).map((v, k) => v + bias[i * n + k]));
+    const pairRule = contractPairConsistency(c);
+    const decided = pairRule ? Array.from(pairConsistentLogits(summed, n, shown.map((r) => r !== report.global), pairRule)) : summed;
     shown.forEach((r, i) => {
       const head = viewLogits(i);
-      const fused = head.map((v, k) => v + bias[i * n + k]);
+      const fused = decided.slice(i * n, (i + 1) * n);
       const best = fused.indexOf(Math.max(...fused));
       const exps = fused.map((v) => Math.exp(v - fused[best]));
       const probability = 1 / exps.reduce((s, v) => s + v, 0);
