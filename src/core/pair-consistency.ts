@@ -17,7 +17,7 @@ export interface PairConsistencyRule {
 
 interface ContractPairConsistency { weight: number; floor: number }
 
-/** A contract's rule (default: none), or undefined when it has none or its weight is 0. */
+/** A contract's rule, or undefined when it has none or its weight is 0; a floor not above 0 is refused. */
 export function contractPairConsistency(c: { pair_consistency?: ContractPairConsistency }): PairConsistencyRule | undefined {
   const p = c.pair_consistency;
   if (!p || !(p.weight > 0)) return undefined;
