@@ -1,0 +1,394 @@
+// Text reading: PaddleOCR PP-OCRv4 text detection (DB) and recognition (CTC) run by onnxruntime,
+// from the ONNX files of the npm package models/contract.json "ocr" names. The image preparation
+// (resize, normalise) and the post-processing (text boxes from the probability map, CTC decoding)
+// are ours; the contract section says what each model takes and gives.
+//
+// UI text is small (11-14 px at 1x), smaller than most of what the detector was trained on, so an
+// area is read at `scale` (2 by default) and the boxes are mapped back.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+import contract from '../../../models/contract.json' with { type: 'json' };
+import type { Box } from '../report.js';
+import type { RgbaImage } from '../image.js';
+import { ort } from '../session.js';
+
+export const OCR = contract.ocr;
+const DET_MEAN = [0.406, 0.456, 0.485];
+const DET_STD = [0.225, 0.224, 0.229];
+const REC_HEIGHT = OCR.recognizer.height;
+
+/** One line of text as read: its box in image pixels, the text, and the mean probability of its characters. */
+export interface TextLine {
+  box: Box;
+  text: string;
+  confidence: number;
+}
+
+export interface ReadOptions {
+  /** upscale factor for detection and recognition (default 2; capped so the area stays under maxSide). */
+  scale?: number;
+  /** longest side, in pixels after scaling, given to the detector (default 1600). */
+  maxSide?: number;
+}
+
+/** Where the OCR package's files are: its folder in node_modules (or the folder given). */
+export function ocrModelsDir(): string {
+  const require = createRequire(import.meta.url);
+  try {
+    return path.dirname(require.resolve(`${OCR.package}/node`));
+  } catch {
+    throw new Error(`the text reader's models are missing: the npm package ${OCR.package} is not installed (run npm ci)`);
+  }
+}
+
+/** The characters the recognizer's classes stand for: index 0 blank (''), then the dictionary, then ' '. */
+export function readDictionary(file: string): string[] {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return ['', ...lines.map((l) => l.replace(/\r$/, '')), ' '];
+}
+
+/** The detector's input: the area scaled by `scale`, padded to multiples of 32 with white, BGR normalised. */
+export function detectorInput(image: RgbaImage, area: Box, scale: number): { tensor: Float32Array; width: number; height: number } {
+  const [x0, y0, x1, y1] = area;
+  const sw = Math.max(1, Math.round((x1 - x0) * scale));
+  const sh = Math.max(1, Math.round((y1 - y0) * scale));
+  const width = Math.max(32, Math.ceil(sw / 32) * 32);
+  const height = Math.max(32, Math.ceil(sh / 32) * 32);
+  const plane = width * height;
+  const tensor = new Float32Array(3 * plane);
+  for (let c = 0; c < 3; c++) tensor.fill((1 - DET_MEAN[c]) / DET_STD[c], c * plane, (c + 1) * plane);
+  for (let y = 0; y < sh; y++) {
+    const sy = Math.min(y1 - 1, y0 + Math.floor((y + 0.5) / scale));
+    for (let x = 0; x < sw; x++) {
+      const sx = Math.min(x1 - 1, x0 + Math.floor((x + 0.5) / scale));
+      const i = (sy * image.width + sx) * 4;
+      const o = y * width + x;
+      // BGR planes
+      tensor[o] = (image.data[i + 2] / 255 - DET_MEAN[0]) / DET_STD[0];
+      tensor[plane + o] = (image.data[i + 1] / 255 - DET_MEAN[1]) / DET_STD[1];
+      tensor[2 * plane + o] = (image.data[i] / 255 - DET_MEAN[2]) / DET_STD[2];
+    }
+  }
+  return { tensor, width, height };
+}
+
+/**
+ * Text boxes from the detector's probability map: pixels above `threshold`, 4-connected, each
+ * component's bounding box kept when its mean probability reaches `boxThreshold`, then grown by
+ * area * unclipRatio / perimeter (the DB rule for the shrunk text kernels the model predicts).
+ * Boxes are in map pixels, clipped to [0, limitW) x [0, limitH).
+ */
+export function textBoxes(
+  prob: Float32Array, width: number, height: number, limitW: number, limitH: number,
+  threshold = OCR.detector.binary_threshold, boxThreshold = OCR.detector.box_threshold, unclipRatio = OCR.detector.unclip_ratio,
+): { box: Box; score: number }[] {
+  const label = new Int32Array(width * height);
+  const stack: number[] = [];
+  const out: { box: Box; score: number }[] = [];
+  let next = 0;
+  for (let start = 0; start < width * height; start++) {
+    if (label[start] || prob[start] <= threshold) continue;
+    next++;
+    label[start] = next;
+    stack.push(start);
+    let minX = width, minY = height, maxX = -1, maxY = -1, sum = 0, count = 0;
+    while (stack.length) {
+      const p = stack.pop()!;
+      const x = p % width, y = (p - x) / width;
+      sum += prob[p];
+      count++;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      const visit = (q: number) => {
+        if (!label[q] && prob[q] > threshold) {
+          label[q] = next;
+          stack.push(q);
+        }
+      };
+      if (x > 0) visit(p - 1);
+      if (x < width - 1) visit(p + 1);
+      if (y > 0) visit(p - width);
+      if (y < height - 1) visit(p + width);
+    }
+    const w = maxX - minX + 1, h = maxY - minY + 1;
+    if (Math.min(w, h) < 2 || sum / count < boxThreshold) continue;
+    const grow = (w * h * unclipRatio) / (2 * (w + h));
+    out.push({
+      box: [
+        Math.max(0, Math.floor(minX - grow)), Math.max(0, Math.floor(minY - grow)),
+        Math.min(limitW, Math.ceil(maxX + 1 + grow)), Math.min(limitH, Math.ceil(maxY + 1 + grow)),
+      ],
+      score: sum / count,
+    });
+  }
+  return out;
+}
+
+/** The recognizer's input for one line: the box scaled to 48 px high, BGR, in [-1, 1]. */
+export function recognizerInput(image: RgbaImage, box: Box): { data: Float32Array; width: number } {
+  const [x0, y0, x1, y1] = box;
+  const bw = x1 - x0, bh = y1 - y0;
+  const width = Math.max(8, Math.min(3200, Math.round((REC_HEIGHT * bw) / bh)));
+  const plane = REC_HEIGHT * width;
+  const data = new Float32Array(3 * plane);
+  // area-weighted sampling when shrinking, bilinear when growing: sample the source at the pixel centre
+  for (let y = 0; y < REC_HEIGHT; y++) {
+    const fy = y0 + ((y + 0.5) * bh) / REC_HEIGHT - 0.5;
+    const ya = Math.max(y0, Math.min(y1 - 1, Math.floor(fy))), yb = Math.min(y1 - 1, ya + 1), ty = Math.max(0, Math.min(1, fy - ya));
+    for (let x = 0; x < width; x++) {
+      const fx = x0 + ((x + 0.5) * bw) / width - 0.5;
+      const xa = Math.max(x0, Math.min(x1 - 1, Math.floor(fx))), xb = Math.min(x1 - 1, xa + 1), tx = Math.max(0, Math.min(1, fx - xa));
+      for (let c = 0; c < 3; c++) {
+        const at = (xx: number, yy: number) => image.data[(yy * image.width + xx) * 4 + (2 - c)];
+        const v = (at(xa, ya) * (1 - tx) + at(xb, ya) * tx) * (1 - ty) + (at(xa, yb) * (1 - tx) + at(xb, yb) * tx) * ty;
+        data[c * plane + y * width + x] = (v / 255) * 2 - 1;
+      }
+    }
+  }
+  return { data, width };
+}
+
+/** A decoded line: the text, its characters' mean probability, and each character's CTC step (first, last). */
+export interface DecodedLine {
+  text: string;
+  confidence: number;
+  /** per character of the undivided text (before space recovery), its first and last CTC step. */
+  steps: [number, number][];
+}
+
+/** Greedy CTC decoding of one line's [steps, classes] probabilities: repeats collapsed, blanks dropped. */
+export function ctcDecode(probs: Float32Array, offset: number, steps: number, classes: number, dictionary: string[]): DecodedLine {
+  const chars: string[] = [];
+  const spans: [number, number][] = [];
+  let previous = 0;
+  let sum = 0;
+  for (let t = 0; t < steps; t++) {
+    const base = offset + t * classes;
+    let best = 0, bestP = probs[base];
+    for (let k = 1; k < classes; k++) {
+      if (probs[base + k] > bestP) {
+        bestP = probs[base + k];
+        best = k;
+      }
+    }
+    if (best !== 0 && best === previous) spans[spans.length - 1][1] = t;
+    else if (best !== 0) {
+      chars.push(dictionary[best] ?? '');
+      spans.push([t, t]);
+      sum += bestP;
+    }
+    previous = best;
+  }
+  return { text: chars.join(''), confidence: chars.length ? sum / chars.length : 0, steps: spans };
+}
+
+/**
+ * The recognizer often runs words together ("Clearcaches"): a space is put back between two characters
+ * where the line's pixels have a blank gap as wide as a word gap (wordGapThreshold, or `minGap` of the
+ * ink height). Blank columns differ from the line's background (its border's most common colour) by
+ * at most 40 in every channel.
+ */
+export function recoverSpaces(image: RgbaImage, box: Box, line: DecodedLine, stepWidth: number, minGap = 0.2): string {
+  const chars = [...line.text];
+  if (chars.length < 2) return line.text;
+  const [x0, y0, x1, y1] = box;
+  const bg = borderColour(image, box);
+  const ink = (x: number, y: number) => {
+    const i = (y * image.width + x) * 4;
+    return Math.max(Math.abs(image.data[i] - bg[0]), Math.abs(image.data[i + 1] - bg[1]), Math.abs(image.data[i + 2] - bg[2])) > 40;
+  };
+  const inkColumn: boolean[] = [];
+  let top = y1, bottom = y0 - 1;
+  for (let x = x0; x < x1; x++) {
+    let any = false;
+    for (let y = y0; y < y1; y++) {
+      if (ink(x, y)) {
+        any = true;
+        if (y < top) top = y;
+        if (y > bottom) bottom = y;
+      }
+    }
+    inkColumn.push(any);
+  }
+  const inkHeight = bottom - top + 1;
+  if (inkHeight < 4) return line.text;
+  const first = inkColumn.indexOf(true), last = inkColumn.lastIndexOf(true);
+  const runs: [number, number][] = [];
+  let runStart = -1;
+  for (let i = first; i <= last + 1; i++) {
+    const blank = i <= last && !inkColumn[i];
+    if (blank && runStart < 0) runStart = i;
+    if (!blank && runStart >= 0) {
+      runs.push([runStart, i]);
+      runStart = -1;
+    }
+  }
+  // a word gap: a fifth of the ink height (3 px at 14-15 px, where word gaps measured 3-6 px and
+  // letter gaps 0-2), and clearly wider than the line's typical gap (large text has wide letter gaps)
+  const widths = runs.map(([a, b]) => b - a).sort((p, q) => p - q);
+  const typical = widths.length >= 3 ? widths[Math.floor(widths.length / 2)] : 0;
+  const threshold = Math.max(2.5, minGap * inkHeight, 1.6 * typical);
+  // character centres in image x, from their CTC steps
+  const centre = line.steps.map(([a, b]) => x0 + ((a + b + 1) / 2) * stepWidth);
+  const spaceAfter = new Set<number>();
+  for (const [a, b] of runs) {
+    if (b - a < threshold) continue;
+    const gapCentre = x0 + (a + b) / 2;
+    const k = centre.findIndex((c, j) => j + 1 < centre.length && c < gapCentre && centre[j + 1] > gapCentre);
+    if (k >= 0 && chars[k] !== ' ' && chars[k + 1] !== ' ' && !NO_SPACE_BEFORE.test(chars[k + 1].normalize('NFKC')) && !NO_SPACE_AFTER.test(chars[k].normalize('NFKC'))) spaceAfter.add(k);
+  }
+  return chars.map((c, i) => (spaceAfter.has(i) ? `${c} ` : c)).join('');
+}
+
+const NO_SPACE_BEFORE = /[,.;:!?)\]}%]/;
+const NO_SPACE_AFTER = /[([{@$#]/;
+
+/** The most common colour on a box's border (its background), per channel quantised to 8 levels of 32. */
+function borderColour(image: RgbaImage, box: Box): [number, number, number] {
+  const [x0, y0, x1, y1] = box;
+  const counts = new Map<number, { n: number; r: number; g: number; b: number }>();
+  const add = (x: number, y: number) => {
+    const i = (y * image.width + x) * 4;
+    const key = ((image.data[i] >> 5) << 6) | ((image.data[i + 1] >> 5) << 3) | (image.data[i + 2] >> 5);
+    const e = counts.get(key) ?? { n: 0, r: 0, g: 0, b: 0 };
+    e.n++;
+    e.r += image.data[i];
+    e.g += image.data[i + 1];
+    e.b += image.data[i + 2];
+    counts.set(key, e);
+  };
+  for (let x = x0; x < x1; x++) {
+    add(x, y0);
+    add(x, y1 - 1);
+  }
+  for (let y = y0; y < y1; y++) {
+    add(x0, y);
+    add(x1 - 1, y);
+  }
+  let best = { n: 0, r: 255, g: 255, b: 255 };
+  for (const e of counts.values()) if (e.n > best.n) best = e;
+  return best.n ? [best.r / best.n, best.g / best.n, best.b / best.n] : [255, 255, 255];
+}
+
+/** Text as a person would type it: full-width forms folded (NFKC), runs of spaces one, ends trimmed. */
+export function normaliseText(text: string): string {
+  return text.normalize('NFKC').replace(/\s+/g, ' ').replace(/ ([,.;:!?)\]])/g, '$1').trim();
+}
+
+export interface TextReaderOptions {
+  /** the OCR package's folder (default: found in node_modules). */
+  dir?: string;
+  threads?: number;
+}
+
+/** Reads text lines in areas of an image. Models load on first use; one reader serves many images. */
+export class TextReader {
+  private readonly dir?: string;
+  private readonly threads?: number;
+  private loaded?: Promise<{ det: ort.InferenceSession; rec: ort.InferenceSession; dictionary: string[] }>;
+  /** ms spent in the detector and the recognizer, for the benchmark. */
+  detectMs = 0;
+  recognizeMs = 0;
+
+  constructor(options: TextReaderOptions = {}) {
+    this.dir = options.dir;
+    this.threads = options.threads;
+  }
+
+  private load() {
+    this.loaded ??= (async () => {
+      const dir = this.dir ?? ocrModelsDir();
+      const options: ort.InferenceSession.SessionOptions = {
+        graphOptimizationLevel: 'all', executionMode: 'sequential', interOpNumThreads: 1,
+        intraOpNumThreads: this.threads ?? Math.min(4, os.availableParallelism()),
+        extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
+      };
+      const open = async (file: string) => {
+        const full = path.join(dir, file);
+        if (!fs.existsSync(full)) throw new Error(`the text reader's model file is missing: ${full} (reinstall ${OCR.package} with npm ci)`);
+        return ort.InferenceSession.create(full, options);
+      };
+      const [det, rec] = await Promise.all([open(OCR.detector.file), open(OCR.recognizer.file)]);
+      return { det, rec, dictionary: readDictionary(path.join(dir, OCR.dictionary)) };
+    })();
+    this.loaded.catch(() => { this.loaded = undefined; });
+    return this.loaded;
+  }
+
+  /** Text lines inside `area` of `image`, top to bottom then left to right; boxes in image pixels. */
+  async read(image: RgbaImage, area: Box = [0, 0, image.width, image.height], options: ReadOptions = {}): Promise<TextLine[]> {
+    const clipped: Box = [Math.max(0, area[0]), Math.max(0, area[1]), Math.min(image.width, area[2]), Math.min(image.height, area[3])];
+    const aw = clipped[2] - clipped[0], ah = clipped[3] - clipped[1];
+    if (aw < 4 || ah < 4) return [];
+    const { det, rec, dictionary } = await this.load();
+    const maxSide = options.maxSide ?? 1600;
+    const scale = Math.max(0.25, Math.min(options.scale ?? 2, maxSide / Math.max(aw, ah)));
+    let t = performance.now();
+    const input = detectorInput(image, clipped, scale);
+    const out = await det.run({ [OCR.detector.input]: new ort.Tensor('float32', input.tensor, [1, 3, input.height, input.width]) });
+    const prob = out[OCR.detector.output].data as Float32Array;
+    const found = textBoxes(prob, input.width, input.height, Math.round(aw * scale), Math.round(ah * scale));
+    this.detectMs += performance.now() - t;
+    const boxes: Box[] = found
+      .map(({ box }) => [
+        clipped[0] + Math.floor(box[0] / scale), clipped[1] + Math.floor(box[1] / scale),
+        clipped[0] + Math.ceil(box[2] / scale), clipped[1] + Math.ceil(box[3] / scale),
+      ] as Box)
+      .filter((b) => b[2] - b[0] >= 3 && b[3] - b[1] >= 4);
+    if (!boxes.length) return [];
+    t = performance.now();
+    const lines = await this.recognize(rec, dictionary, image, boxes);
+    this.recognizeMs += performance.now() - t;
+    return lines.filter((l) => l.text.length > 0)
+      .sort((a, b) => (Math.abs(a.box[1] - b.box[1]) > 4 ? a.box[1] - b.box[1] : a.box[0] - b.box[0]));
+  }
+
+  /** Recognizes the text of each box (image pixels), in batches of similar widths. */
+  private async recognize(rec: ort.InferenceSession, dictionary: string[], image: RgbaImage, boxes: Box[]): Promise<TextLine[]> {
+    const inputs = boxes.map((b) => recognizerInput(image, b));
+    const order = inputs.map((_, i) => i).sort((a, b) => inputs[a].width - inputs[b].width);
+    const lines: TextLine[] = new Array(boxes.length);
+    const BATCH = 8;
+    for (let s = 0; s < order.length; s += BATCH) {
+      const group = order.slice(s, s + BATCH);
+      const width = Math.ceil(Math.max(...group.map((i) => inputs[i].width)) / 8) * 8;
+      const plane = REC_HEIGHT * width;
+      const batch = new Float32Array(group.length * 3 * plane);
+      group.forEach((i, j) => {
+        const { data, width: w } = inputs[i];
+        for (let c = 0; c < 3; c++) {
+          for (let y = 0; y < REC_HEIGHT; y++) {
+            batch.set(data.subarray(c * REC_HEIGHT * w + y * w, c * REC_HEIGHT * w + (y + 1) * w), (j * 3 + c) * plane + y * width);
+          }
+        }
+      });
+      const out = await rec.run({ [OCR.recognizer.input]: new ort.Tensor('float32', batch, [group.length, 3, REC_HEIGHT, width]) });
+      const probs = out[OCR.recognizer.output];
+      const [, steps, classes] = probs.dims as number[];
+      group.forEach((i, j) => {
+        const decoded = ctcDecode(probs.data as Float32Array, j * steps * classes, steps, classes, dictionary);
+        // one CTC step covers 8 input columns; the line was scaled to `inputs[i].width` columns
+        const stepWidth = (8 * (boxes[i][2] - boxes[i][0])) / inputs[i].width;
+        lines[i] = { box: boxes[i], text: normaliseText(recoverSpaces(image, boxes[i], decoded, stepWidth)), confidence: decoded.confidence };
+      });
+    }
+    return lines;
+  }
+
+  async dispose(): Promise<void> {
+    const loaded = this.loaded;
+    this.loaded = undefined;
+    if (!loaded) return;
+    try {
+      const { det, rec } = await loaded;
+      await Promise.all([det.release(), rec.release()]);
+    } catch {
+      // nothing loaded, nothing to release
+    }
+  }
+}
