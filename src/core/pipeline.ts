@@ -22,6 +22,7 @@ import { onnxStep, greedyDecode, beamSearch, tokensToText, selectRows, type Deco
 import { interpolateProcedure } from './procap/interpolate.js';
 import { selectKeyframes } from './procap/sample.js';
 import { argmaxCodes, decodeCodes, chwToReportImage } from './procap/imagine.js';
+import { readPair, applyReading, type PairReading } from './read/pair.js';
 
 /** A screenshot: a PNG file path, PNG bytes, or an already decoded image. */
 export type ImageSource = string | Uint8Array | RgbaImage;
@@ -37,6 +38,8 @@ export interface DescribeOptions {
   diffThreshold?: number;
   /** largest accepted image, width*height (default: image.ts's limit). */
   maxImagePixels?: number;
+  /** read the changed regions' text and explain them from it (src/core/read/); default true. */
+  read?: boolean;
   /** compute the procedure frames (interpolation, keyframes, imagined frames); default true. */
   procedure?: boolean;
   /** names used in messages and in the report when the images are given as bytes. */
@@ -382,7 +385,7 @@ async function runModels(
 }
 
 function zeroTimings(): StageTimings {
-  return { decodeMs: 0, diffMs: 0, regionsMs: 0, interpolateMs: 0, encodeMs: 0, decodeCaptionMs: 0, imagineMs: 0, totalMs: 0 };
+  return { decodeMs: 0, diffMs: 0, regionsMs: 0, readMs: 0, interpolateMs: 0, encodeMs: 0, decodeCaptionMs: 0, imagineMs: 0, totalMs: 0 };
 }
 
 function asKind(kind: string): ChangeKind {
@@ -427,9 +430,20 @@ export async function describe(
   t = performance.now();
   // a region that is only its own pixels moved by one pixel or its own content re-rendered is noise
   // (src/core/jitter.ts, src/core/rerender.ts)
-  const analysis = withRenderingNoise(findRegions(diff), a.image, b.image);
+  // a rigid shift of a block by one pixel is a move a reviewer wants to hear about when the text
+  // reader can say what moved; without the reader it stays noise, as the models were trained
+  const reading = options.read !== false;
+  const analysis = withRenderingNoise(findRegions(diff), a.image, b.image, reading ? { jitter: { maxShift: 0 } } : {});
   timings.regionsMs = performance.now() - t;
   await pause();
+
+  let pairReading: PairReading | undefined;
+  if (reading) {
+    t = performance.now();
+    pairReading = await readPair(sessions.textReader, a.image, b.image, analysis.regions.filter((r) => !r.noiseOnly).map((r) => r.box), checkpoint);
+    timings.readMs = performance.now() - t;
+    await pause();
+  }
 
   // model samples: every meaningful region, plus the whole screen when the change is global
   const meaningful = analysis.regions.filter((r) => !r.noiseOnly);
@@ -475,6 +489,7 @@ export async function describe(
   const buildRegions = (results: ModelResult[]): { regions: ChangeRegion[]; global?: ChangeRegion } => {
     const regions: ChangeRegion[] = [];
     meaningful.forEach((r, i) => regions.push(toRegion(r, i + 1, results[i], samples[i].cropBox, samples[i].detail?.cropBox)));
+    if (pairReading) applyReading(regions, pairReading);
     analysis.regions.filter((r) => r.noiseOnly).forEach((r) => regions.push(toRegion(r, regions.length + 1)));
     if (!analysis.wholeScreen) return { regions };
     const result = results[results.length - 1];
@@ -507,8 +522,12 @@ export async function describe(
 
   // models/CONTRACT.md "Summary caption of a pair": when the whole-screen rule fires the pair is
   // summarised by the whole-screen sample alone; otherwise by its meaningful regions
-  const meaningfulCaptions = global ? [] : summaryCaptions(regions);
-  const globalCaption = global && global.kind !== 'none' ? global.caption : undefined;
+  // ... unless the text reader explained regions by what they say or where their content went: a
+  // whole-screen caption ("the layout changed") says less than "'Deploy' moved 16 px left"
+  const readExplained = regions.some((r) => r.captionSource === 'reader' && r.kind !== 'color');
+  const wholeScreen = global && !readExplained ? global : undefined;
+  const meaningfulCaptions = wholeScreen ? [] : summaryCaptions(regions);
+  const globalCaption = wholeScreen && wholeScreen.kind !== 'none' ? wholeScreen.caption : undefined;
   const summary = composeSummary(meaningfulCaptions, globalCaption, analysis.sizeChange);
   timings.totalMs = performance.now() - started;
   return {

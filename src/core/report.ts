@@ -45,12 +45,20 @@ export interface ChangeRegion {
   /** the square crop of the region's detail window, when the model also saw one (models/CONTRACT.md, "Detail view of large regions") */
   detailCropBox?: Box;
   procedure?: ProcedureFrames;
+  /** the words the text reader read where text was re-worded, added or removed (src/core/read/). */
+  text?: { before?: string; after?: string };
+  /** who wrote the caption: the text reader from what it read and matched, or the ProCap decoder. */
+  captionSource?: 'reader' | 'model';
+  /** id of the region whose change pushed this region's content along (this region is its consequence). */
+  pushedBy?: number;
 }
 
 export interface StageTimings {
   decodeMs: number;
   diffMs: number;
   regionsMs: number;
+  /** the text reader: detection and recognition of the changed regions' text, matching, shifts. */
+  readMs: number;
   interpolateMs: number;
   encodeMs: number;
   decodeCaptionMs: number;

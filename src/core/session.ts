@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import ort from 'onnxruntime-node';
 import { CONTEXT_FEATURES } from './context.js';
+import { TextReader } from './read/ocr.js';
 
 export type ProviderChoice = 'auto' | 'cpu' | 'cuda';
 export type ModelName =
@@ -215,6 +216,7 @@ export class SessionManager {
   readonly exportedMembers: string[];
   /** ms spent creating sessions, for the benchmark. */
   loadMs = 0;
+  private reader?: TextReader;
 
   constructor(options: SessionManagerOptions) {
     this.modelsDir = path.resolve(options.modelsDir);
@@ -277,6 +279,13 @@ export class SessionManager {
         `the kind committee's model file is missing (export_info.json lists ${this.exportedMembers.length} member checkpoints)`);
     }
     return this.get('kind_members');
+  }
+
+  /** The text reader (src/core/read/ocr.ts), created on first use; its models load on its first read. */
+  get textReader(): TextReader {
+    if (this.disposed) throw new Error('the session manager was disposed');
+    this.reader ??= new TextReader({ threads: this.threads });
+    return this.reader;
   }
 
   /** Loads every model now (the benchmark's model load time; warm start for the extension). */
@@ -367,6 +376,7 @@ export class SessionManager {
     this.disposed = true;
     const pending = [...this.sessions.values()];
     this.sessions.clear();
+    await this.reader?.dispose();
     await Promise.all(pending.map(async (p) => {
       try {
         await (await p).release();

@@ -164,7 +164,7 @@ test('HTML gallery: escapes captions and names, no script or external resource, 
   const report = {
     before: { width: 480, height: 320 }, after: { width: 480, height: 320 }, summary: region.caption, changed: true,
     regions: [region], provider: 'cpu' as const, providerReason: 'cpu requested', modelVersion: 'contract v1',
-    timings: { decodeMs: 0, diffMs: 0, regionsMs: 0, interpolateMs: 0, encodeMs: 0, decodeCaptionMs: 0, imagineMs: 0, totalMs: 1 },
+    timings: { decodeMs: 0, diffMs: 0, regionsMs: 0, readMs: 0, interpolateMs: 0, encodeMs: 0, decodeCaptionMs: 0, imagineMs: 0, totalMs: 1 },
   };
   const html = renderGallery([
     { name: '<script>alert(1)</script>.png', status: 'compared', report, beforePng: pair.before, afterPng: pair.after },

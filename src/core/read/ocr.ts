@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import contract from '../../../models/contract.json' with { type: 'json' };
 import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
-import { ort } from '../session.js';
+import ort from 'onnxruntime-node';
 
 export const OCR = contract.ocr;
 const DET_MEAN = [0.406, 0.456, 0.485];

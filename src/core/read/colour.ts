@@ -1,0 +1,92 @@
+// Colour words for captions ("turned red", "from grey to blue"), and the colour change of a region:
+// the most common colour of its changed pixels before and after.
+import type { Box } from '../report.js';
+import type { RgbaImage } from '../image.js';
+
+/** A plain English name for an sRGB colour: greys by lightness, others by hue, with light/dark where clear. */
+export function colourName(r: number, g: number, b: number): string {
+  const max = Math.max(r, g, b), min = Math.min(r, g, b);
+  const lightness = (max + min) / 510;
+  const chroma = (max - min) / 255;
+  if (chroma < 0.12 || (lightness > 0.94 && chroma < 0.2)) {
+    if (lightness > 0.93) return 'white';
+    if (lightness > 0.75) return 'light grey';
+    if (lightness > 0.45) return 'grey';
+    if (lightness > 0.15) return 'dark grey';
+    return 'black';
+  }
+  let hue: number;
+  if (max === r) hue = ((g - b) / (max - min) + 6) % 6;
+  else if (max === g) hue = (b - r) / (max - min) + 2;
+  else hue = (r - g) / (max - min) + 4;
+  hue *= 60;
+  const base = hue < 15 || hue >= 340 ? 'red'
+    : hue < 40 ? (lightness < 0.35 ? 'brown' : 'orange')
+    : hue < 65 ? 'yellow'
+    : hue < 160 ? 'green'
+    : hue < 185 ? 'teal'
+    : hue < 200 ? 'cyan'
+    : hue < 255 ? 'blue'
+    : hue < 290 ? 'purple'
+    : 'pink';
+  if (base === 'brown') return base;
+  if (lightness > 0.8) return `light ${base}`;
+  if (lightness < 0.25) return `dark ${base}`;
+  return base;
+}
+
+export interface ColourChange {
+  before: string;
+  after: string;
+  /** share of the changed pixels whose before colour maps to one after colour (a recolour is near 1). */
+  consistency: number;
+  /** share of the changed pixels within 3 px of the changed pixels' bounding box edge (a border is near 1). */
+  onEdge: number;
+  /** changed pixels counted. */
+  pixels: number;
+}
+
+const quantise = (d: Uint8Array, i: number) => ((d[i] >> 4) << 8) | ((d[i + 1] >> 4) << 4) | (d[i + 2] >> 4);
+
+/**
+ * The colour change inside `box` (common-area pixels): over the pixels that differ by more than
+ * `tolerance`, the most common before and after colours (4 bits a channel), how consistently one
+ * before colour becomes one after colour, and how much of the change lies on the edge of its extent.
+ */
+export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, tolerance = 40): ColourChange | undefined {
+  const [x0, y0, x1, y1] = box;
+  const beforeCounts = new Map<number, number>(), afterCounts = new Map<number, number>();
+  const mapping = new Map<number, Map<number, number>>();
+  const points: number[] = [];
+  let minX = Infinity, minY = Infinity, maxX = -1, maxY = -1;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const a = (y * before.width + x) * 4, b = (y * after.width + x) * 4;
+      const d = Math.max(Math.abs(before.data[a] - after.data[b]), Math.abs(before.data[a + 1] - after.data[b + 1]), Math.abs(before.data[a + 2] - after.data[b + 2]));
+      if (d <= tolerance) continue;
+      const qa = quantise(before.data, a), qb = quantise(after.data, b);
+      beforeCounts.set(qa, (beforeCounts.get(qa) ?? 0) + 1);
+      afterCounts.set(qb, (afterCounts.get(qb) ?? 0) + 1);
+      let m = mapping.get(qa);
+      if (!m) mapping.set(qa, (m = new Map()));
+      m.set(qb, (m.get(qb) ?? 0) + 1);
+      points.push(x, y);
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+  }
+  const pixels = points.length / 2;
+  if (pixels === 0) return undefined;
+  const top = (counts: Map<number, number>) => [...counts.entries()].sort((p, q) => q[1] - p[1])[0][0];
+  const name = (q: number) => colourName(((q >> 8) & 15) * 17, ((q >> 4) & 15) * 17, (q & 15) * 17);
+  let consistent = 0;
+  for (const m of mapping.values()) consistent += Math.max(...m.values());
+  let edge = 0;
+  for (let i = 0; i < points.length; i += 2) {
+    const x = points[i], y = points[i + 1];
+    if (x - minX < 3 || maxX - x < 3 || y - minY < 3 || maxY - y < 3) edge++;
+  }
+  return { before: name(top(beforeCounts)), after: name(top(afterCounts)), consistency: consistent / pixels, onEdge: edge / pixels, pixels };
+}

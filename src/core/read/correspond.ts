@@ -1,0 +1,133 @@
+// Correspondence of text lines before <-> after: every line read in either image is unchanged, moved
+// (dx, dy), re-worded (old -> new), added or removed. Pure code over the reader's lines and the
+// pixels (for exact shifts); no model runs here.
+import type { Box } from '../report.js';
+import type { RgbaImage } from '../image.js';
+import type { TextLine } from './ocr.js';
+import { differingAfterShift } from '../jitter.js';
+
+export type LineChange =
+  | { kind: 'same'; before: TextLine; after: TextLine }
+  | { kind: 'moved'; before: TextLine; after: TextLine; dx: number; dy: number }
+  | { kind: 'reworded'; before: TextLine; after: TextLine }
+  | { kind: 'added'; after: TextLine }
+  | { kind: 'removed'; before: TextLine };
+
+/** Text compared for identity: case, spaces and punctuation look-alikes the reader confuses are folded. */
+export function textKey(text: string): string {
+  return text.toLowerCase().replace(/[\s'"`’‘“”]/g, '').replace(/[|l1i!]/g, 'l').replace(/[o0]/g, 'o');
+}
+
+/** Levenshtein similarity of two strings, 0..1. */
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (!a.length || !b.length) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return 1 - prev[b.length] / Math.max(a.length, b.length);
+}
+
+const centre = (b: Box) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+
+/**
+ * The exact shift of a line's pixels: around the shift of its boxes (the detector's boxes wobble by a
+ * pixel or two), the (dx, dy) within +-`search` that leaves the fewest differing pixels inside the
+ * after box. Returns the box shift when the images are not given.
+ */
+export function lineShift(before: RgbaImage | undefined, after: RgbaImage | undefined, b: Box, a: Box, search = 3): { dx: number; dy: number } {
+  const [cbx, cby] = centre(b), [cax, cay] = centre(a);
+  const ex = Math.round(cax - cbx), ey = Math.round(cay - cby);
+  if (!before || !after) return { dx: ex, dy: ey };
+  const inner: Box = [Math.max(0, a[0]), Math.max(0, a[1]), Math.min(after.width, a[2]), Math.min(after.height, a[3])];
+  let best = { dx: ex, dy: ey, count: Infinity };
+  for (let dy = ey - search; dy <= ey + search; dy++) {
+    for (let dx = ex - search; dx <= ex + search; dx++) {
+      const clip: Box = [Math.max(inner[0], dx), Math.max(inner[1], dy), Math.min(inner[2], before.width + dx), Math.min(inner[3], before.height + dy)];
+      if (clip[2] <= clip[0] || clip[3] <= clip[1]) continue;
+      const count = differingAfterShift(before, after, clip, dx, dy, 40, best.count);
+      const penalised = count + 0.01 * (Math.abs(dx - ex) + Math.abs(dy - ey));
+      if (penalised < best.count) best = { dx, dy, count: penalised };
+    }
+  }
+  return { dx: best.dx, dy: best.dy };
+}
+
+/**
+ * Matches the lines read before and after. Same text (textKey) is matched first, nearest first; then
+ * an unmatched pair of lines in the same place (they overlap by half the smaller box, or sit on the
+ * same row at the same left edge) is one line re-worded; whatever is left was added or removed.
+ * A matched line whose pixels moved is "moved" (exact shift from the pixels when they are given).
+ */
+export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], images?: { before: RgbaImage; after: RgbaImage }): LineChange[] {
+  const usedB = new Set<number>(), usedA = new Set<number>();
+  const changes: LineChange[] = [];
+  const candidates: { i: number; j: number; d: number }[] = [];
+  beforeLines.forEach((b, i) => afterLines.forEach((a, j) => {
+    const kb = textKey(b.text), ka = textKey(a.text);
+    if (kb === ka || (kb.length >= 6 && similarity(kb, ka) >= 0.9)) {
+      const [bx, by] = centre(b.box), [ax, ay] = centre(a.box);
+      candidates.push({ i, j, d: Math.hypot(ax - bx, ay - by) });
+    }
+  }));
+  candidates.sort((p, q) => p.d - q.d);
+  for (const { i, j } of candidates) {
+    if (usedB.has(i) || usedA.has(j)) continue;
+    usedB.add(i);
+    usedA.add(j);
+    const b = beforeLines[i], a = afterLines[j];
+    const shift = lineShift(images?.before, images?.after, b.box, a.box);
+    if (shift.dx === 0 && shift.dy === 0) changes.push({ kind: 'same', before: b, after: a });
+    else changes.push({ kind: 'moved', before: b, after: a, ...shift });
+  }
+  // re-worded: the same place, other words
+  const places: { i: number; j: number; score: number }[] = [];
+  beforeLines.forEach((b, i) => {
+    if (usedB.has(i)) return;
+    afterLines.forEach((a, j) => {
+      if (usedA.has(j)) return;
+      const bb = b.box, ab = a.box;
+      const ox = overlap(bb[0], bb[2], ab[0], ab[2]), oy = overlap(bb[1], bb[3], ab[1], ab[3]);
+      const area = (box: Box) => (box[2] - box[0]) * (box[3] - box[1]);
+      const shared = (ox * oy) / Math.min(area(bb), area(ab));
+      const hb = bb[3] - bb[1], ha = ab[3] - ab[1];
+      const sameRow = oy >= 0.5 * Math.min(hb, ha) && (Math.abs(bb[0] - ab[0]) <= 0.6 * Math.max(hb, ha) || Math.abs(bb[2] - ab[2]) <= 0.6 * Math.max(hb, ha) || ox > 0);
+      if (shared >= 0.5 || sameRow) places.push({ i, j, score: shared + (sameRow ? 1 : 0) });
+    });
+  });
+  places.sort((p, q) => q.score - p.score);
+  for (const { i, j } of places) {
+    if (usedB.has(i) || usedA.has(j)) continue;
+    usedB.add(i);
+    usedA.add(j);
+    changes.push({ kind: 'reworded', before: beforeLines[i], after: afterLines[j] });
+  }
+  beforeLines.forEach((b, i) => { if (!usedB.has(i)) changes.push({ kind: 'removed', before: b }); });
+  afterLines.forEach((a, j) => { if (!usedA.has(j)) changes.push({ kind: 'added', after: a }); });
+  const top = (c: LineChange) => ('after' in c ? c.after.box[1] : c.before.box[1]);
+  return changes.sort((p, q) => top(p) - top(q));
+}
+
+/**
+ * The words that differ between two versions of a line, with the words around them kept when the
+ * change is inside a longer line: "keep" -> "stay" in "Images in markdown should keep inside ...".
+ * Returns the whole lines when they share too little.
+ */
+export function changedWords(before: string, after: string): { before: string; after: string; partial: boolean } {
+  const wb = before.split(' '), wa = after.split(' ');
+  if (wb.length < 4 && wa.length < 4) return { before, after, partial: false };
+  let p = 0;
+  while (p < wb.length && p < wa.length && textKey(wb[p]) === textKey(wa[p])) p++;
+  let s = 0;
+  while (s < wb.length - p && s < wa.length - p && textKey(wb[wb.length - 1 - s]) === textKey(wa[wa.length - 1 - s])) s++;
+  const kept = p + s;
+  if (kept < 2 || kept < 0.4 * Math.max(wb.length, wa.length)) return { before, after, partial: false };
+  const midB = wb.slice(p, wb.length - s).join(' '), midA = wa.slice(p, wa.length - s).join(' ');
+  return { before: midB, after: midA, partial: true };
+}

@@ -1,0 +1,113 @@
+// The text reader over one screenshot pair: each changed region read and explained (reading.ts),
+// or, when the screenshot changed size (content was inserted or removed and everything after it
+// moved), both screenshots read whole and matched as one. Then the verdicts are applied to the
+// report's regions: the reader's caption replaces the model's where the reading explains the region,
+// and content that only moved because of another region's change is folded under it ("pushed by").
+import type { Box, ChangeRegion } from '../report.js';
+import type { RgbaImage } from '../image.js';
+import type { TextReader } from './ocr.js';
+import { readRegion, verdictOf, shiftWords, type ReadVerdict } from './reading.js';
+import type { LineChange } from './correspond.js';
+
+/** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
+const MAX_WHOLE_READ_PIXELS = 1_500_000;
+
+export interface PairReading {
+  /** verdict of each changed region given, in order (undefined: the reading explains nothing there). */
+  regions: (ReadVerdict | undefined)[];
+  /** the pair read whole (it changed size): the change that explains it, with its place in each image. */
+  whole?: ReadVerdict & { boxBefore: Box; boxAfter: Box };
+}
+
+function unionOf(boxes: Box[]): Box | undefined {
+  if (!boxes.length) return undefined;
+  return boxes.reduce((u, b) => [Math.min(u[0], b[0]), Math.min(u[1], b[1]), Math.max(u[2], b[2]), Math.max(u[3], b[3])] as Box);
+}
+
+/** The boxes of the lines a verdict is about (what changed, not what was pushed), before and after. */
+function changedBoxes(changes: LineChange[]): { before?: Box; after?: Box } {
+  const before: Box[] = [], after: Box[] = [];
+  for (const c of changes) {
+    if (c.kind === 'reworded') {
+      before.push(c.before.box);
+      after.push(c.after.box);
+    } else if (c.kind === 'added') after.push(c.after.box);
+    else if (c.kind === 'removed') before.push(c.before.box);
+  }
+  return { before: unionOf(before), after: unionOf(after) };
+}
+
+export async function readPair(
+  reader: TextReader, before: RgbaImage, after: RgbaImage, boxes: Box[], checkpoint: () => void = () => undefined,
+): Promise<PairReading> {
+  const resized = before.width !== after.width || before.height !== after.height;
+  if (resized && before.width * before.height <= MAX_WHOLE_READ_PIXELS && after.width * after.height <= MAX_WHOLE_READ_PIXELS) {
+    const full = (img: RgbaImage): Box => [0, 0, img.width, img.height];
+    const reading = await readRegion(reader, before, after, [0, 0, Math.min(before.width, after.width), Math.min(before.height, after.height)],
+      { before: full(before), after: full(after) });
+    checkpoint();
+    const verdict = verdictOf({ changes: reading.changes });
+    const at = changedBoxes(reading.changes);
+    const whole = verdict && verdict.kind !== 'move' && (at.before || at.after)
+      ? { ...verdict, boxBefore: at.before ?? at.after!, boxAfter: at.after ?? at.before! }
+      : undefined;
+    if (whole) return { regions: boxes.map(() => undefined), whole };
+  }
+  const regions: (ReadVerdict | undefined)[] = [];
+  for (const box of boxes) {
+    regions.push(verdictOf(await readRegion(reader, before, after, box)));
+    checkpoint();
+  }
+  return { regions };
+}
+
+const CAUSES = new Set(['add', 'remove', 'text', 'resize', 'spacing']);
+
+/**
+ * Applies a pair's reading to its regions (the meaningful ones first, in the order read): reader
+ * captions where it explains a region; the whole-pair change as a region of its own; and a region that
+ * only moved, below or after a region whose change could push it (added, removed, re-worded, resized
+ * content), is that change's consequence: kind "reflow", pushedBy the cause.
+ */
+export function applyReading(regions: ChangeRegion[], reading: PairReading): void {
+  reading.regions.forEach((v, i) => {
+    const r = regions[i];
+    if (!r) return;
+    if (!v) {
+      r.captionSource = 'model';
+      return;
+    }
+    r.kind = v.kind;
+    r.caption = v.caption;
+    r.captionSource = 'reader';
+    if (v.textBefore !== undefined || v.textAfter !== undefined) {
+      r.text = { ...(v.textBefore !== undefined ? { before: v.textBefore } : {}), ...(v.textAfter !== undefined ? { after: v.textAfter } : {}) };
+    }
+  });
+  if (reading.whole) {
+    const w = reading.whole;
+    regions.push({
+      id: regions.length + 1, boxBefore: w.boxBefore, boxAfter: w.boxAfter, kind: w.kind, caption: w.caption, confidence: 1,
+      diffPixels: 0, noiseOnly: false, cropBox: w.boxAfter, captionSource: 'reader',
+      ...(w.textBefore !== undefined || w.textAfter !== undefined ? { text: { ...(w.textBefore !== undefined ? { before: w.textBefore } : {}), ...(w.textAfter !== undefined ? { after: w.textAfter } : {}) } } : {}),
+    });
+  }
+  // consequences: a region that only moved, pushed by a cause before it in reading order
+  const causes = regions.filter((r) => !r.noiseOnly && CAUSES.has(r.kind));
+  const readMoves = reading.regions.map((v, i) => ({ v, r: regions[i] })).filter(({ v, r }) => r && v?.kind === 'move');
+  for (const { r } of readMoves) {
+    const box = r.boxBefore;
+    const cause = causes.find((c) => {
+      const cb = reading.whole && c.id === regions.length ? c.boxAfter : c.boxBefore;
+      const above = cb[1] <= box[1] && cb[0] < box[2] && box[0] < cb[2];
+      const leftOnRow = cb[0] <= box[0] && cb[1] < box[3] && box[1] < cb[3];
+      return c !== r && (above || leftOnRow);
+    });
+    if (!cause) continue;
+    r.kind = 'reflow';
+    r.pushedBy = cause.id;
+    r.caption = `${r.caption}, pushed by the change ${cause.boxBefore[1] <= box[1] ? 'above' : 'before it'}`;
+  }
+}
+
+export { shiftWords };

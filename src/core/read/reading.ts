@@ -1,0 +1,175 @@
+// Reading a changed region: its text lines before and after (ocr.ts), their correspondence
+// (correspond.ts), the shift that explains its pixels, and its colour change (colour.ts); then the
+// verdict a reviewer reads: a kind and a caption that quotes the words ("'Open Files' now reads
+// 'File Browser'", "'Recents' was added; 3 lines below moved down 24 px"). A region the reading cannot
+// explain keeps the model's caption.
+import type { Box, ChangeKind } from '../report.js';
+import type { RgbaImage } from '../image.js';
+import type { TextLine, TextReader } from './ocr.js';
+import { matchLines, changedWords, type LineChange } from './correspond.js';
+import { colourChangeOf, type ColourChange } from './colour.js';
+import { differingAfterShift } from '../jitter.js';
+
+export interface BlockShift {
+  dx: number;
+  dy: number;
+  /** share of the region's differing pixels the shift explains. */
+  explained: number;
+}
+
+export interface RegionReading {
+  changes: LineChange[];
+  shift?: BlockShift;
+  colour?: ColourChange;
+}
+
+export interface ReadVerdict {
+  kind: ChangeKind;
+  caption: string;
+  /** the words before and after, where text was re-worded, added or removed. */
+  textBefore?: string;
+  textAfter?: string;
+  /** the shift of content this change pushed along (an insertion pushing what follows). */
+  pushed?: { lines: number; dx: number; dy: number };
+}
+
+/** Context read around a region, in pixels, so lines cut by the box are read whole. */
+const READ_MARGIN = 12;
+/** Longest quote kept whole; longer ones are cut with an ellipsis. */
+const MAX_QUOTE = 48;
+
+const intersects = (a: Box, b: Box) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+const grow = (b: Box, m: number): Box => [b[0] - m, b[1] - m, b[2] + m, b[3] + m];
+
+/** The shift (|dx|, |dy| <= range, plus the candidates given) that best explains the region's differences. */
+export function blockShiftOf(before: RgbaImage, after: RgbaImage, box: Box, range = 4, candidates: { dx: number; dy: number }[] = []): BlockShift | undefined {
+  const w = Math.min(before.width, after.width), h = Math.min(before.height, after.height);
+  const inner: Box = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(w, box[2]), Math.min(h, box[3])];
+  const unshifted = differingAfterShift(before, after, inner, 0, 0, 40);
+  if (unshifted === 0) return undefined;
+  const tries = [...candidates];
+  for (let dy = -range; dy <= range; dy++) for (let dx = -range; dx <= range; dx++) if (dx || dy) tries.push({ dx, dy });
+  let best: { dx: number; dy: number; count: number } | undefined;
+  const seen = new Set<string>();
+  for (const { dx, dy } of tries) {
+    const key = `${dx},${dy}`;
+    if (seen.has(key) || (!dx && !dy)) continue;
+    seen.add(key);
+    const clip: Box = [Math.max(inner[0], dx), Math.max(inner[1], dy), Math.min(inner[2], before.width + dx), Math.min(inner[3], before.height + dy)];
+    if (clip[2] - clip[0] < 2 || clip[3] - clip[1] < 2) continue;
+    const count = differingAfterShift(before, after, clip, dx, dy, 40, best ? best.count : unshifted);
+    if (!best || count < best.count) best = { dx, dy, count };
+  }
+  if (!best) return undefined;
+  return { dx: best.dx, dy: best.dy, explained: Math.max(0, 1 - best.count / unshifted) };
+}
+
+/** Reads one region: lines in both images around `box` (common-area pixels), matched; shift; colour. */
+export async function readRegion(reader: TextReader, before: RgbaImage, after: RgbaImage, box: Box, areas?: { before: Box; after: Box }): Promise<RegionReading> {
+  const area = grow(box, READ_MARGIN);
+  const [linesBefore, linesAfter] = [await reader.read(before, areas?.before ?? area), await reader.read(after, areas?.after ?? area)];
+  const touch = grow(box, 2);
+  const keep = (lines: TextLine[], limit?: Box) => lines.filter((l) => intersects(l.box, limit ?? touch));
+  const changes = matchLines(keep(linesBefore, areas?.before), keep(linesAfter, areas?.after), { before, after });
+  const moved = changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved').map((c) => ({ dx: c.dx, dy: c.dy }));
+  const shift = blockShiftOf(before, after, box, 4, moved);
+  const colour = colourChangeOf(before, after, [box[0], box[1], Math.min(box[2], before.width, after.width), Math.min(box[3], before.height, after.height)]);
+  return { changes, ...(shift ? { shift } : {}), ...(colour ? { colour } : {}) };
+}
+
+/** 'text', cut to MAX_QUOTE characters. */
+export function quote(text: string): string {
+  const t = text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE - 1).trimEnd()}…` : text;
+  return `'${t}'`;
+}
+
+/** "16 px left and 12 px down", "1 px down". */
+export function shiftWords(dx: number, dy: number): string {
+  const parts: string[] = [];
+  if (dx) parts.push(`${Math.abs(dx)} px ${dx < 0 ? 'left' : 'right'}`);
+  if (dy) parts.push(`${Math.abs(dy)} px ${dy < 0 ? 'up' : 'down'}`);
+  return parts.join(' and ');
+}
+
+/** A list of quotes: "'a'", "'a' and 'b'", "'a' and 3 more lines". */
+function quoteList(texts: string[]): { words: string; plural: boolean } {
+  if (texts.length === 1) return { words: quote(texts[0]), plural: false };
+  if (texts.length === 2) return { words: `${quote(texts[0])} and ${quote(texts[1])}`, plural: true };
+  return { words: `${quote(texts[0])} and ${texts.length - 1} more lines`, plural: true };
+}
+
+/** The common shift of moved lines, when they all moved the same way (within 2 px). */
+function commonShift(moved: Extract<LineChange, { kind: 'moved' }>[]): { dx: number; dy: number } | undefined {
+  if (!moved.length) return undefined;
+  const { dx, dy } = moved[0];
+  return moved.every((m) => Math.abs(m.dx - dx) <= 2 && Math.abs(m.dy - dy) <= 2) ? { dx, dy } : undefined;
+}
+
+/** The one sentence for a re-wording: "'Select...' now reads 'Choose an option'", or the changed words inside a longer line. */
+export function rewordingCaption(before: string, after: string): string {
+  const words = changedWords(before, after);
+  if (!words.partial) return `${quote(before)} now reads ${quote(after)}`;
+  if (!words.before) return `${quote(words.after)} was added to the text ${quote(after)}`;
+  if (!words.after) return `${quote(words.before)} was removed from the text ${quote(before)}`;
+  return `${quote(words.before)} now reads ${quote(words.after)} in the text ${quote(after)}`;
+}
+
+/**
+ * The verdict of a reading: text first (re-worded, added, removed lines, with the lines they pushed),
+ * then moves of the region's content (lines or pixels), then a recolour. Undefined when the reading
+ * explains nothing (no text difference, no clean shift, no consistent recolour): the model's caption stands.
+ */
+export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
+  const { changes, shift, colour } = reading;
+  const reworded = changes.filter((c): c is Extract<LineChange, { kind: 'reworded' }> => c.kind === 'reworded');
+  const added = changes.filter((c): c is Extract<LineChange, { kind: 'added' }> => c.kind === 'added');
+  const removed = changes.filter((c): c is Extract<LineChange, { kind: 'removed' }> => c.kind === 'removed');
+  const moved = changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved');
+  const same = changes.filter((c) => c.kind === 'same');
+  const pushedShift = commonShift(moved);
+  const pushed = pushedShift && moved.length ? { lines: moved.length, ...pushedShift } : undefined;
+  const pushClause = pushed ? `; ${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}` : '';
+
+  if (reworded.length) {
+    const first = reworded[0];
+    let caption = rewordingCaption(first.before.text, first.after.text);
+    if (reworded.length === 2) caption += ` and ${rewordingCaption(reworded[1].before.text, reworded[1].after.text)}`;
+    else if (reworded.length > 2) caption += ` and ${reworded.length - 1} more lines changed`;
+    if (added.length) caption += `; ${quoteList(added.map((a) => a.after.text)).words} appeared`;
+    if (removed.length) caption += `; ${quoteList(removed.map((r) => r.before.text)).words} disappeared`;
+    return { kind: 'text', caption: caption + pushClause, textBefore: first.before.text, textAfter: first.after.text, ...(pushed ? { pushed } : {}) };
+  }
+  if (added.length && removed.length) {
+    const a = quoteList(added.map((x) => x.after.text)), r = quoteList(removed.map((x) => x.before.text));
+    return {
+      kind: 'text', caption: `${r.words} ${r.plural ? 'were' : 'was'} replaced by ${a.words}${pushClause}`,
+      textBefore: removed.map((x) => x.before.text).join('\n'), textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}),
+    };
+  }
+  if (added.length) {
+    const a = quoteList(added.map((x) => x.after.text));
+    return { kind: 'add', caption: `${a.words} ${a.plural ? 'were' : 'was'} added${pushClause}`, textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}) };
+  }
+  if (removed.length) {
+    const r = quoteList(removed.map((x) => x.before.text));
+    return { kind: 'remove', caption: `${r.words} ${r.plural ? 'were' : 'was'} removed${pushClause}`, textBefore: removed.map((x) => x.before.text).join('\n'), ...(pushed ? { pushed } : {}) };
+  }
+  // nothing re-worded, added or removed: the content moved, as lines or as pixels
+  const subject = (texts: string[]) => (texts.length ? quoteList(texts) : undefined);
+  if (moved.length && pushedShift && (!shift || shift.explained >= 0.5)) {
+    const s = subject(moved.map((m) => m.after.text))!;
+    return { kind: 'move', caption: `${s.words} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}` };
+  }
+  if (shift && shift.explained >= 0.9 && (shift.dx || shift.dy)) {
+    const s = subject(same.map((m) => m.after.text));
+    return { kind: 'move', caption: `${s ? s.words : 'the content here'} moved ${shiftWords(shift.dx, shift.dy)}` };
+  }
+  if (colour && colour.before !== colour.after && colour.consistency >= 0.8 && colour.pixels >= 12) {
+    const s = subject(same.map((m) => m.after.text));
+    if (colour.onEdge >= 0.7) {
+      return { kind: 'color', caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${colour.after}` };
+    }
+    return { kind: 'color', caption: `${s ? s.words : 'the colour here'} changed ${s ? 'colour ' : ''}from ${colour.before} to ${colour.after}` };
+  }
+  return undefined;
+}
