@@ -13,9 +13,9 @@ export type LineChange =
   | { kind: 'added'; after: TextLine }
   | { kind: 'removed'; before: TextLine };
 
-/** Text compared for identity: case, spaces and punctuation look-alikes the reader confuses are folded. */
+/** Text compared for identity: case, spaces, quotes and the look-alikes of l the reader confuses are folded. */
 export function textKey(text: string): string {
-  return text.toLowerCase().replace(/[\s'"`’‘“”]/g, '').replace(/[|l1i!]/g, 'l').replace(/[o0]/g, 'o');
+  return text.toLowerCase().replace(/[\s'"`’‘“”]/g, '').replace(/[|!]/g, 'l');
 }
 
 /** Levenshtein similarity of two strings, 0..1. */
@@ -59,6 +59,15 @@ export function lineShift(before: RgbaImage | undefined, after: RgbaImage | unde
   return { dx: best.dx, dy: best.dy };
 }
 
+/** True when the pixels of `afterBox` are the same in both images once moved by (dx, dy): at most 8% differ (a glyph re-rasterised at a new sub-pixel offset). */
+export function samePixels(before: RgbaImage, after: RgbaImage, afterBox: Box, dx: number, dy: number): boolean {
+  const clip: Box = [Math.max(0, afterBox[0], dx), Math.max(0, afterBox[1], dy), Math.min(after.width, afterBox[2], before.width + dx), Math.min(after.height, afterBox[3], before.height + dy)];
+  const area = (clip[2] - clip[0]) * (clip[3] - clip[1]);
+  // a box mostly outside the other image (content in the part a taller screenshot added) is not the same
+  if (area <= 0.8 * (afterBox[2] - afterBox[0]) * (afterBox[3] - afterBox[1])) return false;
+  return differingAfterShift(before, after, clip, dx, dy, 40, Math.ceil(0.08 * area)) <= 0.08 * area;
+}
+
 /**
  * Matches the lines read before and after. Same text (textKey) is matched first, nearest first; then
  * an unmatched pair of lines in the same place (they overlap by half the smaller box, or sit on the
@@ -71,7 +80,10 @@ export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], imag
   const candidates: { i: number; j: number; d: number }[] = [];
   beforeLines.forEach((b, i) => afterLines.forEach((a, j) => {
     const kb = textKey(b.text), ka = textKey(a.text);
-    if (kb === ka || (kb.length >= 6 && similarity(kb, ka) >= 0.9)) {
+    // one character misread in a longer line is the same line, where its pixels are the same
+    const misread = kb !== ka && kb.length >= 6 && similarity(kb, ka) >= 1 - 1.5 / Math.max(kb.length, ka.length)
+      && (!images || samePixels(images.before, images.after, a.box, 0, 0));
+    if (kb === ka || misread) {
       const [bx, by] = centre(b.box), [ax, ay] = centre(a.box);
       candidates.push({ i, j, d: Math.hypot(ax - bx, ay - by) });
     }

@@ -249,7 +249,7 @@ const NO_SPACE_BEFORE = /[,.;:!?)\]}%]/;
 const NO_SPACE_AFTER = /[([{@$#]/;
 
 /** The most common colour on a box's border (its background), per channel quantised to 8 levels of 32. */
-function borderColour(image: RgbaImage, box: Box): [number, number, number] {
+export function borderColour(image: RgbaImage, box: Box): [number, number, number] {
   const [x0, y0, x1, y1] = box;
   const counts = new Map<number, { n: number; r: number; g: number; b: number }>();
   const add = (x: number, y: number) => {
@@ -278,6 +278,18 @@ function borderColour(image: RgbaImage, box: Box): [number, number, number] {
 /** Text as a person would type it: full-width forms folded (NFKC), runs of spaces one, ends trimmed. */
 export function normaliseText(text: string): string {
   return text.normalize('NFKC').replace(/\s+/g, ' ').replace(/ ([,.;:!?)\]])/g, '$1').trim();
+}
+
+/**
+ * Lines kept: icons and pictures read as one or two odd characters ("口", "b" at low confidence) are
+ * not text a caption should quote.
+ */
+export function isReadable(line: { text: string; confidence: number }): boolean {
+  const t = line.text;
+  if (!t) return false;
+  if (line.confidence < 0.6) return false;
+  if ([...t].length <= 2 && (line.confidence < 0.75 || !/^[\p{L}\p{N}]+$/u.test(t))) return false;
+  return true;
 }
 
 export interface TextReaderOptions {
@@ -344,7 +356,7 @@ export class TextReader {
     t = performance.now();
     const lines = await this.recognize(rec, dictionary, image, boxes);
     this.recognizeMs += performance.now() - t;
-    return lines.filter((l) => l.text.length > 0)
+    return lines.filter((l) => isReadable(l))
       .sort((a, b) => (Math.abs(a.box[1] - b.box[1]) > 4 ? a.box[1] - b.box[1] : a.box[0] - b.box[0]));
   }
 

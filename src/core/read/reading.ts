@@ -6,8 +6,9 @@
 import type { Box, ChangeKind } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
-import { matchLines, changedWords, type LineChange } from './correspond.js';
-import { colourChangeOf, type ColourChange } from './colour.js';
+import { matchLines, changedWords, samePixels, type LineChange } from './correspond.js';
+import { colourChangeOf, colourName, type ColourChange } from './colour.js';
+import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 
 export interface BlockShift {
@@ -20,7 +21,8 @@ export interface BlockShift {
 export interface RegionReading {
   changes: LineChange[];
   shift?: BlockShift;
-  colour?: ColourChange;
+  /** the recolour of the changed pixels, and the name of the region's background colour. */
+  colour?: ColourChange & { background: string };
 }
 
 export interface ReadVerdict {
@@ -64,17 +66,59 @@ export function blockShiftOf(before: RgbaImage, after: RgbaImage, box: Box, rang
   return { dx: best.dx, dy: best.dy, explained: Math.max(0, 1 - best.count / unshifted) };
 }
 
+/** Widest band read around a region: lines the region cuts are read whole (a changed word in a sentence). */
+const MAX_READ_WIDTH = 1200;
+
+/** The area read around a region: the box grown by the margin, and widened towards whole lines. */
+function readArea(box: Box, image: RgbaImage): Box {
+  const width = Math.min(image.width, Math.max(box[2] - box[0] + 2 * READ_MARGIN, MAX_READ_WIDTH));
+  const cx = (box[0] + box[2]) / 2;
+  const x0 = Math.max(0, Math.min(image.width - width, Math.round(cx - width / 2)));
+  return [x0, Math.max(0, box[1] - READ_MARGIN), x0 + width, Math.min(image.height, box[3] + READ_MARGIN)];
+}
+
+/**
+ * Text changes the pixels do not bear out - a line read two ways, or read whole on one side and cut
+ * on the other, whose pixels are the same unmoved or moved by the block's shift - become unchanged or
+ * moved lines.
+ */
+function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaImage, shift?: BlockShift): LineChange[] {
+  const shifts = [{ dx: 0, dy: 0 }, ...(shift && shift.explained >= 0.5 ? [{ dx: shift.dx, dy: shift.dy }] : [])];
+  const out: LineChange[] = [];
+  for (const c of changes) {
+    if (c.kind === 'same' || c.kind === 'moved') {
+      out.push(c);
+      continue;
+    }
+    const afterBox = c.kind === 'removed' ? undefined : c.after.box;
+    const beforeBox = c.kind === 'added' ? undefined : c.before.box;
+    const explained = shifts.find(({ dx, dy }) => {
+      const at: Box = afterBox ?? [beforeBox![0] + dx, beforeBox![1] + dy, beforeBox![2] + dx, beforeBox![3] + dy];
+      return samePixels(before, after, at, dx, dy);
+    });
+    if (!explained) {
+      out.push(c);
+      continue;
+    }
+    if (c.kind === 'reworded') out.push(explained.dx || explained.dy ? { kind: 'moved', before: c.before, after: c.after, ...explained } : { kind: 'same', before: c.before, after: c.after });
+    // an added or removed line whose pixels only moved: its other half was not read; nothing to say of it
+  }
+  return out;
+}
+
 /** Reads one region: lines in both images around `box` (common-area pixels), matched; shift; colour. */
 export async function readRegion(reader: TextReader, before: RgbaImage, after: RgbaImage, box: Box, areas?: { before: Box; after: Box }): Promise<RegionReading> {
-  const area = grow(box, READ_MARGIN);
-  const [linesBefore, linesAfter] = [await reader.read(before, areas?.before ?? area), await reader.read(after, areas?.after ?? area)];
+  const [linesBefore, linesAfter] = [await reader.read(before, areas?.before ?? readArea(box, before)), await reader.read(after, areas?.after ?? readArea(box, after))];
   const touch = grow(box, 2);
   const keep = (lines: TextLine[], limit?: Box) => lines.filter((l) => intersects(l.box, limit ?? touch));
-  const changes = matchLines(keep(linesBefore, areas?.before), keep(linesAfter, areas?.after), { before, after });
-  const moved = changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved').map((c) => ({ dx: c.dx, dy: c.dy }));
+  const matched = matchLines(keep(linesBefore, areas?.before), keep(linesAfter, areas?.after), { before, after });
+  const moved = matched.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved').map((c) => ({ dx: c.dx, dy: c.dy }));
   const shift = blockShiftOf(before, after, box, 4, moved);
-  const colour = colourChangeOf(before, after, [box[0], box[1], Math.min(box[2], before.width, after.width), Math.min(box[3], before.height, after.height)]);
-  return { changes, ...(shift ? { shift } : {}), ...(colour ? { colour } : {}) };
+  const changes = verifiedChanges(matched, before, after, shift);
+  const common: Box = [box[0], box[1], Math.min(box[2], before.width, after.width), Math.min(box[3], before.height, after.height)];
+  const colour = colourChangeOf(before, after, common);
+  const background = borderColour(before, [Math.max(0, common[0] - 2), Math.max(0, common[1] - 2), Math.min(before.width, common[2] + 2), Math.min(before.height, common[3] + 2)]);
+  return { changes, ...(shift ? { shift } : {}), ...(colour ? { colour: { ...colour, background: colourName(...background) } } : {}) };
 }
 
 /** 'text', cut to MAX_QUOTE characters. */
@@ -93,6 +137,10 @@ export function shiftWords(dx: number, dy: number): string {
 
 /** A list of quotes: "'a'", "'a' and 'b'", "'a' and 3 more lines". */
 function quoteList(texts: string[]): { words: string; plural: boolean } {
+  // numbers read as numbers: "the numbers 0 and 1" (row indices, counters)
+  if (texts.length >= 2 && texts.length <= 4 && texts.every((t) => /^[-+]?[\d.,]+$/.test(t))) {
+    return { words: `the numbers ${texts.slice(0, -1).join(', ')} and ${texts[texts.length - 1]}`, plural: true };
+  }
   if (texts.length === 1) return { words: quote(texts[0]), plural: false };
   if (texts.length === 2) return { words: `${quote(texts[0])} and ${quote(texts[1])}`, plural: true };
   return { words: `${quote(texts[0])} and ${texts.length - 1} more lines`, plural: true };
@@ -108,7 +156,7 @@ function commonShift(moved: Extract<LineChange, { kind: 'moved' }>[]): { dx: num
 /** The one sentence for a re-wording: "'Select...' now reads 'Choose an option'", or the changed words inside a longer line. */
 export function rewordingCaption(before: string, after: string): string {
   const words = changedWords(before, after);
-  if (!words.partial) return `${quote(before)} now reads ${quote(after)}`;
+  if (!words.partial) return `the text ${quote(before)} now reads ${quote(after)}`;
   if (!words.before) return `${quote(words.after)} was added to the text ${quote(after)}`;
   if (!words.after) return `${quote(words.before)} was removed from the text ${quote(before)}`;
   return `${quote(words.before)} now reads ${quote(words.after)} in the text ${quote(after)}`;
@@ -156,6 +204,13 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   }
   // nothing re-worded, added or removed: the content moved, as lines or as pixels
   const subject = (texts: string[]) => (texts.length ? quoteList(texts) : undefined);
+  if (moved.length && pushedShift && shift && shift.explained < 0.8 && (pushedShift.dx > 0 || pushedShift.dy > 0)
+    && Math.abs(shift.dx - pushedShift.dx) <= 2 && Math.abs(shift.dy - pushedShift.dy) <= 2) {
+    // the lines moved together but their move leaves new pixels unexplained, and no text was added:
+    // something that is not text (a picture, an icon) was put in before them
+    const s = subject(moved.map((m) => m.after.text))!;
+    return { kind: 'add', caption: `an image or icon was inserted before ${s.words}, which moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, pushed: { lines: moved.length, ...pushedShift } };
+  }
   if (moved.length && pushedShift && (!shift || shift.explained >= 0.5)) {
     const s = subject(moved.map((m) => m.after.text))!;
     return { kind: 'move', caption: `${s.words} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}` };
@@ -164,7 +219,10 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const s = subject(same.map((m) => m.after.text));
     return { kind: 'move', caption: `${s ? s.words : 'the content here'} moved ${shiftWords(shift.dx, shift.dy)}` };
   }
-  if (colour && colour.before !== colour.after && colour.consistency >= 0.8 && colour.pixels >= 12) {
+  // a recolour changes something that is there on both sides: pixels that were or became the
+  // background are something added or removed, which the model's caption describes better
+  if (colour && colour.before !== colour.after && colour.consistency >= 0.8 && colour.pixels >= 12
+    && colour.before !== colour.background && colour.after !== colour.background) {
     const s = subject(same.map((m) => m.after.text));
     if (colour.onEdge >= 0.7) {
       return { kind: 'color', caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${colour.after}` };
