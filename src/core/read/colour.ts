@@ -90,3 +90,24 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
   }
   return { before: name(top(beforeCounts)), after: name(top(afterCounts)), consistency: consistent / pixels, onEdge: edge / pixels, pixels };
 }
+
+/**
+ * The ink colour of a text line: the mean of the fifth of its pixels furthest from the background
+ * (glyph cores, not their anti-aliased edges), named.
+ */
+export function inkColour(image: RgbaImage, box: Box, background: [number, number, number]): string {
+  const [x0, y0, x1, y1] = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(image.width, box[2]), Math.min(image.height, box[3])];
+  const pixels: { d: number; i: number }[] = [];
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * image.width + x) * 4;
+      const d = Math.abs(image.data[i] - background[0]) + Math.abs(image.data[i + 1] - background[1]) + Math.abs(image.data[i + 2] - background[2]);
+      if (d > 60) pixels.push({ d, i });
+    }
+  }
+  if (!pixels.length) return colourName(...background);
+  pixels.sort((a, b) => b.d - a.d);
+  const top = pixels.slice(0, Math.max(1, Math.ceil(pixels.length / 5)));
+  const mean = [0, 1, 2].map((c) => top.reduce((s, p) => s + image.data[p.i + c], 0) / top.length) as [number, number, number];
+  return colourName(...mean);
+}

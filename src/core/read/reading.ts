@@ -7,7 +7,7 @@ import type { Box, ChangeKind } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
 import { matchLines, changedWords, samePixels, type LineChange } from './correspond.js';
-import { colourChangeOf, colourName, type ColourChange } from './colour.js';
+import { colourChangeOf, colourName, inkColour, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 
@@ -21,6 +21,8 @@ export interface BlockShift {
 export interface RegionReading {
   changes: LineChange[];
   shift?: BlockShift;
+  /** lines whose text and place stayed (within a pixel) but whose ink colour changed. */
+  recoloured?: { text: string; before: string; after: string }[];
   /** the recolour of the changed pixels, and the name of the region's background colour. */
   colour?: ColourChange & { background: string };
 }
@@ -118,7 +120,20 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
   const common: Box = [box[0], box[1], Math.min(box[2], before.width, after.width), Math.min(box[3], before.height, after.height)];
   const colour = colourChangeOf(before, after, common);
   const background = borderColour(before, [Math.max(0, common[0] - 2), Math.max(0, common[1] - 2), Math.min(before.width, common[2] + 2), Math.min(before.height, common[3] + 2)]);
-  return { changes, ...(shift ? { shift } : {}), ...(colour ? { colour: { ...colour, background: colourName(...background) } } : {}) };
+  const recoloured: { text: string; before: string; after: string }[] = [];
+  for (const c of changes) {
+    if (c.kind !== 'same' && !(c.kind === 'moved' && Math.abs(c.dx) <= 1 && Math.abs(c.dy) <= 1)) continue;
+    const bgBefore = borderColour(before, c.before.box), bgAfter = borderColour(after, c.after.box);
+    const inkBefore = inkColour(before, c.before.box, bgBefore), inkAfter = inkColour(after, c.after.box, bgAfter);
+    // grey to a neighbouring grey is how a line reads when an icon or caret beside it changed: a
+    // recolour of text names a hue on at least one side
+    const grey = (name: string) => /^(white|light grey|grey|dark grey|black)$/.test(name);
+    if (inkBefore !== inkAfter && !(grey(inkBefore) && grey(inkAfter)) && colourName(...bgBefore) === colourName(...bgAfter)) recoloured.push({ text: c.after.text, before: inkBefore, after: inkAfter });
+  }
+  return {
+    changes, ...(shift ? { shift } : {}), ...(recoloured.length ? { recoloured } : {}),
+    ...(colour ? { colour: { ...colour, background: colourName(...background) } } : {}),
+  };
 }
 
 /** 'text', cut to MAX_QUOTE characters. */
@@ -190,7 +205,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   if (added.length && removed.length) {
     const a = quoteList(added.map((x) => x.after.text)), r = quoteList(removed.map((x) => x.before.text));
     return {
-      kind: 'text', caption: `${r.words} ${r.plural ? 'were' : 'was'} replaced by ${a.words}${pushClause}`,
+      kind: 'text', caption: `the text ${r.words} ${r.plural ? 'were' : 'was'} replaced by ${a.words}${pushClause}`,
       textBefore: removed.map((x) => x.before.text).join('\n'), textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}),
     };
   }
@@ -202,8 +217,15 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const r = quoteList(removed.map((x) => x.before.text));
     return { kind: 'remove', caption: `${r.words} ${r.plural ? 'were' : 'was'} removed${pushClause}`, textBefore: removed.map((x) => x.before.text).join('\n'), ...(pushed ? { pushed } : {}) };
   }
-  // nothing re-worded, added or removed: the content moved, as lines or as pixels
+  // nothing re-worded, added or removed: the text changed colour, or the content moved
   const subject = (texts: string[]) => (texts.length ? quoteList(texts) : undefined);
+  const recoloured = reading.recoloured ?? [];
+  const lines = same.length + moved.length;
+  if (recoloured.length && recoloured.length >= 0.5 * lines) {
+    const s = subject(recoloured.map((r) => r.text))!;
+    const r = recoloured[0];
+    return { kind: 'color', caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}` };
+  }
   if (moved.length && pushedShift && shift && shift.explained < 0.8 && (pushedShift.dx > 0 || pushedShift.dy > 0)
     && Math.abs(shift.dx - pushedShift.dx) <= 2 && Math.abs(shift.dy - pushedShift.dy) <= 2) {
     // the lines moved together but their move leaves new pixels unexplained, and no text was added:
