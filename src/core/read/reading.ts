@@ -21,6 +21,9 @@ export interface BlockShift {
 export interface RegionReading {
   changes: LineChange[];
   shift?: BlockShift;
+  /** share of non-background pixels, in the after image, where the first moved line used to start:
+   * something was put in its place (content pushed along by an insertion that is not text). */
+  vacatedInk?: number;
   /** lines whose text and place stayed (within a pixel) but whose ink colour changed. */
   recoloured?: { text: string; before: string; after: string }[];
   /** the recolour of the changed pixels, and the name of the region's background colour. */
@@ -108,6 +111,20 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
   return out;
 }
 
+/** Share of the pixels of `box` that differ from `background` by more than 40 in a channel. */
+function inkShare(image: RgbaImage, box: Box, background: [number, number, number]): number {
+  const [x0, y0, x1, y1] = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(image.width, box[2]), Math.min(image.height, box[3])];
+  let ink = 0, all = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * image.width + x) * 4;
+      all++;
+      if (Math.max(Math.abs(image.data[i] - background[0]), Math.abs(image.data[i + 1] - background[1]), Math.abs(image.data[i + 2] - background[2])) > 40) ink++;
+    }
+  }
+  return all ? ink / all : 0;
+}
+
 /** Reads one region: lines in both images around `box` (common-area pixels), matched; shift; colour. */
 export async function readRegion(reader: TextReader, before: RgbaImage, after: RgbaImage, box: Box, areas?: { before: Box; after: Box }): Promise<RegionReading> {
   const [linesBefore, linesAfter] = [await reader.read(before, areas?.before ?? readArea(box, before)), await reader.read(after, areas?.after ?? readArea(box, after))];
@@ -130,8 +147,17 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
     const grey = (name: string) => /^(white|light grey|grey|dark grey|black)$/.test(name);
     if (inkBefore !== inkAfter && !(grey(inkBefore) && grey(inkAfter)) && colourName(...bgBefore) === colourName(...bgAfter)) recoloured.push({ text: c.after.text, before: inkBefore, after: inkAfter });
   }
+  const firstMoved = changes.find((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved' && (Math.abs(c.dx) > 4 || Math.abs(c.dy) > 4));
+  let vacatedInk: number | undefined;
+  if (firstMoved) {
+    const b = firstMoved.before.box, { dx, dy } = firstMoved;
+    // the strip the line left: before its new start along the move
+    const strip: Box = dx > 0 ? [b[0], b[1], Math.min(b[2], b[0] + dx), b[3]] : dx < 0 ? [Math.max(b[0], b[2] + dx), b[1], b[2], b[3]]
+      : dy > 0 ? [b[0], b[1], b[2], Math.min(b[3], b[1] + dy)] : [b[0], Math.max(b[1], b[3] + dy), b[2], b[3]];
+    vacatedInk = inkShare(after, strip, borderColour(before, b));
+  }
   return {
-    changes, ...(shift ? { shift } : {}), ...(recoloured.length ? { recoloured } : {}),
+    changes, ...(shift ? { shift } : {}), ...(recoloured.length ? { recoloured } : {}), ...(vacatedInk !== undefined ? { vacatedInk } : {}),
     ...(colour ? { colour: { ...colour, background: colourName(...background) } } : {}),
   };
 }
@@ -226,10 +252,9 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const r = recoloured[0];
     return { kind: 'color', caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}` };
   }
-  if (moved.length && pushedShift && shift && shift.explained < 0.8 && (pushedShift.dx > 0 || pushedShift.dy > 0)
-    && Math.abs(shift.dx - pushedShift.dx) <= 2 && Math.abs(shift.dy - pushedShift.dy) <= 2) {
-    // the lines moved together but their move leaves new pixels unexplained, and no text was added:
-    // something that is not text (a picture, an icon) was put in before them
+  if (moved.length && pushedShift && (pushedShift.dx > 0 || pushedShift.dy > 0) && (reading.vacatedInk ?? 0) >= 0.15) {
+    // the lines moved together, no text was added, and where they started there is now something
+    // that is not text (a picture, an icon): it was put in before them
     const s = subject(moved.map((m) => m.after.text))!;
     return { kind: 'add', caption: `an image or icon was inserted before ${s.words}, which moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, pushed: { lines: moved.length, ...pushedShift } };
   }
