@@ -100,6 +100,8 @@ interface StageRow {
   decode_ms: number;
   diff_ms: number;
   regions_ms: number;
+  /** the text reader (OCR of the changed regions, matching, shifts): inside first_caption_ms */
+  read_ms: number;
   encoder_ms: number;
   decoder_per_caption_ms: number;
   interpolation_per_frame_ms: number;
@@ -142,6 +144,7 @@ async function measurePair(sessions: SessionManager, width: number, height: numb
     decode_ms: r1(t((x) => x.timings.decodeMs)),
     diff_ms: r1(t((x) => x.timings.diffMs)),
     regions_ms: r1(t((x) => x.timings.regionsMs)),
+    read_ms: r1(t((x) => x.timings.readMs)),
     encoder_ms: r1(t((x) => x.timings.encodeMs)),
     decoder_per_caption_ms: r1(t((x) => x.timings.decodeCaptionMs) / Math.max(1, reg)),
     interpolation_per_frame_ms: r1(t((x) => x.timings.interpolateMs) / Math.max(1, 7 * reg)),

@@ -61,12 +61,16 @@ test('withRenderingNoise: a jittered label becomes a noise region, a real change
   assert.equal(withRenderingNoise(plain, before, screen([...label(20, 40), ...label(110, 95)])), plain);
 });
 
-test('describe: a pair that differs only by a 1-pixel jitter says "no visible change" (real PNGs, real models)', async () => {
+test('describe: a block shifted by 1 px is measured as a move by the reader, and is "no visible change" without it (real PNGs, real models)', async () => {
   const sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
   try {
     const before = drawPng(200, 120, [[0, 0, 200, 20, 60, 60, 90], ...label(50, 50)]);
     const jittered = drawPng(200, 120, [[0, 0, 200, 20, 60, 60, 90], ...label(50, 51)]);
-    const report = await describe(sessions, before, jittered, { procedure: false });
+    const read = await describe(sessions, before, jittered, { procedure: false });
+    assert.equal(read.changed, true);
+    assert.ok(read.regions.some((r) => r.kind === 'move' && r.captionSource === 'reader' && /moved 1 px down/.test(r.caption)),
+      read.regions.map((r) => `${r.kind}: ${r.caption}`).join(' | '));
+    const report = await describe(sessions, before, jittered, { procedure: false, read: false });
     assert.equal(report.changed, false);
     assert.equal(report.summary, NO_CHANGE_CAPTION);
     assert.ok(report.regions.length >= 1 && report.regions.every((r) => r.noiseOnly && r.caption === NO_CHANGE_CAPTION));

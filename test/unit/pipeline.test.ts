@@ -143,8 +143,9 @@ test('the reported kind is the argmax of the kind head logits (or the kind commi
   const n = c.kinds.length;
   let changedByPrior = 0;
   for (const [name, pair] of [['two changes', screenPair()], ['global change', { before: light, after: dark }]] as const) {
+    // read: false: the decision rebuilt here is the models'; the text reader may explain a region otherwise
     // noneMinProbability 0: "none" is always believed, so the reported kind is the plain argmax
-    const report = await describe(sessions, pair.before, pair.after, { procedure: false, noneMinProbability: 0 });
+    const report = await describe(sessions, pair.before, pair.after, { procedure: false, noneMinProbability: 0, read: false });
     const shown = [...report.regions.filter((r) => !r.noiseOnly), ...(report.global ? [report.global] : [])];
     assert.ok(shown.length > 0, name);
     // the model samples rebuilt from the report: crops, and the layout context grouped as in training

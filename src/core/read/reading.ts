@@ -41,7 +41,7 @@ export interface ReadVerdict {
 }
 
 /** Context read around a region, in pixels, so lines cut by the box are read whole. */
-const READ_MARGIN = 12;
+const READ_MARGIN = 24;
 /** Longest quote kept whole; longer ones are cut with an ellipsis. */
 const MAX_QUOTE = 48;
 
@@ -154,7 +154,10 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
     // the strip the line left: before its new start along the move
     const strip: Box = dx > 0 ? [b[0], b[1], Math.min(b[2], b[0] + dx), b[3]] : dx < 0 ? [Math.max(b[0], b[2] + dx), b[1], b[2], b[3]]
       : dy > 0 ? [b[0], b[1], b[2], Math.min(b[3], b[1] + dy)] : [b[0], Math.max(b[1], b[3] + dy), b[2], b[3]];
-    vacatedInk = inkShare(after, strip, borderColour(before, b));
+    // against the background around the region in the after image (a moved button leaves the page's
+    // background behind it, not its own colour)
+    const around: Box = [Math.max(0, box[0] - 2), Math.max(0, box[1] - 2), Math.min(after.width, box[2] + 2), Math.min(after.height, box[3] + 2)];
+    vacatedInk = inkShare(after, strip, borderColour(after, around));
   }
   return {
     changes, ...(shift ? { shift } : {}), ...(recoloured.length ? { recoloured } : {}), ...(vacatedInk !== undefined ? { vacatedInk } : {}),

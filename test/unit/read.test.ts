@@ -1,0 +1,155 @@
+// The text reader (src/core/read/): OCR on real PNGs through onnxruntime, line matching, verdicts
+// and the captions they write, and the realpairs scorer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { readPngFile, type RgbaImage } from '../../src/core/image.js';
+import { TextReader, ctcDecode, isReadable, normaliseText } from '../../src/core/read/ocr.js';
+import { matchLines, changedWords, textKey } from '../../src/core/read/correspond.js';
+import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/reading.js';
+import { readPair } from '../../src/core/read/pair.js';
+import { colourName } from '../../src/core/read/colour.js';
+import { scoreChecks } from '../../src/cli/realpairs.js';
+import { SessionManager } from '../../src/core/session.js';
+import { describe as describePair } from '../../src/core/pipeline.js';
+import type { Box, ChangeRegion } from '../../src/core/report.js';
+import type { TextLine } from '../../src/core/read/ocr.js';
+import { MODELS_DIR, REPO_ROOT } from './runtime-fixtures.js';
+
+const EXAMPLE_BEFORE = path.join(REPO_ROOT, 'examples', 'before.png');
+const EXAMPLE_AFTER = path.join(REPO_ROOT, 'examples', 'after.png');
+const line = (text: string, box: Box): TextLine => ({ text, box, confidence: 1 });
+
+/** `image` with the pixels of `from` copied over `to` (same size): text pasted in another place. */
+function pasted(image: RgbaImage, from: Box, to: [number, number]): RgbaImage {
+  const out = { width: image.width, height: image.height, data: Uint8Array.from(image.data) };
+  for (let y = from[1]; y < from[3]; y++) {
+    for (let x = from[0]; x < from[2]; x++) {
+      const s = (y * image.width + x) * 4, d = ((to[1] + y - from[1]) * image.width + to[0] + x - from[0]) * 4;
+      out.data.set(image.data.subarray(s, s + 4), d);
+    }
+  }
+  return out;
+}
+
+test('OCR reads the example screenshot\'s UI text exactly, spaces included', async () => {
+  const reader = new TextReader();
+  try {
+    const lines = await reader.read(readPngFile(EXAMPLE_BEFORE));
+    const texts = lines.map((l) => l.text);
+    for (const expected of ['Team members', 'Two-factor login', 'Get started', 'Log out', 'Enter country', 'Review issue plan from meeting data fix']) {
+      assert.ok(texts.includes(expected), `read ${JSON.stringify(expected)} among ${JSON.stringify(texts)}`);
+    }
+    const started = lines.find((l) => l.text === 'Get started')!;
+    assert.ok(started.box[0] >= 20 && started.box[2] <= 110 && started.box[1] >= 340 && started.box[3] <= 372, `box ${started.box}`);
+  } finally {
+    await reader.dispose();
+  }
+});
+
+test('a re-worded label in a real PNG is quoted old and new, with its words in the reading', async () => {
+  const reader = new TextReader();
+  try {
+    const before = readPngFile(EXAMPLE_BEFORE);
+    // "Overview" pasted over "Orders" (same tab background): the tab now reads Overview
+    const after = pasted(before, [96, 95, 166, 119], [180, 95]);
+    const reading = await readPair(reader, before, after, [[180, 95, 250, 119]]);
+    const verdict = reading.regions[0];
+    assert.ok(verdict, 'the reading explains the region');
+    assert.equal(verdict.kind, 'text');
+    assert.equal(verdict.caption, "the text 'Orders' now reads 'Overview'");
+    assert.equal(verdict.textBefore, 'Orders');
+    assert.equal(verdict.textAfter, 'Overview');
+  } finally {
+    await reader.dispose();
+  }
+});
+
+test('describe: the example pair\'s moved button is named and measured by the reader; reversed, it moved up', async () => {
+  const sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
+  try {
+    const report = await describePair(sessions, EXAMPLE_BEFORE, EXAMPLE_AFTER, { procedure: false });
+    const moved = report.regions.find((r) => r.caption === "'Get started' moved 39 px down");
+    assert.ok(moved, `a region says the button moved: ${report.regions.map((r) => r.caption).join(' | ')}`);
+    assert.equal(moved.kind, 'move');
+    assert.equal(moved.captionSource, 'reader');
+    assert.match(report.summary, /'Get started' moved 39 px down/);
+    assert.ok(report.timings.readMs > 0);
+    const reversed = await describePair(sessions, EXAMPLE_AFTER, EXAMPLE_BEFORE, { procedure: false });
+    assert.match(reversed.summary, /'Get started' moved 39 px up/);
+    const withoutReader = await describePair(sessions, EXAMPLE_BEFORE, EXAMPLE_AFTER, { procedure: false, read: false });
+    assert.ok(withoutReader.regions.every((r) => r.captionSource === undefined), 'read: false leaves the model\'s captions');
+  } finally {
+    await sessions.dispose();
+  }
+});
+
+test('matchLines: same text moved, re-worded in place, added and removed', () => {
+  const before = [line('Open Files', [30, 60, 100, 78]), line('Show Header', [30, 84, 118, 100]), line('Debugger Panel', [30, 108, 136, 124])];
+  const after = [line('File Browser', [30, 60, 112, 78]), line('Table of Contents', [30, 84, 144, 100]), line('Show Header', [30, 108, 118, 124]), line('Debugger Panel', [30, 132, 136, 148])];
+  const changes = matchLines(before, after);
+  const kinds = changes.map((c) => c.kind).sort();
+  assert.deepEqual(kinds, ['added', 'moved', 'moved', 'reworded']);
+  const reworded = changes.find((c) => c.kind === 'reworded');
+  assert.ok(reworded && reworded.kind === 'reworded');
+  assert.equal(reworded.before.text, 'Open Files');
+  assert.equal(reworded.after.text, 'File Browser');
+  const moved = changes.filter((c) => c.kind === 'moved');
+  for (const m of moved) if (m.kind === 'moved') assert.deepEqual([m.dx, m.dy], [0, 24]);
+});
+
+test('verdictOf: an insertion is one change with its consequence; numbers are read as numbers', () => {
+  const before = [line('Show Header', [30, 84, 118, 100]), line('Debugger Panel', [30, 108, 136, 124])];
+  const after = [line('Table of Contents', [30, 84, 144, 100]), line('Show Header', [30, 108, 118, 124]), line('Debugger Panel', [30, 132, 136, 148])];
+  const inserted = verdictOf({ changes: matchLines([], after.slice(0, 1)).concat(matchLines(before, after.slice(1))) });
+  assert.ok(inserted);
+  assert.equal(inserted.kind, 'add');
+  assert.equal(inserted.caption, "'Table of Contents' was added; 2 lines moved 24 px down");
+  assert.deepEqual(inserted.pushed, { lines: 2, dx: 0, dy: 24 });
+  const removed = verdictOf({ changes: matchLines([line('0', [0, 30, 10, 44]), line('1', [0, 60, 10, 74])], []) });
+  assert.equal(removed?.caption, 'the numbers 0 and 1 were removed');
+  assert.equal(verdictOf({ changes: matchLines(before, before) }), undefined, 'nothing changed: no verdict');
+});
+
+test('captions of re-wordings: whole labels, or the changed words inside a sentence', () => {
+  assert.equal(rewordingCaption('Select...', 'Choose an option'), "the text 'Select...' now reads 'Choose an option'");
+  assert.equal(rewordingCaption('Images in markdown should keep inside the container width:', 'Images in markdown should stay inside the container width:'),
+    "'keep' now reads 'stay' in the text 'Images in markdown should stay inside the conta…'");
+  assert.deepEqual(changedWords('a b c d', 'a b d'), { before: 'c', after: '', partial: true });
+  assert.equal(shiftWords(-16, 12), '16 px left and 12 px down');
+  assert.equal(textKey('Open  Files'), textKey('open files'));
+});
+
+test('OCR post-processing: CTC collapse and blanks, NFKC folding, icon-like reads dropped', () => {
+  const dictionary = ['', 'a', 'b', ' '];
+  // steps: a a blank a b b -> "aab"
+  const probs = new Float32Array([0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0]);
+  const decoded = ctcDecode(probs, 0, 6, 4, dictionary);
+  assert.equal(decoded.text, 'aab');
+  assert.deepEqual(decoded.steps, [[0, 1], [3, 3], [4, 5]]);
+  assert.equal(normaliseText('@st.cache，  @st.cache_data ,'), '@st.cache, @st.cache_data,');
+  assert.equal(isReadable({ text: '○', confidence: 0.99 }), false);
+  assert.equal(isReadable({ text: 'b', confidence: 0.7 }), false);
+  assert.equal(isReadable({ text: '0', confidence: 0.95 }), true);
+  assert.equal(isReadable({ text: 'Deploy', confidence: 0.4 }), false);
+});
+
+test('colour names', () => {
+  assert.equal(colourName(255, 255, 255), 'white');
+  assert.equal(colourName(128, 128, 128), 'grey');
+  assert.equal(colourName(220, 38, 38), 'red');
+  assert.equal(colourName(30, 100, 230), 'blue');
+  assert.equal(colourName(0, 200, 220), 'cyan');
+});
+
+test('realpairs scoring: change, all and none over the summary and changed regions', () => {
+  const region = (kind: string, caption: string) => ({ kind, caption, noiseOnly: false } as unknown as ChangeRegion);
+  const report = { summary: "the text 'Open Files' now reads 'File Browser'", regions: [region('text', "the text 'Open Files' now reads 'File Browser'"), region('none', 'the font changed')] };
+  assert.deepEqual(scoreChecks(report, { change: true, all: [['File Browser'], ['renam|reads']], none: ['font'] }), { pass: true, reasons: [] });
+  const failed = scoreChecks(report, { change: false, all: [['Recents']], none: ['open files'] });
+  assert.equal(failed.pass, false);
+  assert.equal(failed.reasons.length, 3);
+  const unchanged = { summary: 'no visible change', regions: [region('none', 'no visible change')] };
+  assert.equal(scoreChecks(unchanged, { change: true, all: [], none: [] }).pass, false);
+  assert.equal(scoreChecks(unchanged, { change: false, all: [], none: [] }).pass, true);
+});
