@@ -6,8 +6,8 @@
 import type { Box, ChangeRegion } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextReader } from './ocr.js';
-import { readRegion, verdictOf, shiftWords, type ReadVerdict } from './reading.js';
-import type { LineChange } from './correspond.js';
+import { readRegion, verdictOf, shiftWords, type ReadVerdict, type RegionReading } from './reading.js';
+import { lineShift, textKey, type LineChange } from './correspond.js';
 
 /** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
 const MAX_WHOLE_READ_PIXELS = 1_500_000;
@@ -53,12 +53,37 @@ export async function readPair(
       : undefined;
     if (whole) return { regions: boxes.map(() => undefined), whole };
   }
-  const regions: (ReadVerdict | undefined)[] = [];
+  const readings: RegionReading[] = [];
   for (const box of boxes) {
-    regions.push(verdictOf(await readRegion(reader, before, after, box)));
+    readings.push(await readRegion(reader, before, after, box));
     checkpoint();
   }
-  return { regions };
+  return { regions: acrossRegions(readings, before, after).map(verdictOf) };
+}
+
+/**
+ * A line that left one region and arrived in another (the same text) moved: the region finder cut the
+ * move in two. Each such pair becomes a moved line in the region it arrived in, and leaves the other.
+ */
+export function acrossRegions(readings: RegionReading[], before?: RgbaImage, after?: RgbaImage): RegionReading[] {
+  const out = readings.map((r) => ({ ...r, changes: [...r.changes] }));
+  for (const [i, from] of out.entries()) {
+    for (const removed of [...from.changes]) {
+      if (removed.kind !== 'removed') continue;
+      const key = textKey(removed.before.text);
+      for (const [j, to] of out.entries()) {
+        if (j === i) continue;
+        const k = to.changes.findIndex((c) => c.kind === 'added' && textKey(c.after.text) === key);
+        if (k < 0) continue;
+        const added = to.changes[k] as Extract<LineChange, { kind: 'added' }>;
+        const shift = lineShift(before, after, removed.before.box, added.after.box);
+        to.changes[k] = { kind: 'moved', before: removed.before, after: added.after, ...shift };
+        from.changes.splice(from.changes.indexOf(removed), 1);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 const CAUSES = new Set(['add', 'remove', 'text', 'resize', 'spacing']);

@@ -139,7 +139,7 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
   const background = borderColour(before, [Math.max(0, common[0] - 2), Math.max(0, common[1] - 2), Math.min(before.width, common[2] + 2), Math.min(before.height, common[3] + 2)]);
   const recoloured: { text: string; before: string; after: string }[] = [];
   for (const c of changes) {
-    if (c.kind !== 'same' && !(c.kind === 'moved' && Math.abs(c.dx) <= 1 && Math.abs(c.dy) <= 1)) continue;
+    if (c.kind !== 'same' && c.kind !== 'moved') continue;
     const bgBefore = borderColour(before, c.before.box), bgAfter = borderColour(after, c.after.box);
     const inkBefore = inkColour(before, c.before.box, bgBefore), inkAfter = inkColour(after, c.after.box, bgAfter);
     // grey to a neighbouring grey is how a line reads when an icon or caret beside it changed: a
@@ -253,7 +253,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   if (recoloured.length && recoloured.length >= 0.5 * lines) {
     const s = subject(recoloured.map((r) => r.text))!;
     const r = recoloured[0];
-    return { kind: 'color', caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}` };
+    const movedToo = pushedShift && moved.length >= 0.5 * lines ? ` and moved ${shiftWords(pushedShift.dx, pushedShift.dy)}` : '';
+    return { kind: 'color', caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}${movedToo}` };
   }
   if (moved.length && pushedShift && (pushedShift.dx > 0 || pushedShift.dy > 0) && (reading.vacatedInk ?? 0) >= 0.15) {
     // the lines moved together, no text was added, and where they started there is now something
