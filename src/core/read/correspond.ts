@@ -38,22 +38,31 @@ const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, 
 
 /**
  * The exact shift of a line's pixels: around the shift of its boxes (the detector's boxes wobble by a
- * pixel or two), the (dx, dy) within +-`search` that leaves the fewest differing pixels inside the
- * after box. Returns the box shift when the images are not given.
+ * pixel or two, and may take in a neighbour on one side), the (dx, dy) within +-`search` of the shift of
+ * their centres, left or right edges that leaves the fewest differing pixels inside the after box.
+ * Returns the shift of the centres when the images are not given.
  */
 export function lineShift(before: RgbaImage | undefined, after: RgbaImage | undefined, b: Box, a: Box, search = 3): { dx: number; dy: number } {
   const [cbx, cby] = centre(b), [cax, cay] = centre(a);
   const ex = Math.round(cax - cbx), ey = Math.round(cay - cby);
   if (!before || !after) return { dx: ex, dy: ey };
   const inner: Box = [Math.max(0, a[0]), Math.max(0, a[1]), Math.min(after.width, a[2]), Math.min(after.height, a[3])];
+  // the boxes' centres, left edges or right edges may be the ones that moved with the text (a box
+  // can take in a neighbour on one side only)
+  const starts = [[ex, ey], [a[0] - b[0], a[1] - b[1]], [a[2] - b[2], a[3] - b[3]]];
   let best = { dx: ex, dy: ey, count: Infinity };
-  for (let dy = ey - search; dy <= ey + search; dy++) {
-    for (let dx = ex - search; dx <= ex + search; dx++) {
-      const clip: Box = [Math.max(inner[0], dx), Math.max(inner[1], dy), Math.min(inner[2], before.width + dx), Math.min(inner[3], before.height + dy)];
-      if (clip[2] <= clip[0] || clip[3] <= clip[1]) continue;
-      const count = differingAfterShift(before, after, clip, dx, dy, 40, best.count);
-      const penalised = count + 0.01 * (Math.abs(dx - ex) + Math.abs(dy - ey));
-      if (penalised < best.count) best = { dx, dy, count: penalised };
+  const tried = new Set<string>();
+  for (const [sx, sy] of starts) {
+    for (let dy = sy - search; dy <= sy + search; dy++) {
+      for (let dx = sx - search; dx <= sx + search; dx++) {
+        if (tried.has(`${dx},${dy}`)) continue;
+        tried.add(`${dx},${dy}`);
+        const clip: Box = [Math.max(inner[0], dx), Math.max(inner[1], dy), Math.min(inner[2], before.width + dx), Math.min(inner[3], before.height + dy)];
+        if (clip[2] <= clip[0] || clip[3] <= clip[1]) continue;
+        const count = differingAfterShift(before, after, clip, dx, dy, 40, best.count);
+        const penalised = count + 0.01 * (Math.abs(dx - ex) + Math.abs(dy - ey));
+        if (penalised < best.count) best = { dx, dy, count: penalised };
+      }
     }
   }
   return { dx: best.dx, dy: best.dy };
@@ -69,12 +78,37 @@ export function samePixels(before: RgbaImage, after: RgbaImage, afterBox: Box, d
 }
 
 /**
+ * The detector may box a row as one line on one side and as two on the other ("Bold Text" + "Code
+ * Block"): neighbours on one row of `lines` whose joined text is a line of `other` are joined.
+ */
+export function harmonised(lines: TextLine[], other: TextLine[]): TextLine[] {
+  const keys = new Set(other.map((l) => textKey(l.text)));
+  const near = (k: string) => keys.has(k) || (k.length >= 8 && [...keys].some((o) => similarity(k, o) >= 0.9));
+  const out = [...lines].sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
+  for (let i = 0; i < out.length; i++) {
+    const a = out[i];
+    if (keys.has(textKey(a.text))) continue;
+    const h = a.box[3] - a.box[1];
+    const j = out.findIndex((b, k) => k !== i && Math.abs(b.box[1] - a.box[1]) <= 0.3 * h && b.box[0] > a.box[0] && b.box[0] - a.box[2] <= 3 * h
+      && !keys.has(textKey(b.text)) && near(textKey(`${a.text}${b.text}`)));
+    if (j < 0) continue;
+    const b = out[j];
+    out[i] = { text: `${a.text} ${b.text}`, confidence: Math.min(a.confidence, b.confidence),
+      box: [Math.min(a.box[0], b.box[0]), Math.min(a.box[1], b.box[1]), Math.max(a.box[2], b.box[2]), Math.max(a.box[3], b.box[3])] };
+    out.splice(j, 1);
+    i--;
+  }
+  return out;
+}
+
+/**
  * Matches the lines read before and after. Same text (textKey) is matched first, nearest first; then
  * an unmatched pair of lines in the same place (they overlap by half the smaller box, or sit on the
  * same row at the same left edge) is one line re-worded; whatever is left was added or removed.
  * A matched line whose pixels moved is "moved" (exact shift from the pixels when they are given).
  */
 export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], images?: { before: RgbaImage; after: RgbaImage }): LineChange[] {
+  [beforeLines, afterLines] = [harmonised(beforeLines, afterLines), harmonised(afterLines, beforeLines)];
   const usedB = new Set<number>(), usedA = new Set<number>();
   const changes: LineChange[] = [];
   const candidates: { i: number; j: number; d: number }[] = [];
@@ -82,7 +116,7 @@ export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], imag
     const kb = textKey(b.text), ka = textKey(a.text);
     // one character misread in a longer line is the same line, where its pixels are the same
     const misread = kb !== ka && kb.length >= 6 && similarity(kb, ka) >= 1 - 1.5 / Math.max(kb.length, ka.length)
-      && (!images || samePixels(images.before, images.after, a.box, 0, 0));
+      && (!images || ((s) => samePixels(images.before, images.after, a.box, s.dx, s.dy))(lineShift(images.before, images.after, b.box, a.box)));
     if (kb === ka || misread) {
       const [bx, by] = centre(b.box), [ax, ay] = centre(a.box);
       candidates.push({ i, j, d: Math.hypot(ax - bx, ay - by) });

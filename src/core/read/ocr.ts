@@ -292,6 +292,33 @@ export function isReadable(line: { text: string; confidence: number }): boolean 
   return true;
 }
 
+/**
+ * Words the detector boxed apart on one row, closer than half a line's height, are one line
+ * ("Tue," + "May 2" -> "Tue, May 2"); columns, shortcuts and separate labels are further apart.
+ */
+export function mergeRows(lines: TextLine[]): TextLine[] {
+  const sorted = [...lines].sort((a, b) => a.box[0] - b.box[0]);
+  const out: TextLine[] = [];
+  for (const line of sorted) {
+    const h = line.box[3] - line.box[1];
+    const left = out.find((o) => {
+      const oh = o.box[3] - o.box[1];
+      const overlap = Math.min(o.box[3], line.box[3]) - Math.max(o.box[1], line.box[1]);
+      const gap = line.box[0] - o.box[2];
+      return overlap >= 0.7 * Math.min(h, oh) && Math.max(h, oh) <= 1.4 * Math.min(h, oh) && gap <= 0.5 * Math.min(h, oh) && gap > -0.5 * h;
+    });
+    if (!left) {
+      out.push({ ...line });
+      continue;
+    }
+    const n = left.text.length, m = line.text.length;
+    left.confidence = (left.confidence * n + line.confidence * m) / (n + m);
+    left.text = `${left.text} ${line.text}`;
+    left.box = [Math.min(left.box[0], line.box[0]), Math.min(left.box[1], line.box[1]), Math.max(left.box[2], line.box[2]), Math.max(left.box[3], line.box[3])];
+  }
+  return out;
+}
+
 export interface TextReaderOptions {
   /** the OCR package's folder (default: found in node_modules). */
   dir?: string;
@@ -356,7 +383,7 @@ export class TextReader {
     t = performance.now();
     const lines = await this.recognize(rec, dictionary, image, boxes);
     this.recognizeMs += performance.now() - t;
-    return lines.filter((l) => isReadable(l))
+    return mergeRows(lines.filter((l) => isReadable(l)))
       .sort((a, b) => (Math.abs(a.box[1] - b.box[1]) > 4 ? a.box[1] - b.box[1] : a.box[0] - b.box[0]));
   }
 

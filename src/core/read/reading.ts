@@ -71,12 +71,12 @@ export function blockShiftOf(before: RgbaImage, after: RgbaImage, box: Box, rang
   return { dx: best.dx, dy: best.dy, explained: Math.max(0, 1 - best.count / unshifted) };
 }
 
-/** Widest band read around a region: lines the region cuts are read whole (a changed word in a sentence). */
-const MAX_READ_WIDTH = 1200;
+/** Read on each side of a region, so that lines the region cuts are read whole (a changed word in a sentence). */
+const READ_SIDE = 160;
 
 /** The area read around a region: the box grown by the margin, and widened towards whole lines. */
 function readArea(box: Box, image: RgbaImage): Box {
-  const width = Math.min(image.width, Math.max(box[2] - box[0] + 2 * READ_MARGIN, MAX_READ_WIDTH));
+  const width = Math.min(image.width, box[2] - box[0] + 2 * READ_SIDE);
   const cx = (box[0] + box[2]) / 2;
   const x0 = Math.max(0, Math.min(image.width - width, Math.round(cx - width / 2)));
   return [x0, Math.max(0, box[1] - READ_MARGIN), x0 + width, Math.min(image.height, box[3] + READ_MARGIN)];
