@@ -14,11 +14,14 @@ import type { PairSample } from './compare.js';
 import { describe as describePair, DEFAULT_BEAM_WIDTH, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from "../core/pipeline.js";
 import { boxArea, globalKindOf, isBox, reflowShiftOf, regionMatchesChange } from './crops.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
+import { similarity } from '../core/read/correspond.js';
 
-const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--keep] [--samples FILE] [--json]';
+const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--no-read] [--keep] [--samples FILE] [--json]';
 
 interface ManifestChange {
   kind: string;
+  from?: string | null;
+  to?: string | null;
   bbox_before: Box | null;
   bbox_after: Box | null;
 }
@@ -42,6 +45,8 @@ interface EvalOptions {
   noneMin?: number;
   keep: boolean;
   json: boolean;
+  /** describe without the text reader (the models' captions alone), to compare */
+  noRead: boolean;
   /** where to write one line per pair (summary, CIDEr-D, kinds) for `npm run compare` */
   samplesFile?: string;
 }
@@ -50,7 +55,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
 
 function parse(argv: string[]): EvalOptions {
-  const o: Partial<EvalOptions> = { split: 'test', seed: 424242, beam: DEFAULT_BEAM_WIDTH, provider: 'auto', keep: false, json: false, modelsDir: path.join(REPO_ROOT, 'models') };
+  const o: Partial<EvalOptions> = { split: 'test', seed: 424242, beam: DEFAULT_BEAM_WIDTH, provider: 'auto', keep: false, json: false, noRead: false, modelsDir: path.join(REPO_ROOT, 'models') };
   const int = (name: string, v: string | undefined, min: number) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min} (got ${v})\n${USAGE}`);
@@ -74,6 +79,7 @@ function parse(argv: string[]): EvalOptions {
       case '--data': o.dataDir = next(); break;
       case '--none-min': o.noneMin = Number(next()); break;
       case '--keep': o.keep = true; break;
+      case '--no-read': o.noRead = true; break;
       case '--samples': o.samplesFile = next(); break;
       case '--json': o.json = true; break;
       default: throw new Error(`unknown option ${a}\n${USAGE}`);
@@ -193,6 +199,36 @@ export function sortedConfusion(confusion: KindTally['confusion']): Record<strin
   ]));
 }
 
+/** How often the report quotes a text change's words exactly (src/core/read/: ChangeRegion.text). */
+export interface QuoteTally {
+  /** text changes with literal old and new text in the manifest */
+  changes: number;
+  newExact: number;
+  oldExact: number;
+  bothExact: number;
+  /** sum over changes of the best 1 - (edit distance / length) between the new text and a region's after text */
+  charAccuracy: number;
+}
+
+const squash = (t: string) => t.replace(/\s+/g, ' ').trim();
+
+/** Adds one pair's text changes: is the new (old) text quoted exactly by some region of the report? */
+export function tallyQuotes(tally: QuoteTally, pair: ManifestPair, report: ChangeReport): QuoteTally {
+  const regions = report.regions.filter((r) => !r.noiseOnly && r.text);
+  for (const c of pair.changes) {
+    if (c.kind !== 'text' || typeof c.from !== 'string' || typeof c.to !== 'string') continue;
+    tally.changes++;
+    const to = squash(c.to), from = squash(c.from);
+    const newExact = regions.some((r) => r.text?.after !== undefined && squash(r.text.after) === to);
+    const oldExact = regions.some((r) => r.text?.before !== undefined && squash(r.text.before) === from);
+    if (newExact) tally.newExact++;
+    if (oldExact) tally.oldExact++;
+    if (regions.some((r) => r.text?.after !== undefined && r.text.before !== undefined && squash(r.text.after) === to && squash(r.text.before) === from)) tally.bothExact++;
+    tally.charAccuracy += Math.max(0, ...regions.map((r) => (r.text?.after !== undefined ? similarity(squash(r.text.after), to) : 0)));
+  }
+  return tally;
+}
+
 async function run(options: EvalOptions): Promise<Record<string, unknown>> {
   const started = performance.now();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'procap-eval-'));
@@ -208,12 +244,14 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
   const pairSamples: PairSample[] = [];
   let noneTotal = 0, noneHit = 0;
   const kinds: KindTally = { total: 0, correct: 0, perKind: {}, confusion: {}, perGroup: {} };
+  const quotes: QuoteTally = { changes: 0, newExact: 0, oldExact: 0, bothExact: 0, charAccuracy: 0 };
   const describeStart = performance.now();
   try {
     for (const pair of pairs) {
       const report = await describePair(sessions, path.join(dataDir, pair.before), path.join(dataDir, pair.after), {
-        beamWidth: options.beam, procedure: false, noneMinProbability: options.noneMin,
+        beamWidth: options.beam, procedure: false, noneMinProbability: options.noneMin, read: !options.noRead,
       });
+      tallyQuotes(quotes, pair, report);
       samples.push({ candidate: report.summary, references: pair.captions });
       const trulyNone = pair.changes.every((c) => c.kind === 'none');
       if (trulyNone) {
@@ -251,6 +289,14 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
     nochange_pairs: noneTotal,
     per_kind_accuracy: Object.fromEntries(Object.entries(kinds.perKind).sort().map(([k, v]) => [k, { count: v.total, accuracy: round(v.correct / v.total) }])),
     kind_confusion: sortedConfusion(kinds.confusion),
+    text_quotes: quotes.changes ? {
+      changes: quotes.changes,
+      new_exact: round(quotes.newExact / quotes.changes),
+      old_exact: round(quotes.oldExact / quotes.changes),
+      both_exact: round(quotes.bothExact / quotes.changes),
+      new_char_accuracy: round(quotes.charAccuracy / quotes.changes),
+    } : null,
+    read: !options.noRead,
     kind_accuracy_by_region: Object.fromEntries(REGION_GROUPS.filter((g) => kinds.perGroup[g]).map((g) => {
       const v = kinds.perGroup[g]!;
       return [g, { count: v.total, accuracy: round(v.correct / v.total) }];

@@ -102,13 +102,32 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
     ` · ${report.provider} · ${Math.round(report.timings.totalMs)} ms · model ${report.modelVersion}`);
 
   const list = h('ol', { class: 'regions', 'data-testid': 'region-list', 'aria-label': 'Changed regions' });
+  const items = new Map<number, HTMLElement>();
   regions.forEach((region, index) => {
     const caption = h('button', { class: 'region-caption', 'data-testid': 'region-caption', 'data-region-id': region.id, 'data-kind': region.kind, type: 'button' },
       h('span', { class: 'kind-tag' }, region.kind), ' ', h('span', { class: 'caption-text' }, region.caption),
       h('span', { class: 'muted' }, ` ${(region.confidence * 100).toFixed(0)}%${region.noiseOnly ? ' · anti-aliasing noise' : ''}`));
     caption.addEventListener('click', () => select(index));
     const copy = button('Copy', 'copy-caption', () => post({ type: 'copyText', text: region.caption }), { 'aria-label': `Copy caption of ${regionName(region.id)}` });
-    list.append(h('li', { 'data-region-index': index }, caption, copy));
+    // the words as read: old struck through beside new
+    const text = region.text ? h('div', { class: 'region-text', 'data-testid': 'region-text' },
+      region.text.before !== undefined ? h('del', { 'data-testid': 'text-before', 'aria-label': 'text before' }, region.text.before) : undefined,
+      region.text.before !== undefined && region.text.after !== undefined ? ' → ' : '',
+      region.text.after !== undefined ? h('ins', { 'data-testid': 'text-after', 'aria-label': 'text after' }, region.text.after) : undefined) : undefined;
+    items.set(region.id, h('li', { 'data-region-index': index }, caption, copy, text));
+  });
+  regions.forEach((region) => {
+    const item = items.get(region.id)!;
+    // content pushed along by another region's change is folded under its cause
+    const cause = region.pushedBy !== undefined && region.pushedBy !== region.id ? items.get(region.pushedBy) : undefined;
+    if (cause) {
+      let pushed = cause.querySelector<HTMLElement>(':scope > details.pushed');
+      if (!pushed) {
+        pushed = h('details', { class: 'pushed', 'data-testid': 'pushed-regions' }, h('summary', { class: 'muted' }, 'content it pushed along'), h('ol', { class: 'regions' }));
+        cause.append(pushed);
+      }
+      pushed.querySelector('ol')!.append(item);
+    } else list.append(item);
   });
   if (regions.length === 0) list.append(h('li', { class: 'muted', 'data-testid': 'no-regions' }, 'No changed regions.'));
 

@@ -38,6 +38,9 @@ export function colourName(r: number, g: number, b: number): string {
 export interface ColourChange {
   before: string;
   after: string;
+  /** the most common before and after colours (4 bits a channel, scaled back to 0..255) */
+  beforeRgb: [number, number, number];
+  afterRgb: [number, number, number];
   /** share of the changed pixels whose before colour maps to one after colour (a recolour is near 1). */
   consistency: number;
   /** share of the changed pixels within 3 px of the changed pixels' bounding box edge (a border is near 1). */
@@ -80,7 +83,8 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
   const pixels = points.length / 2;
   if (pixels === 0) return undefined;
   const top = (counts: Map<number, number>) => [...counts.entries()].sort((p, q) => q[1] - p[1])[0][0];
-  const name = (q: number) => colourName(((q >> 8) & 15) * 17, ((q >> 4) & 15) * 17, (q & 15) * 17);
+  const rgb = (q: number): [number, number, number] => [((q >> 8) & 15) * 17, ((q >> 4) & 15) * 17, (q & 15) * 17];
+  const name = (q: number) => colourName(...rgb(q));
   let consistent = 0;
   for (const m of mapping.values()) consistent += Math.max(...m.values());
   let edge = 0;
@@ -88,7 +92,10 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
     const x = points[i], y = points[i + 1];
     if (x - minX < 3 || maxX - x < 3 || y - minY < 3 || maxY - y < 3) edge++;
   }
-  return { before: name(top(beforeCounts)), after: name(top(afterCounts)), consistency: consistent / pixels, onEdge: edge / pixels, pixels };
+  return {
+    before: name(top(beforeCounts)), after: name(top(afterCounts)), beforeRgb: rgb(top(beforeCounts)), afterRgb: rgb(top(afterCounts)),
+    consistency: consistent / pixels, onEdge: edge / pixels, pixels,
+  };
 }
 
 /**
@@ -110,4 +117,18 @@ export function inkColour(image: RgbaImage, box: Box, background: [number, numbe
   const top = pixels.slice(0, Math.max(1, Math.ceil(pixels.length / 5)));
   const mean = [0, 1, 2].map((c) => top.reduce((s, p) => s + image.data[p.i + c], 0) / top.length) as [number, number, number];
   return colourName(...mean);
+}
+
+/**
+ * True when `after` is `before` taken part of the way towards `background` (what lowering the
+ * opacity of something drawn on that background does): on the line from before to the background,
+ * 15-100% of the way, and close to it.
+ */
+export function isFade(before: [number, number, number], after: [number, number, number], background: [number, number, number]): boolean {
+  const v = background.map((b, i) => b - before[i]);
+  const len2 = v.reduce((s, x) => s + x * x, 0);
+  if (len2 < 30 * 30) return false;
+  const t = v.reduce((s, x, i) => s + x * (after[i] - before[i]), 0) / len2;
+  const residual = Math.sqrt(after.reduce((s, a, i) => s + (a - (before[i] + t * v[i])) ** 2, 0));
+  return t >= 0.15 && t <= 1.05 && residual <= 0.15 * Math.sqrt(len2) + 12;
 }

@@ -35,9 +35,12 @@ export interface ReadOptions {
 
 /** Where the OCR package's files are: its folder in node_modules (or the folder given). */
 export function ocrModelsDir(): string {
-  const require = createRequire(import.meta.url);
+  // an ESM build resolves from this module; the extension's CommonJS bundle from its own folder
+  const metaUrl = (import.meta as { url?: string }).url;
+  const resolver = metaUrl ? createRequire(metaUrl) : typeof require === 'function' ? require : undefined;
   try {
-    return path.dirname(require.resolve(`${OCR.package}/node`));
+    if (!resolver) throw new Error('no module resolver');
+    return path.dirname(resolver.resolve(`${OCR.package}/node`));
   } catch {
     throw new Error(`the text reader's models are missing: the npm package ${OCR.package} is not installed (run npm ci)`);
   }

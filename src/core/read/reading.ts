@@ -6,8 +6,8 @@
 import type { Box, ChangeKind } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
-import { matchLines, changedWords, samePixels, type LineChange } from './correspond.js';
-import { colourChangeOf, colourName, inkColour, type ColourChange } from './colour.js';
+import { matchLines, changedWords, samePixels, textKey, type LineChange } from './correspond.js';
+import { colourChangeOf, colourName, inkColour, isFade, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 
@@ -26,8 +26,8 @@ export interface RegionReading {
   vacatedInk?: number;
   /** lines whose text and place stayed (within a pixel) but whose ink colour changed. */
   recoloured?: { text: string; before: string; after: string }[];
-  /** the recolour of the changed pixels, and the name of the region's background colour. */
-  colour?: ColourChange & { background: string };
+  /** the recolour of the changed pixels, and the region's background colour (name and RGB). */
+  colour?: ColourChange & { background: string; backgroundRgb: [number, number, number] };
 }
 
 export interface ReadVerdict {
@@ -161,8 +161,13 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
   }
   return {
     changes, ...(shift ? { shift } : {}), ...(recoloured.length ? { recoloured } : {}), ...(vacatedInk !== undefined ? { vacatedInk } : {}),
-    ...(colour ? { colour: { ...colour, background: colourName(...background) } } : {}),
+    ...(colour ? { colour: { ...colour, background: colourName(...background), backgroundRgb: background } } : {}),
   };
+}
+
+/** The letters and digits of a text, case folded: what stays when only the font changed. */
+function lettersOf(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 /** 'text', cut to MAX_QUOTE characters. */
@@ -222,6 +227,20 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const pushed = pushedShift && moved.length ? { lines: moved.length, ...pushedShift } : undefined;
   const pushClause = pushed ? `; ${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}` : '';
 
+  // two lines that traded places read as two re-wordings: a reorder
+  const swap = reworded.length === 2 && textKey(reworded[0].before.text) === textKey(reworded[1].after.text)
+    && textKey(reworded[1].before.text) === textKey(reworded[0].after.text);
+  if (swap) {
+    return { kind: 'reorder', caption: `${quote(reworded[0].before.text)} and ${quote(reworded[1].before.text)} swapped places` };
+  }
+  // the same letters drawn differently (another font, size or weight) are a restyle, not new words
+  const restyled = reworded.filter((r) => lettersOf(r.before.text) === lettersOf(r.after.text) && lettersOf(r.after.text).length >= 2);
+  if (reworded.length && restyled.length === reworded.length && !added.length && !removed.length) {
+    const r = restyled[0];
+    const wb = r.before.box[2] - r.before.box[0], wa = r.after.box[2] - r.after.box[0];
+    const width = Math.abs(wa - wb) >= 3 ? `: it is ${Math.abs(wa - wb)} px ${wa > wb ? 'wider' : 'narrower'}` : '';
+    return { kind: 'font', caption: `the font of the text ${quote(r.after.text)} changed${width}` };
+  }
   if (reworded.length) {
     const first = reworded[0];
     let caption = rewordingCaption(first.before.text, first.after.text);
@@ -262,7 +281,9 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const s = subject(moved.map((m) => m.after.text))!;
     return { kind: 'add', caption: `an image or icon was inserted before ${s.words}, which moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, pushed: { lines: moved.length, ...pushedShift } };
   }
-  if (moved.length && pushedShift && (!shift || shift.explained >= 0.5)) {
+  // the lines moved and their move explains the region's pixels (a resized or re-spaced container
+  // also moves its text, but leaves pixels the move does not explain: the model describes those)
+  if (moved.length && pushedShift && (!shift || shift.explained >= 0.8)) {
     const s = subject(moved.map((m) => m.after.text))!;
     return { kind: 'move', caption: `${s.words} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}` };
   }
@@ -275,6 +296,9 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   if (colour && colour.before !== colour.after && colour.consistency >= 0.8 && colour.pixels >= 12
     && colour.before !== colour.background && colour.after !== colour.background) {
     const s = subject(same.map((m) => m.after.text));
+    if (isFade(colour.beforeRgb, colour.afterRgb, colour.backgroundRgb)) {
+      return { kind: 'opacity', caption: `${s ? s.words : 'the content here'} faded: it is now paler, closer to the ${colour.background} background` };
+    }
     if (colour.onEdge >= 0.7) {
       return { kind: 'color', caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${colour.after}` };
     }

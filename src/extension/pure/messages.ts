@@ -129,6 +129,16 @@ function checkRegion(value: unknown, where: string): void {
   if (typeof value.kind !== 'string') throw new MessageValidationError(`${where}.kind must be a string`);
   if (typeof value.confidence !== 'number') throw new MessageValidationError(`${where}.confidence must be a number`);
   if (typeof value.noiseOnly !== 'boolean') throw new MessageValidationError(`${where}.noiseOnly must be a boolean`);
+  if (value.text !== undefined) {
+    const text = value.text;
+    if (!isPlainObject(text) || (text.before !== undefined && typeof text.before !== 'string') || (text.after !== undefined && typeof text.after !== 'string')) {
+      throw new MessageValidationError(`${where}.text must be {before?: string, after?: string}`);
+    }
+  }
+  if (value.pushedBy !== undefined && typeof value.pushedBy !== 'number') throw new MessageValidationError(`${where}.pushedBy must be a number`);
+  if (value.captionSource !== undefined && value.captionSource !== 'reader' && value.captionSource !== 'model') {
+    throw new MessageValidationError(`${where}.captionSource must be "reader" or "model"`);
+  }
   if (value.procedure !== undefined) {
     const procedure = value.procedure;
     if (!isPlainObject(procedure)) throw new MessageValidationError(`${where}.procedure must be an object`);

@@ -1,0 +1,165 @@
+// npm run --silent ocr-eval -- [--data DIR | --count N --split S --seed S] [--realpairs DIR] [--limit N] [--json]
+// How well the text reader (src/core/read/ocr.ts) reads UI text, measured two ways:
+//  - on screens rendered by the data engine, where the DOM gives the truth: every change record
+//    whose element draws text (`label`) is read in its box (the before image; the after image for
+//    additions), and the text read is compared with the label: exact lines, character accuracy
+//    (1 - edit distance / length, spaces included) and word accuracy (the same over words);
+//  - on real screenshots (../shared/realpairs by default): the labels a person quoted in each
+//    pair's reference ('Open Files') are looked for among the lines read in the whole screenshot
+//    (before and after); recall of exact labels and the best character accuracy per label.
+// Also the reader's time per region read. Exit 0 (a measurement), 2 for bad arguments.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { readPngFile } from '../core/image.js';
+import { TextReader } from '../core/read/ocr.js';
+import { similarity } from '../core/read/correspond.js';
+import type { Box } from '../core/report.js';
+
+const USAGE = 'usage: npm run --silent ocr-eval -- [--data DIR | --count N [--split test] [--seed S]] [--realpairs DIR] [--limit N] [--json]';
+const here = path.dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = path.resolve(here, '..', '..', '..');
+/** roles whose label is an icon name or a picture, not drawn text */
+const NON_TEXT_ROLES = new Set(['icon', 'icon button', 'image', 'avatar', 'chart', 'bar', 'progress bar', 'logo']);
+
+/** 1 - word edit distance / the longer word count. */
+export function wordAccuracy(truth: string, read: string): number {
+  const a = truth.split(/\s+/).filter(Boolean), b = read.split(/\s+/).filter(Boolean);
+  if (!a.length && !b.length) return 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return 1 - prev[b.length] / Math.max(a.length, b.length);
+}
+
+/** The labels a person quoted in a reference: 'Open Files', 'page 6'. */
+export function quotedLabels(reference: string): string[] {
+  return [...reference.matchAll(/'([^']{2,60})'/g)].map((m) => m[1]);
+}
+
+interface SyntheticChange {
+  kind: string;
+  role: string;
+  label: string;
+  bbox_before: Box | null;
+  bbox_after: Box | null;
+}
+
+async function syntheticFigures(reader: TextReader, dir: string, limit: number) {
+  const pairs = fs.readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { before: string; after: string; changes: SyntheticChange[] });
+  let items = 0, exact = 0, chars = 0, words = 0, ms = 0;
+  const misses: { truth: string; read: string }[] = [];
+  for (const pair of pairs) {
+    for (const c of pair.changes) {
+      if (items >= limit) break;
+      if (!c.label || NON_TEXT_ROLES.has(c.role) || c.kind === 'reorder' || c.label.length > 80) continue;
+      const onAfter = c.kind === 'add';
+      const box = onAfter ? c.bbox_after : c.bbox_before;
+      if (!box || box[2] - box[0] < 4 || box[3] - box[1] < 4) continue;
+      const image = readPngFile(path.join(dir, onAfter ? pair.after : pair.before));
+      const t = performance.now();
+      const lines = await reader.read(image, [box[0] - 6, box[1] - 6, box[2] + 6, box[3] + 6]);
+      ms += performance.now() - t;
+      const read = lines.map((l) => l.text).join(' ');
+      const truth = c.label.replace(/\s+/g, ' ').trim();
+      items++;
+      if (read === truth) exact++;
+      else if (misses.length < 12) misses.push({ truth, read });
+      chars += similarity(truth, read);
+      words += wordAccuracy(truth, read);
+    }
+  }
+  const r = (x: number) => Number(x.toFixed(4));
+  return { elements: items, exact: r(exact / items), char_accuracy: r(chars / items), word_accuracy: r(words / items), ms_per_region: r(ms / items), misses };
+}
+
+async function realFigures(reader: TextReader, dir: string) {
+  let labels = 0, found = 0, chars = 0, ms = 0, images = 0;
+  const missed: { pair: string; label: string; best: string }[] = [];
+  for (const name of fs.readdirSync(dir).sort()) {
+    const meta = path.join(dir, name, 'meta.json');
+    if (!fs.existsSync(meta)) continue;
+    const reference = (JSON.parse(fs.readFileSync(meta, 'utf8')) as { reference: string[] }).reference.join(' ');
+    const wanted = quotedLabels(reference);
+    if (!wanted.length) continue;
+    const lines: string[] = [];
+    for (const side of ['before.png', 'after.png']) {
+      const t = performance.now();
+      lines.push(...(await reader.read(readPngFile(path.join(dir, name, side)))).map((l) => l.text));
+      ms += performance.now() - t;
+      images++;
+    }
+    for (const label of wanted) {
+      labels++;
+      const hit = lines.some((l) => l.includes(label));
+      if (hit) found++;
+      const best = lines.reduce((b, l) => (similarity(label, l) > similarity(label, b) ? l : b), '');
+      chars += hit ? 1 : similarity(label, best);
+      if (!hit && missed.length < 20) missed.push({ pair: name, label, best });
+    }
+  }
+  const r = (x: number) => Number(x.toFixed(4));
+  return { labels, exact_recall: r(found / labels), char_accuracy: r(chars / labels), ms_per_screenshot: r(ms / images), missed };
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        data: { type: 'string' }, count: { type: 'string' }, split: { type: 'string', default: 'test' }, seed: { type: 'string', default: '424242' },
+        realpairs: { type: 'string', default: path.resolve(REPO_ROOT, '..', 'shared', 'realpairs') },
+        limit: { type: 'string', default: '400' }, json: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const limit = Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) {
+    process.stderr.write(`--limit must be a positive integer\n${USAGE}\n`);
+    process.exit(2);
+  }
+  let dir = values.data;
+  let temp: string | undefined;
+  if (!dir) {
+    const count = Number(values.count ?? 120);
+    if (!Number.isInteger(count) || count < 1) {
+      process.stderr.write(`--count must be a positive integer\n${USAGE}\n`);
+      process.exit(2);
+    }
+    temp = dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-ocr-eval-'));
+    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist', 'src', 'data', 'cli.js'), '--seed', values.seed!, '--count', String(count),
+      '--split', values.split!, '--out', dir, '--quiet'], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`the data engine failed: ${(run.stderr || run.stdout).slice(-1000)}`);
+  }
+  const reader = new TextReader();
+  try {
+    const synthetic = await syntheticFigures(reader, dir, limit);
+    const real = fs.existsSync(values.realpairs!) ? await realFigures(reader, values.realpairs!) : null;
+    const result = { synthetic: { data: values.data ?? `${values.split} split, seed ${values.seed}, ${values.count ?? 120} pairs`, ...synthetic }, realpairs: real };
+    if (values.json) process.stdout.write(`${JSON.stringify(result, null, 1)}\n`);
+    else {
+      const s = result.synthetic;
+      process.stdout.write(`synthetic UI text (DOM truth): ${s.elements} elements, exact ${s.exact}, characters ${s.char_accuracy}, words ${s.word_accuracy}, ${s.ms_per_region} ms per region\n`);
+      if (real) process.stdout.write(`real pairs' quoted labels: ${real.labels} labels, read exactly ${real.exact_recall}, characters ${real.char_accuracy}, ${real.ms_per_screenshot} ms per screenshot\n`);
+    }
+  } finally {
+    await reader.dispose();
+    if (temp) fs.rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    process.stderr.write(`ocr-eval: ${(err as Error).message}\n`);
+    process.exit(1);
+  });
+}
