@@ -55,6 +55,13 @@ if main and missing_models:
         print('package-vsix: WARNING: ' + message, file=sys.stderr)
     else:
         problems.append(message)
+# The text reader's files (contract "ocr"): without them every describe fails to read.
+ocr = contract.get('ocr')
+if ocr:
+    base = f"extension/node_modules/{ocr['package']}/"
+    for f in ['package.json', 'node.js', ocr['detector']['file'], ocr['recognizer']['file'], ocr['dictionary']]:
+        if base + f not in names:
+            problems.append(f'the text reader needs {base[10:]}{f}, which is not in the VSIX')
 other = [n for n in names if re.search(r'onnxruntime-node/bin/napi-v\d+/(?!linux/x64/)', n)]
 if other:
     problems.append(f'{len(other)} onnxruntime binaries for other platforms are in the VSIX, e.g. {other[0]}')

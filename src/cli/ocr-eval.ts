@@ -22,8 +22,8 @@ import type { Box } from '../core/report.js';
 const USAGE = 'usage: npm run --silent ocr-eval -- [--data DIR | --count N [--split test] [--seed S]] [--realpairs DIR] [--limit N] [--json]';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
-/** roles whose label is an icon name or a picture, not drawn text */
-const NON_TEXT_ROLES = new Set(['icon', 'icon button', 'image', 'avatar', 'chart', 'bar', 'progress bar', 'logo']);
+/** roles whose element draws its label as one piece of text (containers hold other text too; icons, pictures and inputs draw none) */
+const TEXT_ROLES = new Set(['button', 'link', 'tab', 'badge', 'tag', 'heading', 'text', 'label', 'menu item', 'number', 'cell', 'date']);
 
 /** 1 - word edit distance / the longer word count. */
 export function wordAccuracy(truth: string, read: string): number {
@@ -40,7 +40,8 @@ export function wordAccuracy(truth: string, read: string): number {
 
 /** The labels a person quoted in a reference: 'Open Files', 'page 6'. */
 export function quotedLabels(reference: string): string[] {
-  return [...reference.matchAll(/'([^']{2,60})'/g)].map((m) => m[1]);
+  // a quote opens after a space or bracket and closes before one (not the apostrophe of "item's")
+  return [...reference.matchAll(/(?:^|[\s(])'([^']{1,60})'(?=[\s,.;:)]|$)/g)].map((m) => m[1]);
 }
 
 interface SyntheticChange {
@@ -58,7 +59,7 @@ async function syntheticFigures(reader: TextReader, dir: string, limit: number) 
   for (const pair of pairs) {
     for (const c of pair.changes) {
       if (items >= limit) break;
-      if (!c.label || NON_TEXT_ROLES.has(c.role) || c.kind === 'reorder' || c.label.length > 80) continue;
+      if (!c.label || !TEXT_ROLES.has(c.role) || c.kind === 'reorder' || c.label.length > 80) continue;
       const onAfter = c.kind === 'add';
       const box = onAfter ? c.bbox_after : c.bbox_before;
       if (!box || box[2] - box[0] < 4 || box[3] - box[1] < 4) continue;

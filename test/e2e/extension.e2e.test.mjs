@@ -243,6 +243,9 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await camera.shot(page, 'scm-view');
     await pickFromContextMenu(page, row, 'Describe Change (HEAD ↔ Working Tree)');
     const report = await expectReportInPanel(page, { titleIncludes: fileName });
+    // the working tree added a banner: the text reader quotes it, and the panel shows the words read
+    assert.match(report.summary, /'Your password expires in 3 days' was added/, `the summary quotes the added banner: "${report.summary}"`);
+    await panelFrame(page).locator('[data-testid="text-after"]', { hasText: 'Your password expires in 3 days' }).first().waitFor();
     await camera.shot(page, 'scm-describe-report');
     sharedSettingsSummary = report.summary;
   });

@@ -10,6 +10,7 @@ import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/rea
 import { readPair } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { scoreChecks } from '../../src/cli/realpairs.js';
+import { quotedLabels, wordAccuracy } from '../../src/cli/ocr-eval.js';
 import { SessionManager } from '../../src/core/session.js';
 import { describe as describePair } from '../../src/core/pipeline.js';
 import type { Box, ChangeRegion } from '../../src/core/report.js';
@@ -152,4 +153,11 @@ test('realpairs scoring: change, all and none over the summary and changed regio
   const unchanged = { summary: 'no visible change', regions: [region('none', 'no visible change')] };
   assert.equal(scoreChecks(unchanged, { change: true, all: [], none: [] }).pass, false);
   assert.equal(scoreChecks(unchanged, { change: false, all: [], none: [] }).pass, true);
+});
+
+test('ocr-eval: labels quoted in a reference, not apostrophes', () => {
+  assert.deepEqual(quotedLabels("The third menu item's label changed from 'Open Files' to 'File Browser'; everything else is unchanged."), ['Open Files', 'File Browser']);
+  assert.deepEqual(quotedLabels("the 'Deploy' button and the ⋮ icon ('a', 'b')"), ['Deploy', 'a', 'b']);
+  assert.equal(wordAccuracy('Save changes', 'Save changes'), 1);
+  assert.equal(wordAccuracy('Save changes', 'Save'), 0.5);
 });

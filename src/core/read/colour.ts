@@ -43,7 +43,7 @@ export interface ColourChange {
   afterRgb: [number, number, number];
   /** share of the changed pixels whose before colour maps to one after colour (a recolour is near 1). */
   consistency: number;
-  /** share of the changed pixels within 3 px of the changed pixels' bounding box edge (a border is near 1). */
+  /** share of the pixels that took the new colour lying within 3 px of their bounding box's edge (a border is near 1). */
   onEdge: number;
   /** changed pixels counted. */
   pixels: number;
@@ -61,7 +61,6 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
   const beforeCounts = new Map<number, number>(), afterCounts = new Map<number, number>();
   const mapping = new Map<number, Map<number, number>>();
   const points: number[] = [];
-  let minX = Infinity, minY = Infinity, maxX = -1, maxY = -1;
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const a = (y * before.width + x) * 4, b = (y * after.width + x) * 4;
@@ -73,28 +72,33 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
       let m = mapping.get(qa);
       if (!m) mapping.set(qa, (m = new Map()));
       m.set(qb, (m.get(qb) ?? 0) + 1);
-      points.push(x, y);
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
+      points.push(x, y, qb);
     }
   }
-  const pixels = points.length / 2;
+  const pixels = points.length / 3;
   if (pixels === 0) return undefined;
   const top = (counts: Map<number, number>) => [...counts.entries()].sort((p, q) => q[1] - p[1])[0][0];
   const rgb = (q: number): [number, number, number] => [((q >> 8) & 15) * 17, ((q >> 4) & 15) * 17, (q & 15) * 17];
   const name = (q: number) => colourName(...rgb(q));
   let consistent = 0;
   for (const m of mapping.values()) consistent += Math.max(...m.values());
-  let edge = 0;
-  for (let i = 0; i < points.length; i += 2) {
+  // a border: the pixels that took the new colour lie on the edges of their own extent
+  const newColour = top(afterCounts);
+  let minX = Infinity, minY = Infinity, maxX = -1, maxY = -1, recoloured = 0, edge = 0;
+  for (let i = 0; i < points.length; i += 3) {
+    if (points[i + 2] !== newColour) continue;
+    const x = points[i], y = points[i + 1];
+    minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+  }
+  for (let i = 0; i < points.length; i += 3) {
+    if (points[i + 2] !== newColour) continue;
+    recoloured++;
     const x = points[i], y = points[i + 1];
     if (x - minX < 3 || maxX - x < 3 || y - minY < 3 || maxY - y < 3) edge++;
   }
   return {
     before: name(top(beforeCounts)), after: name(top(afterCounts)), beforeRgb: rgb(top(beforeCounts)), afterRgb: rgb(top(afterCounts)),
-    consistency: consistent / pixels, onEdge: edge / pixels, pixels,
+    consistency: consistent / pixels, onEdge: recoloured ? edge / recoloured : 0, pixels,
   };
 }
 

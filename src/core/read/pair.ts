@@ -66,7 +66,19 @@ export async function readPair(
  * move in two. Each such pair becomes a moved line in the region it arrived in, and leaves the other.
  */
 export function acrossRegions(readings: RegionReading[], before?: RgbaImage, after?: RgbaImage): RegionReading[] {
-  const out = readings.map((r) => ({ ...r, changes: [...r.changes] }));
+  const out: RegionReading[] = readings.map((r) => ({ ...r, changes: [...r.changes] }));
+  // words that traded places between two regions (rows swapped): each region read old -> new, the
+  // other new -> old
+  for (const [i, a] of out.entries()) {
+    for (const c of a.changes) {
+      if (c.kind !== 'reworded') continue;
+      const [from, to] = [textKey(c.before.text), textKey(c.after.text)];
+      const j = out.findIndex((b, k) => k !== i && b.changes.some((d) => d.kind === 'reworded' && textKey(d.before.text) === to && textKey(d.after.text) === from));
+      if (j < 0) continue;
+      a.swapped ??= [c.before.text, c.after.text];
+      out[j].swapped ??= [c.after.text, c.before.text];
+    }
+  }
   for (const [i, from] of out.entries()) {
     for (const removed of [...from.changes]) {
       if (removed.kind !== 'removed') continue;

@@ -24,6 +24,8 @@ export interface RegionReading {
   /** share of non-background pixels, in the after image, where the first moved line used to start:
    * something was put in its place (content pushed along by an insertion that is not text). */
   vacatedInk?: number;
+  /** set when this region's words and another region's traded places (the first pair of them) */
+  swapped?: [string, string];
   /** lines whose text and place stayed (within a pixel) but whose ink colour changed. */
   recoloured?: { text: string; before: string; after: string }[];
   /** the recolour of the changed pixels, and the region's background colour (name and RGB). */
@@ -88,7 +90,12 @@ function readArea(box: Box, image: RgbaImage): Box {
  * moved lines.
  */
 function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaImage, shift?: BlockShift): LineChange[] {
+  // candidate shifts: none, the region's, and each shift a matched line moved by (content pushed
+  // along moves together)
   const shifts = [{ dx: 0, dy: 0 }, ...(shift && shift.explained >= 0.5 ? [{ dx: shift.dx, dy: shift.dy }] : [])];
+  for (const c of changes) {
+    if (c.kind === 'moved' && !shifts.some((s) => s.dx === c.dx && s.dy === c.dy)) shifts.push({ dx: c.dx, dy: c.dy });
+  }
   const out: LineChange[] = [];
   for (const c of changes) {
     if (c.kind === 'same' || c.kind === 'moved') {
@@ -105,8 +112,13 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
       out.push(c);
       continue;
     }
-    if (c.kind === 'reworded') out.push(explained.dx || explained.dy ? { kind: 'moved', before: c.before, after: c.after, ...explained } : { kind: 'same', before: c.before, after: c.after });
-    // an added or removed line whose pixels only moved: its other half was not read; nothing to say of it
+    const moved = explained.dx || explained.dy;
+    const shiftBox = (b: Box, k: number): Box => [b[0] + k * explained.dx, b[1] + k * explained.dy, b[2] + k * explained.dx, b[3] + k * explained.dy];
+    if (c.kind === 'reworded') out.push(moved ? { kind: 'moved', before: c.before, after: c.after, ...explained } : { kind: 'same', before: c.before, after: c.after });
+    // an added or removed line whose pixels only moved: its other side was not read (outside the
+    // area, or cut); it moved with the rest
+    else if (moved && c.kind === 'added') out.push({ kind: 'moved', before: { ...c.after, box: shiftBox(c.after.box, -1) }, after: c.after, ...explained });
+    else if (moved && c.kind === 'removed') out.push({ kind: 'moved', before: c.before, after: { ...c.before, box: shiftBox(c.before.box, 1) }, ...explained });
   }
   return out;
 }
@@ -227,11 +239,13 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const pushed = pushedShift && moved.length ? { lines: moved.length, ...pushedShift } : undefined;
   const pushClause = pushed ? `; ${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}` : '';
 
-  // two lines that traded places read as two re-wordings: a reorder
-  const swap = reworded.length === 2 && textKey(reworded[0].before.text) === textKey(reworded[1].after.text)
-    && textKey(reworded[1].before.text) === textKey(reworded[0].after.text);
-  if (swap) {
-    return { kind: 'reorder', caption: `${quote(reworded[0].before.text)} and ${quote(reworded[1].before.text)} swapped places` };
+  // lines that traded places read as re-wordings whose old and new words are the same set: a reorder
+  // (reading.swapped: the same across regions, found by acrossRegions)
+  const keys = (texts: string[]) => texts.map(textKey).sort().join('\n');
+  const permuted = reworded.length >= 2 && keys(reworded.map((r) => r.before.text)) === keys(reworded.map((r) => r.after.text));
+  if (permuted || reading.swapped) {
+    const [a, b] = reading.swapped ?? [reworded[0].before.text, reworded[0].after.text];
+    return { kind: 'reorder', caption: `${quote(a)} and ${quote(b)} swapped places` };
   }
   // the same letters drawn differently (another font, size or weight) are a restyle, not new words
   const restyled = reworded.filter((r) => lettersOf(r.before.text) === lettersOf(r.after.text) && lettersOf(r.after.text).length >= 2);
