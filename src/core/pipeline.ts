@@ -537,7 +537,8 @@ export async function describe(
     changed: meaningfulCaptions.length > 0 || globalCaption !== undefined || analysis.sizeChange !== undefined,
     ...(analysis.sizeChange ? { sizeChange: analysis.sizeChange } : {}),
     regions,
-    ...(global ? { global } : {}),
+    // a whole-screen verdict the reader's explanation replaced is not reported beside it
+    ...(wholeScreen ? { global: wholeScreen } : {}),
     provider: sessions.provider,
     providerReason: sessions.providerReason,
     timings,

@@ -5,7 +5,7 @@
 // and content that only moved because of another region's change is folded under it ("pushed by").
 import type { Box, ChangeRegion } from '../report.js';
 import type { RgbaImage } from '../image.js';
-import type { TextReader } from './ocr.js';
+import type { TextLine, TextReader } from './ocr.js';
 import { readRegion, verdictOf, shiftWords, type ReadVerdict, type RegionReading } from './reading.js';
 import { lineShift, textKey, type LineChange } from './correspond.js';
 
@@ -78,6 +78,42 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       a.swapped ??= [c.before.text, c.after.text];
       out[j].swapped ??= [c.after.text, c.before.text];
     }
+  }
+  // content that slid past a place reads there as a re-wording (the row below took the place of the
+  // row that moved up): when the old words arrived elsewhere and the new ones left elsewhere, the
+  // line moved
+  const lefts = new Map<string, TextLine>(), arrivals = new Map<string, TextLine>();
+  const departed = new Map<TextLine, TextLine>(), arrived = new Map<TextLine, TextLine>();
+  for (const r of out) {
+    for (const c of r.changes) {
+      if (c.kind === 'reworded' || c.kind === 'removed') lefts.set(textKey(c.before.text), c.before);
+      if (c.kind === 'reworded' || c.kind === 'added') arrivals.set(textKey(c.after.text), c.after);
+    }
+  }
+  for (const r of out) {
+    // a swap (above) is two such lines: the reorder says it better
+    if (r.swapped) continue;
+    r.changes = r.changes.map((c) => {
+      if (c.kind !== 'reworded') return c;
+      const source = lefts.get(textKey(c.after.text));
+      const oldArrived = arrivals.get(textKey(c.before.text));
+      if (!source || !oldArrived || source === c.before || oldArrived === c.after) return c;
+      departed.set(source, c.after);
+      arrived.set(oldArrived, c.before);
+      return { kind: 'moved', before: source, after: c.after, ...lineShift(before, after, source.box, c.after.box) };
+    });
+  }
+  // the other ends of those moves: where the new words left (a removal there) and where the old
+  // words arrived (an addition there) are the same moves, said once
+  for (const r of out) {
+    r.changes = r.changes.flatMap((c): LineChange[] => {
+      if (c.kind === 'removed' && departed.has(c.before)) return [];
+      if (c.kind === 'added' && arrived.has(c.after)) {
+        const from = arrived.get(c.after)!;
+        return [{ kind: 'moved', before: from, after: c.after, ...lineShift(before, after, from.box, c.after.box) }];
+      }
+      return [c];
+    });
   }
   for (const [i, from] of out.entries()) {
     for (const removed of [...from.changes]) {
