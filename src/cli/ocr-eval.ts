@@ -19,7 +19,7 @@ import { TextReader } from '../core/read/ocr.js';
 import { similarity } from '../core/read/correspond.js';
 import type { Box } from '../core/report.js';
 
-const USAGE = 'usage: npm run --silent ocr-eval -- [--data DIR | --count N [--split test] [--seed S]] [--realpairs DIR] [--limit N] [--json]';
+const USAGE = 'usage: npm run --silent ocr-eval -- [--data DIR | --count N [--split test] [--seed S]] [--realpairs DIR] [--limit N] [--json] [--out FILE]';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
 /** roles whose element draws its label as one piece of text (containers hold other text too; icons, pictures and inputs draw none) */
@@ -81,7 +81,7 @@ async function syntheticFigures(reader: TextReader, dir: string, limit: number) 
 }
 
 async function realFigures(reader: TextReader, dir: string) {
-  let labels = 0, found = 0, chars = 0, ms = 0, images = 0;
+  let labels = 0, found = 0, chars = 0, ms = 0, images = 0, pairs = 0;
   const missed: { pair: string; label: string; best: string }[] = [];
   for (const name of fs.readdirSync(dir).sort()) {
     const meta = path.join(dir, name, 'meta.json');
@@ -89,6 +89,7 @@ async function realFigures(reader: TextReader, dir: string) {
     const reference = (JSON.parse(fs.readFileSync(meta, 'utf8')) as { reference: string[] }).reference.join(' ');
     const wanted = quotedLabels(reference);
     if (!wanted.length) continue;
+    pairs++;
     const lines: string[] = [];
     for (const side of ['before.png', 'after.png']) {
       const t = performance.now();
@@ -106,7 +107,7 @@ async function realFigures(reader: TextReader, dir: string) {
     }
   }
   const r = (x: number) => Number(x.toFixed(4));
-  return { labels, exact_recall: r(found / labels), char_accuracy: r(chars / labels), ms_per_screenshot: r(ms / images), missed };
+  return { pairs, labels, exact_recall: r(found / labels), char_accuracy: r(chars / labels), ms_per_screenshot: r(ms / images), missed };
 }
 
 async function main(): Promise<void> {
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
       options: {
         data: { type: 'string' }, count: { type: 'string' }, split: { type: 'string', default: 'test' }, seed: { type: 'string', default: '424242' },
         realpairs: { type: 'string', default: path.resolve(REPO_ROOT, '..', 'shared', 'realpairs') },
-        limit: { type: 'string', default: '400' }, json: { type: 'boolean', default: false },
+        limit: { type: 'string', default: '400' }, json: { type: 'boolean', default: false }, out: { type: 'string' },
       },
     }));
   } catch (err) {
@@ -145,7 +146,13 @@ async function main(): Promise<void> {
   try {
     const synthetic = await syntheticFigures(reader, dir, limit);
     const real = fs.existsSync(values.realpairs!) ? await realFigures(reader, values.realpairs!) : null;
-    const result = { synthetic: { data: values.data ?? `${values.split} split, seed ${values.seed}, ${values.count ?? 120} pairs`, ...synthetic }, realpairs: real };
+    const command = `npm run --silent ocr-eval -- ${process.argv.slice(2).join(' ')}`.trim();
+    const result = { command, synthetic: { data: values.data ?? `${values.split} split, seed ${values.seed}, ${values.count ?? 120} pairs`, ...synthetic }, realpairs: real };
+    // --out: the figures the model card quotes (models/text_reader.json), written whole or not at all
+    if (values.out) {
+      fs.writeFileSync(`${values.out}.tmp`, `${JSON.stringify(result, null, 1)}\n`);
+      fs.renameSync(`${values.out}.tmp`, values.out);
+    }
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 1)}\n`);
     else {
       const s = result.synthetic;

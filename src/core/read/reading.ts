@@ -10,6 +10,7 @@ import { matchLines, changedWords, samePixels, textKey, type LineChange } from '
 import { colourChangeOf, colourName, inkColour, isFade, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
+import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
 
 export interface BlockShift {
   dx: number;
@@ -20,6 +21,8 @@ export interface BlockShift {
 
 export interface RegionReading {
   changes: LineChange[];
+  /** the region's icon-sized blobs that are not text, matched (only those that changed) */
+  blocks?: BlockChange[];
   shift?: BlockShift;
   /** share of non-background pixels, in the after image, where the first moved line used to start:
    * something was put in its place (content pushed along by an insertion that is not text). */
@@ -171,10 +174,36 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
     const around: Box = [Math.max(0, box[0] - 2), Math.max(0, box[1] - 2), Math.min(after.width, box[2] + 2), Math.min(after.height, box[3] + 2)];
     vacatedInk = inkShare(after, strip, borderColour(after, around));
   }
+  const blockArea = grow(box, 6);
+  const blocks = matchBlocks(findBlocks(before, blockArea, linesBefore.map((l) => l.box)), findBlocks(after, blockArea, linesAfter.map((l) => l.box)))
+    .filter((b) => b.kind !== 'same');
   return {
-    changes, ...(shift ? { shift } : {}), ...(recoloured.length ? { recoloured } : {}), ...(vacatedInk !== undefined ? { vacatedInk } : {}),
+    changes, ...(blocks.length ? { blocks } : {}),
+    ...(shift ? { shift } : {}), ...(recoloured.length ? { recoloured } : {}), ...(vacatedInk !== undefined ? { vacatedInk } : {}),
     ...(colour ? { colour: { ...colour, background: colourName(...background), backgroundRgb: background } } : {}),
   };
+}
+
+/**
+ * Icons added, removed or swapped (blocks.ts), with what moved along: "an icon was added; 4 icons
+ * moved 24 px left". Undefined when no icon came, went or changed, or when they did several of these.
+ */
+function iconVerdict(blocks: BlockChange[], movedLines: Extract<LineChange, { kind: 'moved' }>[]): ReadVerdict | undefined {
+  const count = (kind: BlockChange['kind']) => blocks.filter((b) => b.kind === kind).length;
+  const added = count('added'), removed = count('removed'), swapped = count('swapped');
+  if ([added, removed, swapped].filter((n) => n > 0).length !== 1) return undefined;
+  const movedBlocks = blocks.filter((b): b is Extract<BlockChange, { kind: 'same' | 'moved' }> => b.kind === 'moved');
+  const shifts = [...movedBlocks.map((b) => ({ dx: b.dx, dy: b.dy })), ...movedLines.map((m) => ({ dx: m.dx, dy: m.dy }))];
+  const common = shifts.length && shifts.every((v) => Math.abs(v.dx - shifts[0].dx) <= 2 && Math.abs(v.dy - shifts[0].dy) <= 2) ? shifts[0] : undefined;
+  const alongParts = [
+    ...(movedBlocks.length ? [`${movedBlocks.length === 1 ? 'an icon' : `${movedBlocks.length} icons`}`] : []),
+    ...(movedLines.length ? [quoteList(movedLines.map((m) => m.after.text)).words] : []),
+  ];
+  const along = common && alongParts.length ? `; ${alongParts.join(' and ')} moved ${shiftWords(common.dx, common.dy)}` : '';
+  const pushed = common && shifts.length ? { pushed: { lines: shifts.length, ...common } } : {};
+  if (added) return { kind: 'add', caption: `${added === 1 ? 'an icon was' : `${added} icons were`} added${along}`, ...pushed };
+  if (removed) return { kind: 'remove', caption: `${removed === 1 ? 'an icon was' : `${removed} icons were`} removed${along}`, ...pushed };
+  return { kind: 'icon', caption: swapped === 1 ? 'an icon was replaced by another' : `${swapped} icons were replaced by others` };
 }
 
 /** The letters and digits of a text, case folded: what stays when only the font changed. */
@@ -279,7 +308,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const r = quoteList(removed.map((x) => x.before.text));
     return { kind: 'remove', caption: `${r.words} ${r.plural ? 'were' : 'was'} removed${pushClause}`, textBefore: removed.map((x) => x.before.text).join('\n'), ...(pushed ? { pushed } : {}) };
   }
-  // nothing re-worded, added or removed: the text changed colour, or the content moved
+  // nothing re-worded, added or removed: an icon came, went or was swapped, the text changed colour,
+  // or the content moved
   const subject = (texts: string[]) => (texts.length ? quoteList(texts) : undefined);
   const recoloured = reading.recoloured ?? [];
   const lines = same.length + moved.length;
@@ -289,6 +319,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const movedToo = pushedShift && moved.length >= 0.5 * lines ? ` and moved ${shiftWords(pushedShift.dx, pushedShift.dy)}` : '';
     return { kind: 'color', caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}${movedToo}` };
   }
+  const blockVerdict = iconVerdict(reading.blocks ?? [], moved);
+  if (blockVerdict) return blockVerdict;
   if (moved.length && pushedShift && (pushedShift.dx > 0 || pushedShift.dy > 0) && (reading.vacatedInk ?? 0) >= 0.15) {
     // the lines moved together, no text was added, and where they started there is now something
     // that is not text (a picture, an icon): it was put in before them
