@@ -9,6 +9,8 @@ import { matchLines, changedWords, textKey } from '../../src/core/read/correspon
 import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/reading.js';
 import { readPair } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
+import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
+import { blankImage, fillRect } from './image-fixtures.js';
 import { scoreChecks } from '../../src/cli/realpairs.js';
 import { quotedLabels, wordAccuracy } from '../../src/cli/ocr-eval.js';
 import { SessionManager } from '../../src/core/session.js';
@@ -160,4 +162,28 @@ test('ocr-eval: labels quoted in a reference, not apostrophes', () => {
   assert.deepEqual(quotedLabels("the 'Deploy' button and the ⋮ icon ('a', 'b')"), ['Deploy', 'a', 'b']);
   assert.equal(wordAccuracy('Save changes', 'Save changes'), 1);
   assert.equal(wordAccuracy('Save changes', 'Save'), 0.5);
+});
+
+test('blocks: an icon added to a toolbar is found by its shape and named', async () => {
+  const toolbar = (icons: number[]) => {
+    const image = blankImage(200, 40);
+    for (const x of icons) {
+      fillRect(image, [x, 12, x + 14, 26], [90, 90, 90, 255]);
+      fillRect(image, [x + 4, 16, x + 10, 22], [255, 255, 255, 255]); // a hole, so the shape is an outline
+    }
+    return image;
+  };
+  const before = toolbar([100, 124, 148]);
+  const after = toolbar([76, 100, 124, 148]);
+  const found = matchBlocks(findBlocks(before, [60, 4, 180, 36]), findBlocks(after, [60, 4, 180, 36]));
+  assert.deepEqual(found.map((b) => b.kind).sort(), ['added', 'same', 'same', 'same']);
+  const reader = new TextReader();
+  try {
+    const reading = await readPair(reader, before, after, [[70, 8, 170, 30]]);
+    assert.ok(reading.regions[0], 'the reading explains the region');
+    assert.equal(reading.regions[0].kind, 'add');
+    assert.match(reading.regions[0].caption, /^an icon was added/);
+  } finally {
+    await reader.dispose();
+  }
 });
