@@ -174,9 +174,19 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
     const around: Box = [Math.max(0, box[0] - 2), Math.max(0, box[1] - 2), Math.min(after.width, box[2] + 2), Math.min(after.height, box[3] + 2)];
     vacatedInk = inkShare(after, strip, borderColour(after, around));
   }
+  // icons: only on a background that stayed (a theme change makes every blob look new), and an added
+  // (removed) icon only where the other image shows that background (not a recoloured or reshaped one)
   const blockArea = grow(box, 6);
-  const blocks = matchBlocks(findBlocks(before, blockArea, linesBefore.map((l) => l.box)), findBlocks(after, blockArea, linesAfter.map((l) => l.box)))
-    .filter((b) => b.kind !== 'same');
+  const clipTo = (img: RgbaImage, b: Box): Box => [Math.max(0, b[0]), Math.max(0, b[1]), Math.min(img.width, b[2]), Math.min(img.height, b[3])];
+  const bgBefore = borderColour(before, clipTo(before, blockArea)), bgAfter = borderColour(after, clipTo(after, blockArea));
+  const sameBackground = colourName(...bgBefore) === colourName(...bgAfter);
+  const matchedBlocks = !sameBackground ? [] : matchBlocks(findBlocks(before, blockArea, linesBefore.map((l) => l.box)), findBlocks(after, blockArea, linesAfter.map((l) => l.box)));
+  // ... or where what was there moved away (an icon inserted into a toolbar takes the place of the one it pushed)
+  const vacated = (b: Box, side: 'before' | 'after') => matchedBlocks.some((m) => m.kind === 'moved' && intersects(side === 'before' ? m.before.box : m.after.box, b));
+  const blocks = matchedBlocks
+    .filter((b) => b.kind !== 'same')
+    .filter((b) => (b.kind === 'added' ? inkShare(before, b.after.box, bgBefore) < 0.1 || vacated(b.after.box, 'before')
+      : b.kind === 'removed' ? inkShare(after, b.before.box, bgAfter) < 0.1 || vacated(b.before.box, 'after') : true));
   return {
     changes, ...(blocks.length ? { blocks } : {}),
     ...(shift ? { shift } : {}), ...(recoloured.length ? { recoloured } : {}), ...(vacatedInk !== undefined ? { vacatedInk } : {}),
