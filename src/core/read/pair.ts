@@ -135,6 +135,8 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
 }
 
 const CAUSES = new Set(['add', 'remove', 'text', 'resize', 'spacing']);
+/** kinds whose change moves content without the content itself changing */
+const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
 
 /**
  * Applies a pair's reading to its regions (the meaningful ones first, in the order read): reader
@@ -150,7 +152,9 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       r.captionSource = 'model';
       return;
     }
-    r.kind = v.kind;
+    // a move says where content went; whether it moved by itself or a container's new size or
+    // spacing carried it is the models' call (they see the layout around it)
+    if (!(v.kind === 'move' && LAYOUT_KINDS.has(r.kind))) r.kind = v.kind;
     r.caption = v.caption;
     r.captionSource = 'reader';
     if (v.textBefore !== undefined || v.textAfter !== undefined) {
