@@ -230,6 +230,19 @@ def main(argv: list[str] | None = None) -> int:
             w(f"- The labels quoted in the references of the {real.get('pairs', 'real')} real pairs (../shared/realpairs, "
               f"read in the whole before and after screenshots): {real['labels']} labels, read exactly {real['exact_recall']:.3f}, "
               f"character accuracy {real['char_accuracy']:.3f}, {real['ms_per_screenshot']:.0f} ms per screenshot.")
+        ev = r.get("runtime_eval")
+        if ev:
+            on, off = ev["with_reader"], ev["without_reader"]
+            q = on.get("text_quotes") or {}
+            w(f"- What the reader does to the runtime's synthetic test figures (`{ev['command']}`, {on['count']} pairs): "
+              f"text changes quoted exactly {q.get('new_exact', 0):.3f} (new words), {q.get('old_exact', 0):.3f} (old words); "
+              f"kind accuracy {on['kind_accuracy']:.3f} with the reader, {off['kind_accuracy']:.3f} without; CIDEr-D "
+              f"{on['cider']:.1f} with, {off['cider']:.1f} without; no-change recall {on['nochange_recall']:.3f} with, "
+              f"{off['nochange_recall']:.3f} without. The references of the synthetic split never quote text (docs/DATA_FORMAT.md), "
+              "so quoted captions score low against them; the kind labels call content a container carried `reflow`, "
+              "`spacing` or `resize` where the reader measures a move or reads lines entering and leaving, call a "
+              "1 px shift `none` where the reader reports a move, and call text faded to nothing `opacity` where "
+              "the reader reads it removed.")
         w("")
     w("## Size and speed\n")
     w(f"ONNX files: {info['onnx_total_mb']:.2f} MB in all: " +
