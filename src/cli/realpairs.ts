@@ -1,4 +1,4 @@
-// npm run --silent realpairs -- [--dir DIR] [--json] [--provider auto|cpu|cuda] [--models DIR] [--only NAME,...]
+// npm run --silent realpairs -- [--dir DIR] [--json] [--provider auto|cpu|cuda] [--models DIR] [--only NAME,...] [--no-read]
 // Describes every real screenshot pair under DIR (default ../shared/realpairs: folders holding
 // before.png, after.png and meta.json) with the shipped runtime, exactly as the CLI does, and scores
 // each pair's `checks` (the format is in that folder's README): per pair pass/fail with the reason,
@@ -11,7 +11,7 @@ import { SessionManager, type ProviderChoice } from '../core/session.js';
 import { describe as describePair } from '../core/pipeline.js';
 import type { ChangeReport } from '../core/report.js';
 
-const USAGE = 'usage: npm run --silent realpairs -- [--dir DIR] [--json] [--provider auto|cpu|cuda] [--models DIR] [--only NAME,...]';
+const USAGE = 'usage: npm run --silent realpairs -- [--dir DIR] [--json] [--provider auto|cpu|cuda] [--models DIR] [--only NAME,...] [--no-read]';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
 
@@ -90,6 +90,8 @@ async function main(): Promise<void> {
         provider: { type: 'string', default: 'auto' },
         models: { type: 'string', default: path.join(REPO_ROOT, 'models') },
         only: { type: 'string' },
+        // the models' captions alone, without the text reader (to compare)
+        'no-read': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
       allowPositionals: false,
@@ -123,7 +125,7 @@ async function main(): Promise<void> {
       const folder = path.join(dir, name);
       const checks = readChecks(path.join(folder, 'meta.json'));
       const started = performance.now();
-      const report = await describePair(sessions, path.join(folder, 'before.png'), path.join(folder, 'after.png'), { procedure: false });
+      const report = await describePair(sessions, path.join(folder, 'before.png'), path.join(folder, 'after.png'), { procedure: false, read: !values['no-read'] });
       const score = scoreChecks(report, checks);
       const captions = report.regions.filter((r) => r.kind !== 'none' && !r.noiseOnly).map((r) => `[${r.kind}] ${r.caption}`);
       outcomes.push({ name, ...score, summary: report.summary, captions, ms: Math.round(performance.now() - started) });
