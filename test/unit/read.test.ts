@@ -187,3 +187,14 @@ test('blocks: an icon added to a toolbar is found by its shape and named', async
     await reader.dispose();
   }
 });
+
+test('verdictOf: a re-worded line that now wraps is quoted whole', () => {
+  const changes = matchLines(
+    [line('Data page feature update the', [20, 40, 260, 56])],
+    [line('Task version weekly build', [20, 40, 230, 56]), line('from issue account', [20, 58, 170, 74])],
+  );
+  const verdict = verdictOf({ changes });
+  assert.equal(verdict?.kind, 'text');
+  assert.equal(verdict?.textAfter, 'Task version weekly build from issue account');
+  assert.equal(verdict?.caption, "the text 'Data page feature update the' now reads 'Task version weekly build from issue account'");
+});

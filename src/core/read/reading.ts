@@ -194,6 +194,21 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
   };
 }
 
+/** `line` with the lines that continue it below (left edges aligned, the next row, same height) joined on. */
+function withContinuation(line: TextLine, candidates: TextLine[]): { line: TextLine; used: TextLine[] } {
+  const used: TextLine[] = [];
+  let current = line;
+  for (;;) {
+    const h = current.box[3] - current.box[1];
+    const next = candidates.find((c) => !used.includes(c) && Math.abs(c.box[0] - line.box[0]) <= 4
+      && c.box[1] - current.box[3] >= -0.3 * h && c.box[1] - current.box[3] <= 0.6 * h && Math.abs((c.box[3] - c.box[1]) - h) <= 0.3 * h);
+    if (!next) return { line: current, used };
+    used.push(next);
+    current = { text: `${current.text} ${next.text}`, confidence: Math.min(current.confidence, next.confidence),
+      box: [Math.min(current.box[0], next.box[0]), current.box[1], Math.max(current.box[2], next.box[2]), next.box[3]] };
+  }
+}
+
 /**
  * Icons added, removed or swapped (blocks.ts), with what moved along: "an icon was added; 4 icons
  * moved 24 px left". Undefined when no icon came, went or changed, or when they did several of these.
@@ -269,9 +284,17 @@ export function rewordingCaption(before: string, after: string): string {
  */
 export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const { changes, shift, colour } = reading;
-  const reworded = changes.filter((c): c is Extract<LineChange, { kind: 'reworded' }> => c.kind === 'reworded');
-  const added = changes.filter((c): c is Extract<LineChange, { kind: 'added' }> => c.kind === 'added');
-  const removed = changes.filter((c): c is Extract<LineChange, { kind: 'removed' }> => c.kind === 'removed');
+  let reworded = changes.filter((c): c is Extract<LineChange, { kind: 'reworded' }> => c.kind === 'reworded');
+  let added = changes.filter((c): c is Extract<LineChange, { kind: 'added' }> => c.kind === 'added');
+  let removed = changes.filter((c): c is Extract<LineChange, { kind: 'removed' }> => c.kind === 'removed');
+  // a re-worded line that now wraps (or wrapped before) continues on the added (removed) line just below it
+  reworded = reworded.map((r) => {
+    const after = withContinuation(r.after, added.map((a) => a.after));
+    const before = withContinuation(r.before, removed.map((x) => x.before));
+    added = added.filter((a) => !after.used.includes(a.after));
+    removed = removed.filter((x) => !before.used.includes(x.before));
+    return { ...r, before: before.line, after: after.line };
+  });
   const moved = changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved');
   const same = changes.filter((c) => c.kind === 'same');
   const pushedShift = commonShift(moved);
