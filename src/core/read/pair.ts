@@ -115,6 +115,15 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       return [c];
     });
   }
+  // a line one region read as moved and a neighbouring region, whose area holds only one end of the
+  // move, as added (or removed) is that same move, said once
+  const movedEnds = out.flatMap((r) => r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved'));
+  const near = (a: Box, b: Box) => Math.abs(a[0] - b[0]) <= 4 && Math.abs(a[1] - b[1]) <= 4;
+  for (const r of out) {
+    r.changes = r.changes.filter((c) => !(
+      (c.kind === 'added' && movedEnds.some((m) => textKey(m.after.text) === textKey(c.after.text) && near(m.after.box, c.after.box) && !r.changes.includes(m)))
+      || (c.kind === 'removed' && movedEnds.some((m) => textKey(m.before.text) === textKey(c.before.text) && near(m.before.box, c.before.box) && !r.changes.includes(m)))));
+  }
   for (const [i, from] of out.entries()) {
     for (const removed of [...from.changes]) {
       if (removed.kind !== 'removed') continue;
