@@ -115,6 +115,34 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       return [c];
     });
   }
+  // a place re-worded A -> B where A arrived elsewhere: B is new here and A moved (a link inserted
+  // before the one it pushed); where B left elsewhere: A is gone here and B moved in (the next item
+  // took the removed one's place)
+  for (const r of out) {
+    for (let k = 0; k < r.changes.length; k++) {
+      const c = r.changes[k];
+      if (c.kind !== 'reworded' || r.swapped) continue;
+      const find = (kind: 'added' | 'removed', key: string) => {
+        for (const o of out) {
+          const i = o.changes.findIndex((d) => d.kind === kind && textKey(kind === 'added' ? (d as { after: TextLine }).after.text : (d as { before: TextLine }).before.text) === key);
+          if (i >= 0) return { o, i };
+        }
+        return undefined;
+      };
+      const arrivedOld = find('added', textKey(c.before.text));
+      const leftNew = find('removed', textKey(c.after.text));
+      if (arrivedOld && !leftNew) {
+        const a = arrivedOld.o.changes[arrivedOld.i] as Extract<LineChange, { kind: 'added' }>;
+        arrivedOld.o.changes[arrivedOld.i] = { kind: 'moved', before: c.before, after: a.after, ...lineShift(before, after, c.before.box, a.after.box) };
+        r.changes[k] = { kind: 'added', after: c.after };
+      } else if (leftNew && !arrivedOld) {
+        const l = leftNew.o.changes[leftNew.i] as Extract<LineChange, { kind: 'removed' }>;
+        r.changes[k] = { kind: 'removed', before: c.before };
+        leftNew.o.changes.splice(leftNew.i, 1);
+        r.changes.push({ kind: 'moved', before: l.before, after: c.after, ...lineShift(before, after, l.before.box, c.after.box) });
+      }
+    }
+  }
   // a line one region read as moved and a neighbouring region, whose area holds only one end of the
   // move, as added (or removed) is that same move, said once
   const movedEnds = out.flatMap((r) => r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved'));
