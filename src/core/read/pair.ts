@@ -131,15 +131,24 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       };
       const arrivedOld = find('added', textKey(c.before.text));
       const leftNew = find('removed', textKey(c.after.text));
-      if (arrivedOld && !leftNew) {
+      // (in a chain of places each taken by the next item, the new words left by a re-wording)
+      const sourceOfNew = lefts.get(textKey(c.after.text));
+      const oldGoesOn = arrivals.get(textKey(c.before.text));
+      if (arrivedOld && !leftNew && !sourceOfNew) {
         const a = arrivedOld.o.changes[arrivedOld.i] as Extract<LineChange, { kind: 'added' }>;
         arrivedOld.o.changes[arrivedOld.i] = { kind: 'moved', before: c.before, after: a.after, ...lineShift(before, after, c.before.box, a.after.box) };
         r.changes[k] = { kind: 'added', after: c.after };
-      } else if (leftNew && !arrivedOld) {
+      } else if (leftNew && !arrivedOld && !oldGoesOn) {
         const l = leftNew.o.changes[leftNew.i] as Extract<LineChange, { kind: 'removed' }>;
         r.changes[k] = { kind: 'removed', before: c.before };
         leftNew.o.changes.splice(leftNew.i, 1);
         r.changes.push({ kind: 'moved', before: l.before, after: c.after, ...lineShift(before, after, l.before.box, c.after.box) });
+      } else if (!leftNew && sourceOfNew && sourceOfNew !== c.before && !arrivedOld && !oldGoesOn) {
+        r.changes[k] = { kind: 'removed', before: c.before };
+        r.changes.push({ kind: 'moved', before: sourceOfNew, after: c.after, ...lineShift(before, after, sourceOfNew.box, c.after.box) });
+      } else if (!arrivedOld && oldGoesOn && oldGoesOn !== c.after && !leftNew && !sourceOfNew) {
+        r.changes[k] = { kind: 'added', after: c.after };
+        r.changes.push({ kind: 'moved', before: c.before, after: oldGoesOn, ...lineShift(before, after, c.before.box, oldGoesOn.box) });
       }
     }
   }
