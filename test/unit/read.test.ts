@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { readPngFile, type RgbaImage } from '../../src/core/image.js';
 import { TextReader, ctcDecode, isReadable, normaliseText } from '../../src/core/read/ocr.js';
-import { matchLines, changedWords, textKey } from '../../src/core/read/correspond.js';
+import { matchLines, changedWords, textKey, type LineChange } from '../../src/core/read/correspond.js';
 import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/reading.js';
-import { readPair } from '../../src/core/read/pair.js';
+import { readPair, acrossRegions } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { blankImage, fillRect } from './image-fixtures.js';
@@ -197,4 +197,28 @@ test('verdictOf: a re-worded line that now wraps is quoted whole', () => {
   assert.equal(verdict?.kind, 'text');
   assert.equal(verdict?.textAfter, 'Task version weekly build from issue account');
   assert.equal(verdict?.caption, "the text 'Data page feature update the' now reads 'Task version weekly build from issue account'");
+});
+
+test('acrossRegions: an inserted link that pushed another, rows swapped, a move seen from both regions', () => {
+  const reading = (changes: LineChange[]) => ({ changes });
+  // region 1 read 'Docs' -> 'Analytics' in place; region 2 read 'Docs' arriving: a link inserted, Docs pushed
+  const inserted = acrossRegions([
+    reading(matchLines([line('Docs', [10, 10, 50, 24])], [line('Analytics', [10, 10, 80, 24])])),
+    reading(matchLines([], [line('Docs', [90, 10, 130, 24])])),
+  ]);
+  assert.equal(verdictOf(inserted[0])?.caption, "'Analytics' was added");
+  assert.deepEqual(inserted[1].changes.map((c) => c.kind), ['moved']);
+  // two rows that traded places across two regions: a reorder in both
+  const swapped = acrossRegions([
+    reading(matchLines([line('Wen Schmidt', [10, 10, 90, 24])], [line('Liam Silva', [10, 10, 80, 24])])),
+    reading(matchLines([line('Liam Silva', [10, 40, 80, 54])], [line('Wen Schmidt', [10, 40, 90, 54])])),
+  ]);
+  assert.equal(verdictOf(swapped[0])?.kind, 'reorder');
+  assert.equal(verdictOf(swapped[1])?.caption, "'Liam Silva' and 'Wen Schmidt' swapped places");
+  // a line one region saw move, and the neighbouring region saw arrive: said once
+  const once = acrossRegions([
+    reading(matchLines([line('Save', [10, 100, 50, 114])], [line('Save', [10, 140, 50, 154])])),
+    reading(matchLines([], [line('Save', [10, 140, 50, 154])])),
+  ]);
+  assert.deepEqual(once[1].changes, []);
 });
