@@ -136,30 +136,3 @@ export function isFade(before: [number, number, number], after: [number, number,
   const residual = Math.sqrt(after.reduce((s, a, i) => s + (a - (before[i] + t * v[i])) ** 2, 0));
   return t >= 0.15 && t <= 1.05 && residual <= 0.15 * Math.sqrt(len2) + 12;
 }
-
-/**
- * How far the ink of `box` in `before` went towards the background in `after`, where it is still
- * there (0 = unchanged, 1 = gone): the mean colour, in `after`, of the pixels that were the glyph
- * cores (the fifth furthest from the background) in `before`, fitted on the line from the old ink
- * colour to the background. Undefined when that is not a fade (the colour went elsewhere).
- */
-export function fadeAmount(before: RgbaImage, after: RgbaImage, box: Box, background: [number, number, number]): number | undefined {
-  const [x0, y0, x1, y1] = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(before.width, after.width, box[2]), Math.min(before.height, after.height, box[3])];
-  const pixels: { d: number; x: number; y: number }[] = [];
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const i = (y * before.width + x) * 4;
-      const d = Math.abs(before.data[i] - background[0]) + Math.abs(before.data[i + 1] - background[1]) + Math.abs(before.data[i + 2] - background[2]);
-      if (d > 60) pixels.push({ d, x, y });
-    }
-  }
-  if (pixels.length < 8) return undefined;
-  pixels.sort((a, b) => b.d - a.d);
-  const top = pixels.slice(0, Math.max(1, Math.ceil(pixels.length / 5)));
-  const mean = (img: RgbaImage) => [0, 1, 2].map((c) => top.reduce((s, p) => s + img.data[(p.y * img.width + p.x) * 4 + c], 0) / top.length) as [number, number, number];
-  const ink = mean(before), now = mean(after);
-  if (!isFade(ink, now, background)) return undefined;
-  const v = background.map((b, i) => b - ink[i]);
-  const len2 = v.reduce((s, x) => s + x * x, 0);
-  return v.reduce((s, x, i) => s + x * (now[i] - ink[i]), 0) / len2;
-}

@@ -7,7 +7,7 @@ import type { Box, ChangeKind } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
 import { matchLines, changedWords, samePixels, textKey, type LineChange } from './correspond.js';
-import { colourChangeOf, colourName, inkColour, isFade, fadeAmount, type ColourChange } from './colour.js';
+import { colourChangeOf, colourName, inkColour, isFade, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
@@ -29,8 +29,6 @@ export interface RegionReading {
   vacatedInk?: number;
   /** set when this region's words and another region's traded places (the first pair of them) */
   swapped?: [string, string];
-  /** lines read before only that are still there, paler (faded towards the background, not gone) */
-  faded?: string[];
   /** lines whose text and place stayed (within a pixel) but whose ink colour changed. */
   recoloured?: { text: string; before: string; after: string }[];
   /** the recolour of the changed pixels, and the region's background colour (name and RGB). */
@@ -164,20 +162,6 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
     const grey = (name: string) => /^(white|light grey|grey|dark grey|black)$/.test(name);
     if (inkBefore !== inkAfter && !(grey(inkBefore) && grey(inkAfter)) && colourName(...bgBefore) === colourName(...bgAfter)) recoloured.push({ text: c.after.text, before: inkBefore, after: inkAfter });
   }
-  // a line read before only may still be there, paler: a fade, not a removal
-  const faded: string[] = [];
-  const kept: LineChange[] = [];
-  for (const c of changes) {
-    if (c.kind === 'removed') {
-      const amount = fadeAmount(before, after, c.before.box, borderColour(before, c.before.box));
-      if (amount !== undefined && amount < 0.9) {
-        faded.push(c.before.text);
-        continue;
-      }
-    }
-    kept.push(c);
-  }
-  changes.splice(0, changes.length, ...kept);
   const firstMoved = changes.find((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved' && (Math.abs(c.dx) > 4 || Math.abs(c.dy) > 4));
   let vacatedInk: number | undefined;
   if (firstMoved) {
@@ -204,7 +188,7 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
     .filter((b) => (b.kind === 'added' ? inkShare(before, b.after.box, bgBefore) < 0.1 || vacated(b.after.box, 'before')
       : b.kind === 'removed' ? inkShare(after, b.before.box, bgAfter) < 0.1 || vacated(b.before.box, 'after') : true));
   return {
-    changes, ...(blocks.length ? { blocks } : {}), ...(faded.length ? { faded } : {}),
+    changes, ...(blocks.length ? { blocks } : {}),
     ...(shift ? { shift } : {}), ...(recoloured.length ? { recoloured } : {}), ...(vacatedInk !== undefined ? { vacatedInk } : {}),
     ...(colour ? { colour: { ...colour, background: colourName(...background), backgroundRgb: background } } : {}),
   };
@@ -317,10 +301,6 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const pushed = pushedShift && moved.length ? { lines: moved.length, ...pushedShift } : undefined;
   const pushClause = pushed ? `; ${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}` : '';
 
-  if (reading.faded?.length && !reworded.length && !added.length && !removed.length) {
-    const f = quoteList(reading.faded);
-    return { kind: 'opacity', caption: `${f.words} faded: ${f.plural ? 'they are' : 'it is'} now paler, closer to the background` };
-  }
   // lines that traded places read as re-wordings whose old and new words are the same set: a reorder
   // (reading.swapped: the same across regions, found by acrossRegions)
   const keys = (texts: string[]) => texts.map(textKey).sort().join('\n');
