@@ -243,9 +243,27 @@ export function recoverSpaces(image: RgbaImage, box: Box, line: DecodedLine, ste
     if (b - a < threshold) continue;
     const gapCentre = x0 + (a + b) / 2;
     const k = centre.findIndex((c, j) => j + 1 < centre.length && c < gapCentre && centre[j + 1] > gapCentre);
-    if (k >= 0 && chars[k] !== ' ' && chars[k + 1] !== ' ' && !NO_SPACE_BEFORE.test(chars[k + 1].normalize('NFKC')) && !NO_SPACE_AFTER.test(chars[k].normalize('NFKC'))) spaceAfter.add(k);
+    if (k >= 0 && chars[k] !== ' ' && chars[k + 1] !== ' ' && !NO_SPACE_BEFORE.test(chars[k + 1].normalize('NFKC'))
+      && !NO_SPACE_AFTER.test(chars[k].normalize('NFKC')) && plausibleSplit(chars, k)) spaceAfter.add(k);
   }
   return chars.map((c, i) => (spaceAfter.has(i) ? `${c} ` : c)).join('');
+}
+
+/**
+ * Wide gaps also open inside words and numbers ("Tea m", "1 5" from a wide 1): no space between two
+ * digits, and none that leaves a lone letter other than a, A or I.
+ */
+function plausibleSplit(chars: string[], k: number): boolean {
+  if (/\d/.test(chars[k]) && /\d/.test(chars[k + 1])) return false;
+  const word = (from: number, step: number) => {
+    let n = 0;
+    for (let i = from; i >= 0 && i < chars.length && chars[i] !== ' '; i += step) n++;
+    return n;
+  };
+  const lone = (i: number) => /\p{L}/u.test(chars[i]) && !/^[aAI]$/.test(chars[i]);
+  if (word(k, -1) === 1 && lone(k)) return false;
+  if (word(k + 1, 1) === 1 && lone(k + 1)) return false;
+  return true;
 }
 
 const NO_SPACE_BEFORE = /[,.;:!?)\]}%]/;
