@@ -6,7 +6,7 @@
 import type { Box, ChangeRegion } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
-import { readRegion, verdictOf, shiftWords, type ReadVerdict, type RegionReading } from './reading.js';
+import { readRegion, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
 import { lineShift, textKey, type LineChange } from './correspond.js';
 
 /** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
@@ -233,4 +233,3 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
   }
 }
 
-export { shiftWords };
