@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readPngFile } from '../core/image.js';
 import { TextReader } from '../core/read/ocr.js';
-import { similarity } from '../core/read/correspond.js';
+import { editDistance, similarity } from '../core/read/correspond.js';
 import type { Box } from '../core/report.js';
 
 const USAGE = 'usage: npm run --silent ocr-eval -- [--data DIR | --count N [--split test] [--seed S]] [--realpairs DIR] [--limit N] [--json] [--out FILE]';
@@ -29,13 +29,7 @@ const TEXT_ROLES = new Set(['button', 'link', 'tab', 'badge', 'tag', 'heading', 
 export function wordAccuracy(truth: string, read: string): number {
   const a = truth.split(/\s+/).filter(Boolean), b = read.split(/\s+/).filter(Boolean);
   if (!a.length && !b.length) return 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return 1 - prev[b.length] / Math.max(a.length, b.length);
+  return 1 - editDistance(a, b) / Math.max(a.length, b.length);
 }
 
 /** The labels a person quoted in a reference: 'Open Files', 'page 6'. */

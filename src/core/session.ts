@@ -3,11 +3,11 @@
 // why), validates every model file against models/contract.json so a missing, truncated or
 // wrong-version file gives a clear message naming the file and how to restore it.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import ort from 'onnxruntime-node';
 import { CONTEXT_FEATURES } from './context.js';
 import { TextReader } from './read/ocr.js';
+import { cpuSessionOptions } from './session-options.js';
 
 export type ProviderChoice = 'auto' | 'cpu' | 'cuda';
 export type ModelName =
@@ -294,17 +294,7 @@ export class SessionManager {
   }
 
   private baseOptions(): ort.InferenceSession.SessionOptions {
-    return {
-      graphOptimizationLevel: 'all',
-      executionMode: 'sequential',
-      interOpNumThreads: 1,
-      // the models are small (96x96 crops): more than a few threads only adds synchronisation
-      intraOpNumThreads: this.threads ?? Math.min(4, os.availableParallelism()),
-      // no busy-waiting worker threads: on a shared 2-core machine (or beside the editor) spinning
-      // threads steal the CPU the other thread needs; measured here under load: 2 threads went from
-      // 1.6-3.3 s to 0.1-0.3 s of model time per 1080p describe (BENCHMARKS.md)
-      extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
-    };
+    return cpuSessionOptions(this.threads);
   }
 
   private async create(name: ModelName): Promise<ort.InferenceSession> {

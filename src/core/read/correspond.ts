@@ -18,10 +18,8 @@ export function textKey(text: string): string {
   return text.toLowerCase().replace(/[\s'"`’‘“”]/g, '').replace(/[|!]/g, 'l');
 }
 
-/** Levenshtein similarity of two strings, 0..1. */
-export function similarity(a: string, b: string): number {
-  if (a === b) return 1;
-  if (!a.length || !b.length) return 0;
+/** Levenshtein distance between two sequences (characters of a string, or words). */
+export function editDistance<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
@@ -30,7 +28,14 @@ export function similarity(a: string, b: string): number {
     }
     prev = cur;
   }
-  return 1 - prev[b.length] / Math.max(a.length, b.length);
+  return prev[b.length];
+}
+
+/** Levenshtein similarity of two strings, 0..1. */
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  if (!a.length || !b.length) return 0;
+  return 1 - editDistance(a, b) / Math.max(a.length, b.length);
 }
 
 const centre = (b: Box) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];

@@ -6,13 +6,13 @@
 // UI text is small (11-14 px at 1x), smaller than most of what the detector was trained on, so an
 // area is read at `scale` (2 by default) and the boxes are mapped back.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import contract from '../../../models/contract.json' with { type: 'json' };
 import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import ort from 'onnxruntime-node';
+import { cpuSessionOptions } from '../session-options.js';
 
 export const OCR = contract.ocr;
 const DET_MEAN = [0.406, 0.456, 0.485];
@@ -363,11 +363,7 @@ export class TextReader {
   private load() {
     this.loaded ??= (async () => {
       const dir = this.dir ?? ocrModelsDir();
-      const options: ort.InferenceSession.SessionOptions = {
-        graphOptimizationLevel: 'all', executionMode: 'sequential', interOpNumThreads: 1,
-        intraOpNumThreads: this.threads ?? Math.min(4, os.availableParallelism()),
-        extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
-      };
+      const options = cpuSessionOptions(this.threads);
       const open = async (file: string) => {
         const full = path.join(dir, file);
         if (!fs.existsSync(full)) throw new Error(`the text reader's model file is missing: ${full} (reinstall ${OCR.package} with npm ci)`);
