@@ -524,8 +524,10 @@ export async function describe(
   // summarised by the whole-screen sample alone; otherwise by its meaningful regions
   // ... unless the text reader explained regions by what they say or where their content went: a
   // whole-screen caption ("the layout changed") says less than "'Deploy' moved 16 px left"
+  // A theme is the exception: a palette changed across the screen, and what the reader finds in
+  // regions (words recoloured, marks gone on the new background) are its consequences
   const readExplained = regions.some((r) => r.captionSource === 'reader' && r.kind !== 'color');
-  const wholeScreen = global && !readExplained ? global : undefined;
+  const wholeScreen = global && (!readExplained || global.kind === 'theme') ? global : undefined;
   const meaningfulCaptions = wholeScreen ? [] : summaryCaptions(regions);
   const globalCaption = wholeScreen && wholeScreen.kind !== 'none' ? wholeScreen.caption : undefined;
   const summary = composeSummary(meaningfulCaptions, globalCaption, analysis.sizeChange);

@@ -480,11 +480,15 @@ const planTheme: Planner = (ctx) => {
   };
 };
 
-/** Harmless noise that must be described as no visible change. */
+/**
+ * Harmless noise that must be described as no visible change: identical renders, sub-pixel offsets
+ * (anti-aliasing), a blinking caret, a tint no eye sees. A whole-pixel shift is not among them: an
+ * element 1 px lower moved, and the product says so ("moved 1 px down").
+ */
 const planNone: Planner = (ctx) => {
   const { rng } = ctx;
   const inputs = ctx.builder.elements.filter((m) => (m.role === 'input' || m.role === 'search box') && !ctx.used.has(m.id) && boxVisible(ctx.rects.get(m.id), ctx.width, ctx.height));
-  const noise = rng.weighted(['identical', 'subpixel', 'jitter', 'caret', 'tint'], [0.2, 0.25, 0.25, ctx.hasCaret || inputs.length ? 0.2 : 0, 0.15]);
+  const noise = rng.weighted(['identical', 'subpixel', 'caret', 'tint'], [0.2, 0.35, ctx.hasCaret || inputs.length ? 0.2 : 0, 0.15]);
   const targets = visibleTargets(ctx, 'move').concat(visibleTargets(ctx, 'color', (m) => !!m.colorHex && !!m.colorProp));
   const none = (m: ElementMeta | null, ops: Op[], setup: Op[] = []): PlannedChange => ({
     kind: 'none', target: m, setup, continuous: false, beforeIds: m ? [m.id] : [], afterIds: m ? [m.id] : [],
@@ -511,10 +515,6 @@ const planNone: Planner = (ctx) => {
   if (noise === 'subpixel') {
     const d = rng.range(0.2, 0.6) * (rng.chance(0.5) ? 1 : -1);
     return none(m, rng.chance(0.5) ? offsetOps(m.id, d, 0) : offsetOps(m.id, 0, d));
-  }
-  if (noise === 'jitter') {
-    const v = rng.chance(0.5) ? 1 : -1;
-    return none(m, rng.chance(0.5) ? offsetOps(m.id, v, 0) : offsetOps(m.id, 0, v));
   }
   if (!m.colorHex || !m.colorProp) return none(null, []);
   const tinted = mixHex(m.colorHex, rng.chance(0.5) ? '#000000' : '#ffffff', 0.012);

@@ -4,10 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { readPngFile, type RgbaImage } from '../../src/core/image.js';
-import { TextReader, ctcDecode, isReadable, normaliseText } from '../../src/core/read/ocr.js';
+import { TextReader, ctcDecode, isReadable, normaliseText, withoutIconGlyphs } from '../../src/core/read/ocr.js';
 import { matchLines, changedWords, textKey, type LineChange } from '../../src/core/read/correspond.js';
 import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/reading.js';
-import { readPair, acrossRegions } from '../../src/core/read/pair.js';
+import { readPair, acrossRegions, readerDecides } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { blankImage, fillRect } from './image-fixtures.js';
@@ -135,6 +135,27 @@ test('OCR post-processing: CTC collapse and blanks, NFKC folding, icon-like read
   assert.equal(isReadable({ text: 'b', confidence: 0.7 }), false);
   assert.equal(isReadable({ text: '0', confidence: 0.95 }), true);
   assert.equal(isReadable({ text: 'Deploy', confidence: 0.4 }), false);
+  // icons read as one Han character: alone on a line, or beside Latin words
+  assert.equal(isReadable({ text: '口', confidence: 0.98 }), false);
+  assert.equal(withoutIconGlyphs('三 Send'), 'Send');
+  assert.equal(withoutIconGlyphs('十 Update now'), 'Update now');
+  assert.equal(withoutIconGlyphs('设置 中心'), '设置 中心');
+});
+
+test('readerDecides: what the reader read decides; where it saw only unread pixels move or a blob swapped, the models do', () => {
+  const words = { kind: 'text' as const, caption: "the text 'A' now reads 'B'", basis: 'words' as const };
+  assert.equal(readerDecides(words, 'font'), true);
+  assert.equal(readerDecides({ kind: 'add', caption: 'an icon was added', basis: 'shapes' }, 'reflow'), true);
+  assert.equal(readerDecides({ kind: 'icon', caption: 'an icon was replaced by another', basis: 'shapes' }, 'opacity'), false);
+  assert.equal(readerDecides({ kind: 'icon', caption: 'an icon was replaced by another', basis: 'shapes' }, 'icon'), true);
+  const shifted = (dx: number, dy: number) => ({ kind: 'move' as const, caption: 'the content here moved', basis: 'pixels' as const, shift: { dx, dy } });
+  assert.equal(readerDecides(shifted(0, 2), 'font'), true, 'a 2 px shift is a move, never a font change');
+  assert.equal(readerDecides(shifted(0, 30), 'reorder'), false, 'a far shift of unread content: the models see the layout');
+  assert.equal(readerDecides(shifted(0, 30), 'spacing'), true, 'the models keep their layout kind, the reader gives the distance');
+  assert.equal(readerDecides({ kind: 'move', caption: "'Save' moved 30 px down", basis: 'words', shift: { dx: 0, dy: 30 } }, 'remove'), true);
+  const recolour = { kind: 'color' as const, caption: "'Sign in' changed colour from blue to red", basis: 'words' as const };
+  assert.equal(readerDecides(recolour, 'theme', { themedRegions: 1 }), true, 'one recoloured button is not a theme change');
+  assert.equal(readerDecides(recolour, 'theme', { themedRegions: 3 }), false, 'one recolour of several the models call a theme');
 });
 
 test('colour names', () => {
@@ -183,6 +204,30 @@ test('blocks: an icon added to a toolbar is found by its shape and named', async
     assert.ok(reading.regions[0], 'the reading explains the region');
     assert.equal(reading.regions[0].kind, 'add');
     assert.match(reading.regions[0].caption, /^an icon was added/);
+  } finally {
+    await reader.dispose();
+  }
+});
+
+test('blocks: an icon that moved from one region to another moved; a blob filled in around digits is not an added icon', async () => {
+  const ring = (image: RgbaImage, x: number, y: number) => {
+    fillRect(image, [x, y, x + 14, y + 14], [90, 90, 90, 255]);
+    fillRect(image, [x + 4, y + 4, x + 10, y + 10], [255, 255, 255, 255]);
+  };
+  const before = blankImage(300, 60), after = blankImage(300, 60);
+  ring(before, 240, 20);
+  ring(after, 30, 20);
+  const reader = new TextReader();
+  try {
+    const moved = await readPair(reader, before, after, [[20, 10, 60, 44], [230, 10, 270, 44]]);
+    assert.ok(!moved.regions.some((v) => v && /icon was (added|removed)/.test(v.caption)), JSON.stringify(moved.regions));
+    // a small mark (digits, say) that a filled badge now surrounds
+    const plain = blankImage(120, 60), filled = blankImage(120, 60);
+    for (const img of [plain, filled]) fillRect(img, [55, 26, 61, 34], [60, 60, 60, 255]);
+    fillRect(filled, [44, 14, 72, 46], [150, 220, 170, 255]);
+    fillRect(filled, [55, 26, 61, 34], [60, 60, 60, 255]);
+    const restyled = await readPair(reader, plain, filled, [[40, 10, 76, 50]]);
+    assert.ok(!(restyled.regions[0] && /icon was added/.test(restyled.regions[0].caption)), restyled.regions[0]?.caption);
   } finally {
     await reader.dispose();
   }

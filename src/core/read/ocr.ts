@@ -308,9 +308,22 @@ export function normaliseText(text: string): string {
 export function isReadable(line: { text: string; confidence: number }): boolean {
   const t = line.text;
   if (!t) return false;
+  // the recognizer's dictionary is Chinese and English: an icon (a square, a hamburger, a plus) reads
+  // as one Han character ("口", "三", "十") - a word of one ideograph alone on its line is not text
+  if (/^\p{Script=Han}$/u.test(t.trim())) return false;
   if (line.confidence < 0.6) return false;
   if ([...t].length <= 2 && (line.confidence < 0.75 || !/^[\p{L}\p{N}]+$/u.test(t))) return false;
   return true;
+}
+
+/**
+ * A line's text without the icons read as a lone Han character beside Latin words ("三 Send" ->
+ * "Send", "十 Update" -> "Update"); text in Chinese or Japanese (no Latin letters) is kept as read.
+ */
+export function withoutIconGlyphs(text: string): string {
+  if (!/\p{Script=Latin}/u.test(text)) return text;
+  const kept = text.split(' ').filter((w) => !/^\p{Script=Han}$/u.test(w));
+  return kept.length ? kept.join(' ') : text;
 }
 
 /**
@@ -401,6 +414,7 @@ export class TextReader {
     const lines = await this.recognize(rec, dictionary, image, boxes);
     this.recognizeMs += performance.now() - t;
     return mergeRows(lines.filter((l) => isReadable(l)))
+      .map((l) => ({ ...l, text: withoutIconGlyphs(l.text) }))
       .sort((a, b) => (Math.abs(a.box[1] - b.box[1]) > 4 ? a.box[1] - b.box[1] : a.box[0] - b.box[0]));
   }
 

@@ -8,6 +8,7 @@ import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
 import { readRegion, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
 import { lineShift, textKey, type LineChange } from './correspond.js';
+import { shapeSimilarity, type BlockChange } from './blocks.js';
 
 /** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
 const MAX_WHOLE_READ_PIXELS = 1_500_000;
@@ -177,10 +178,47 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       }
     }
   }
+  // the same for icons: one that left a region and arrived, the same shape, in another moved
+  for (const to of out) {
+    for (const added of [...(to.blocks ?? [])]) {
+      if (added.kind !== 'added') continue;
+      const from = out.find((o) => o !== to && o.blocks?.some((b) => b.kind === 'removed' && shapeSimilarity(b.before, added.after) >= 0.7));
+      if (!from) continue;
+      const k = from.blocks!.findIndex((b) => b.kind === 'removed' && shapeSimilarity(b.before, added.after) >= 0.7);
+      const removed = from.blocks![k] as Extract<BlockChange, { kind: 'removed' }>;
+      from.blocks!.splice(k, 1);
+      to.blocks = to.blocks!.map((b) => (b === added ? { kind: 'moved', before: removed.before, after: added.after,
+        dx: added.after.box[0] - removed.before.box[0], dy: added.after.box[1] - removed.before.box[1] } : b));
+    }
+  }
   return out;
 }
 
 const CAUSES = new Set(['add', 'remove', 'text', 'resize', 'spacing']);
+/** Largest shift (px) that is the reader's to call a move whatever the models say: they were trained to
+ * call a 1-4 px shift noise or a font change, and the pixels say it moved. */
+export const SMALL_SHIFT = 4;
+
+/**
+ * Whether a region's reading decides its kind and caption, given the models' kind. The reading decides
+ * what it read (words re-worded, added, removed, moved, recoloured), icons that came or went, and
+ * small shifts. Where it only saw where unread content went (a shift of the pixels beyond a few px)
+ * or that one blob replaced another, and the models say otherwise, the models decide: they see the
+ * layout around the region (resize, spacing, reorder, a picture swapped, a fade), which such a
+ * reading cannot tell apart.
+ */
+export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
+  if (verdict.kind === modelKind) return true;
+  if (verdict.kind === 'icon') return false;
+  // one recolour among several the models call a theme change is part of that palette change; a
+  // single recoloured region is just that
+  if (modelKind === 'theme' && (verdict.kind === 'color' || verdict.kind === 'opacity') && (pair.themedRegions ?? 0) >= 2) return false;
+  if (verdict.kind === 'move' && verdict.basis === 'pixels' && !LAYOUT_KINDS.has(modelKind) && modelKind !== 'move') {
+    const s = verdict.shift ?? { dx: Infinity, dy: Infinity };
+    return Math.max(Math.abs(s.dx), Math.abs(s.dy)) <= SMALL_SHIFT;
+  }
+  return true;
+}
 /** kinds whose change moves content without the content itself changing */
 const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
 
@@ -191,10 +229,11 @@ const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
  * content), is that change's consequence: kind "reflow", pushedBy the cause.
  */
 export function applyReading(regions: ChangeRegion[], reading: PairReading): void {
+  const themedRegions = regions.filter((r) => !r.noiseOnly && r.kind === 'theme').length;
   reading.regions.forEach((v, i) => {
     const r = regions[i];
     if (!r) return;
-    if (!v) {
+    if (!v || !readerDecides(v, r.kind, { themedRegions })) {
       r.captionSource = 'model';
       return;
     }
@@ -217,7 +256,8 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
   }
   // consequences: a region that only moved, pushed by a cause before it in reading order
   const causes = regions.filter((r) => !r.noiseOnly && CAUSES.has(r.kind));
-  const readMoves = reading.regions.map((v, i) => ({ v, r: regions[i] })).filter(({ v, r }) => r && v?.kind === 'move');
+  // (a region the models call resized or re-spaced keeps that: its content moved with its container)
+  const readMoves = reading.regions.map((v, i) => ({ v, r: regions[i] })).filter(({ v, r }) => r && v?.kind === 'move' && r.captionSource === 'reader' && (r.kind === 'move' || r.kind === 'reflow'));
   for (const { r } of readMoves) {
     const box = r.boxBefore;
     const cause = causes.find((c) => {

@@ -43,10 +43,17 @@ export interface ReadVerdict {
   textAfter?: string;
   /** the shift of content this change pushed along (an insertion pushing what follows). */
   pushed?: { lines: number; dx: number; dy: number };
+  /** what the verdict rests on: lines read and matched (words), icon-sized blobs matched by shape
+   * (shapes), or the region's pixels alone - a shift or a recolour (pixels). */
+  basis: 'words' | 'shapes' | 'pixels';
+  /** a move's shift in px (after minus before), where the verdict is a move */
+  shift?: { dx: number; dy: number };
 }
 
 /** Context read around a region, in pixels, so lines cut by the box are read whole. */
 const READ_MARGIN = 24;
+/** Farthest move of a region's lines along which its icons are looked for (px). */
+const MAX_BLOCK_SEARCH_SHIFT = 240;
 /** Longest quote kept whole; longer ones are cut with an ellipsis. */
 const MAX_QUOTE = 48;
 
@@ -180,11 +187,34 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
   const clipTo = (img: RgbaImage, b: Box): Box => [Math.max(0, b[0]), Math.max(0, b[1]), Math.min(img.width, b[2]), Math.min(img.height, b[3])];
   const bgBefore = borderColour(before, clipTo(before, blockArea)), bgAfter = borderColour(after, clipTo(after, blockArea));
   const sameBackground = colourName(...bgBefore) === colourName(...bgAfter);
-  const matchedBlocks = !sameBackground ? [] : matchBlocks(findBlocks(before, blockArea, linesBefore.map((l) => l.box)), findBlocks(after, blockArea, linesAfter.map((l) => l.box)));
+  // content pushed further than the margin took its icons along: they are looked for where the
+  // region's moved lines came from (before) and went to (after), and kept when one end is here
+  const lineShifts: { dx: number; dy: number }[] = [];
+  for (const c of changes) {
+    if (c.kind !== 'moved' || Math.max(Math.abs(c.dx), Math.abs(c.dy)) <= 6 || Math.max(Math.abs(c.dx), Math.abs(c.dy)) > MAX_BLOCK_SEARCH_SHIFT) continue;
+    if (lineShifts.length < 3 && !lineShifts.some((v) => Math.abs(v.dx - c.dx) <= 2 && Math.abs(v.dy - c.dy) <= 2)) lineShifts.push({ dx: c.dx, dy: c.dy });
+  }
+  const translate = (b: Box, dx: number, dy: number): Box => [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
+  const unionBox = (boxes: Box[]): Box => [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
+  const searchBefore = unionBox([blockArea, ...lineShifts.map((v) => translate(blockArea, -v.dx, -v.dy))]);
+  const searchAfter = unionBox([blockArea, ...lineShifts.map((v) => translate(blockArea, v.dx, v.dy))]);
+  const blocksBefore = !sameBackground ? [] : findBlocks(before, searchBefore, linesBefore.map((l) => l.box));
+  const blocksAfter = !sameBackground ? [] : findBlocks(after, searchAfter, linesAfter.map((l) => l.box));
+  const here = (b: Box) => intersects(b, blockArea);
+  const matchedBlocks = matchBlocks(blocksBefore, blocksAfter).filter((m) => (m.kind === 'added' ? here(m.after.box)
+    : m.kind === 'removed' ? here(m.before.box) : here(m.before.box) || here(m.after.box)));
+  // a blob that appears around another (a date whose circle filled in, a badge behind its digits) is
+  // that element restyled, not an icon added (removed)
+  const centreIn = (inner: Box, outer: Box) => (inner[0] + inner[2]) / 2 >= outer[0] && (inner[0] + inner[2]) / 2 < outer[2]
+    && (inner[1] + inner[3]) / 2 >= outer[1] && (inner[1] + inner[3]) / 2 < outer[3];
+  // (not one that moved away: an icon inserted takes the place of the one it pushed)
+  const movedAway = new Set(matchedBlocks.flatMap((m) => (m.kind === 'moved' ? [m.before, m.after] : [])));
+  const restyled = (m: BlockChange) => (m.kind === 'added' ? blocksBefore.some((b) => !movedAway.has(b) && centreIn(b.box, m.after.box))
+    : m.kind === 'removed' ? blocksAfter.some((a) => !movedAway.has(a) && centreIn(a.box, m.before.box)) : false);
   // ... or where what was there moved away (an icon inserted into a toolbar takes the place of the one it pushed)
   const vacated = (b: Box, side: 'before' | 'after') => matchedBlocks.some((m) => m.kind === 'moved' && intersects(side === 'before' ? m.before.box : m.after.box, b));
   const blocks = matchedBlocks
-    .filter((b) => b.kind !== 'same')
+    .filter((b) => b.kind !== 'same' && !restyled(b))
     .filter((b) => (b.kind === 'added' ? inkShare(before, b.after.box, bgBefore) < 0.1 || vacated(b.after.box, 'before')
       : b.kind === 'removed' ? inkShare(after, b.before.box, bgAfter) < 0.1 || vacated(b.before.box, 'after') : true));
   return {
@@ -226,9 +256,9 @@ function iconVerdict(blocks: BlockChange[], movedLines: Extract<LineChange, { ki
   ];
   const along = common && alongParts.length ? `; ${alongParts.join(' and ')} moved ${shiftWords(common.dx, common.dy)}` : '';
   const pushed = common && shifts.length ? { pushed: { lines: shifts.length, ...common } } : {};
-  if (added) return { kind: 'add', caption: `${added === 1 ? 'an icon was' : `${added} icons were`} added${along}`, ...pushed };
-  if (removed) return { kind: 'remove', caption: `${removed === 1 ? 'an icon was' : `${removed} icons were`} removed${along}`, ...pushed };
-  return { kind: 'icon', caption: swapped === 1 ? 'an icon was replaced by another' : `${swapped} icons were replaced by others` };
+  if (added) return { kind: 'add', caption: `${added === 1 ? 'an icon was' : `${added} icons were`} added${along}`, ...pushed, basis: 'shapes' };
+  if (removed) return { kind: 'remove', caption: `${removed === 1 ? 'an icon was' : `${removed} icons were`} removed${along}`, ...pushed, basis: 'shapes' };
+  return { kind: 'icon', caption: swapped === 1 ? 'an icon was replaced by another' : `${swapped} icons were replaced by others`, basis: 'shapes' };
 }
 
 /** The letters and digits of a text, case folded: what stays when only the font changed. */
@@ -307,7 +337,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const permuted = reworded.length >= 2 && keys(reworded.map((r) => r.before.text)) === keys(reworded.map((r) => r.after.text));
   if (permuted || reading.swapped) {
     const [a, b] = reading.swapped ?? [reworded[0].before.text, reworded[0].after.text];
-    return { kind: 'reorder', caption: `${quote(a)} and ${quote(b)} swapped places` };
+    return { kind: 'reorder', caption: `${quote(a)} and ${quote(b)} swapped places`, basis: 'words' };
   }
   // the same letters drawn differently (another font, size or weight) are a restyle, not new words
   const restyled = reworded.filter((r) => lettersOf(r.before.text) === lettersOf(r.after.text) && lettersOf(r.after.text).length >= 2);
@@ -315,7 +345,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const r = restyled[0];
     const wb = r.before.box[2] - r.before.box[0], wa = r.after.box[2] - r.after.box[0];
     const width = Math.abs(wa - wb) >= 3 ? `: it is ${Math.abs(wa - wb)} px ${wa > wb ? 'wider' : 'narrower'}` : '';
-    return { kind: 'font', caption: `the font of the text ${quote(r.after.text)} changed${width}` };
+    return { kind: 'font', caption: `the font of the text ${quote(r.after.text)} changed${width}`, basis: 'words' };
   }
   if (reworded.length) {
     const first = reworded[0];
@@ -324,22 +354,22 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     else if (reworded.length > 2) caption += ` and ${reworded.length - 1} more lines changed`;
     if (added.length) caption += `; ${quoteList(added.map((a) => a.after.text)).words} appeared`;
     if (removed.length) caption += `; ${quoteList(removed.map((r) => r.before.text)).words} disappeared`;
-    return { kind: 'text', caption: caption + pushClause, textBefore: first.before.text, textAfter: first.after.text, ...(pushed ? { pushed } : {}) };
+    return { kind: 'text', caption: caption + pushClause, textBefore: first.before.text, textAfter: first.after.text, ...(pushed ? { pushed } : {}), basis: 'words' };
   }
   if (added.length && removed.length) {
     const a = quoteList(added.map((x) => x.after.text)), r = quoteList(removed.map((x) => x.before.text));
     return {
       kind: 'text', caption: `the text ${r.words} ${r.plural ? 'were' : 'was'} replaced by ${a.words}${pushClause}`,
-      textBefore: removed.map((x) => x.before.text).join('\n'), textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}),
+      textBefore: removed.map((x) => x.before.text).join('\n'), textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}), basis: 'words',
     };
   }
   if (added.length) {
     const a = quoteList(added.map((x) => x.after.text));
-    return { kind: 'add', caption: `${a.words} ${a.plural ? 'were' : 'was'} added${pushClause}`, textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}) };
+    return { kind: 'add', caption: `${a.words} ${a.plural ? 'were' : 'was'} added${pushClause}`, textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}), basis: 'words' };
   }
   if (removed.length) {
     const r = quoteList(removed.map((x) => x.before.text));
-    return { kind: 'remove', caption: `${r.words} ${r.plural ? 'were' : 'was'} removed${pushClause}`, textBefore: removed.map((x) => x.before.text).join('\n'), ...(pushed ? { pushed } : {}) };
+    return { kind: 'remove', caption: `${r.words} ${r.plural ? 'were' : 'was'} removed${pushClause}`, textBefore: removed.map((x) => x.before.text).join('\n'), ...(pushed ? { pushed } : {}), basis: 'words' };
   }
   // nothing re-worded, added or removed: an icon came, went or was swapped, the text changed colour,
   // or the content moved
@@ -350,7 +380,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const s = subject(recoloured.map((r) => r.text))!;
     const r = recoloured[0];
     const movedToo = pushedShift && moved.length >= 0.5 * lines ? ` and moved ${shiftWords(pushedShift.dx, pushedShift.dy)}` : '';
-    return { kind: 'color', caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}${movedToo}` };
+    return { kind: 'color', caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}${movedToo}`, basis: 'words' };
   }
   const blockVerdict = iconVerdict(reading.blocks ?? [], moved);
   if (blockVerdict) return blockVerdict;
@@ -358,17 +388,17 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     // the lines moved together, no text was added, and where they started there is now something
     // that is not text (a picture, an icon): it was put in before them
     const s = subject(moved.map((m) => m.after.text))!;
-    return { kind: 'add', caption: `an image or icon was inserted before ${s.words}, which moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, pushed: { lines: moved.length, ...pushedShift } };
+    return { kind: 'add', caption: `an image or icon was inserted before ${s.words}, which moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, pushed: { lines: moved.length, ...pushedShift }, basis: 'words' };
   }
   // the lines moved and their move explains the region's pixels (a resized or re-spaced container
   // also moves its text, but leaves pixels the move does not explain: the model describes those)
   if (moved.length && pushedShift && (!shift || shift.explained >= 0.8)) {
     const s = subject(moved.map((m) => m.after.text))!;
-    return { kind: 'move', caption: `${s.words} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}` };
+    return { kind: 'move', caption: `${s.words} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, basis: 'words', shift: { dx: pushedShift.dx, dy: pushedShift.dy } };
   }
   if (shift && shift.explained >= 0.9 && (shift.dx || shift.dy)) {
     const s = subject(same.map((m) => m.after.text));
-    return { kind: 'move', caption: `${s ? s.words : 'the content here'} moved ${shiftWords(shift.dx, shift.dy)}` };
+    return { kind: 'move', caption: `${s ? s.words : 'the content here'} moved ${shiftWords(shift.dx, shift.dy)}`, basis: s ? 'words' : 'pixels', shift: { dx: shift.dx, dy: shift.dy } };
   }
   // a recolour changes something that is there on both sides: pixels that were or became the
   // background are something added or removed, which the model's caption describes better
@@ -376,12 +406,12 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     && colour.before !== colour.background && colour.after !== colour.background) {
     const s = subject(same.map((m) => m.after.text));
     if (isFade(colour.beforeRgb, colour.afterRgb, colour.backgroundRgb)) {
-      return { kind: 'opacity', caption: `${s ? s.words : 'the content here'} faded: it is now paler, closer to the ${colour.background} background` };
+      return { kind: 'opacity', caption: `${s ? s.words : 'the content here'} faded: it is now paler, closer to the ${colour.background} background`, basis: 'pixels' };
     }
     if (colour.onEdge >= 0.7) {
-      return { kind: 'color', caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${colour.after}` };
+      return { kind: 'color', caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${colour.after}`, basis: 'pixels' };
     }
-    return { kind: 'color', caption: `${s ? s.words : 'the colour here'} changed ${s ? 'colour ' : ''}from ${colour.before} to ${colour.after}` };
+    return { kind: 'color', caption: `${s ? s.words : 'the colour here'} changed ${s ? 'colour ' : ''}from ${colour.before} to ${colour.after}`, basis: 'pixels' };
   }
   return undefined;
 }
