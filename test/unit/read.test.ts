@@ -148,6 +148,7 @@ test('readerDecides: what the reader read decides; where it saw only unread pixe
   assert.equal(readerDecides({ kind: 'add', caption: 'an icon was added', basis: 'shapes' }, 'reflow'), true);
   assert.equal(readerDecides({ kind: 'icon', caption: 'an icon was replaced by another', basis: 'shapes' }, 'opacity'), false);
   assert.equal(readerDecides({ kind: 'icon', caption: 'an icon was replaced by another', basis: 'shapes' }, 'icon'), true);
+  assert.equal(readerDecides({ kind: 'font', caption: "the font of the text 'Open' changed", basis: 'words' }, 'spacing'), false);
   const shifted = (dx: number, dy: number) => ({ kind: 'move' as const, caption: 'the content here moved', basis: 'pixels' as const, shift: { dx, dy } });
   assert.equal(readerDecides(shifted(0, 2), 'font'), true, 'a 2 px shift is a move, never a font change');
   assert.equal(readerDecides(shifted(0, 30), 'reorder'), false, 'a far shift of unread content: the models see the layout');
@@ -231,6 +232,26 @@ test('blocks: an icon that moved from one region to another moved; a blob filled
   } finally {
     await reader.dispose();
   }
+});
+
+test('matchLines: the same words drawn wider in place are a restyle (font), not a move; drawn 1 px lower, a move', () => {
+  // twelve strokes of uneven widths across the box: drawn wider, every stroke widens with it
+  const draw = (box: Box) => {
+    const image = blankImage(200, 80);
+    const scale = (box[2] - box[0]) / 60;
+    [0, 5, 9, 16, 20, 27, 31, 36, 42, 47, 51, 56].forEach((x, i) => {
+      const x0 = box[0] + Math.round(x * scale), w = Math.max(2, Math.round((i % 3 === 0 ? 3 : 2) * scale));
+      fillRect(image, [x0, box[1] + 2, x0 + w, box[3] - 2], [40, 40, 40, 255]);
+    });
+    return image;
+  };
+  const wider = matchLines([line('Integrations', [20, 30, 80, 46])], [line('Integrations', [20, 30, 100, 46])],
+    { before: draw([20, 30, 80, 46]), after: draw([20, 30, 100, 46]) });
+  assert.deepEqual(wider.map((c) => c.kind), ['reworded']);
+  assert.equal(verdictOf({ changes: wider })?.kind, 'font');
+  const lower = matchLines([line('Integrations', [20, 30, 80, 46])], [line('Integrations', [20, 31, 80, 47])],
+    { before: draw([20, 30, 80, 46]), after: draw([20, 31, 80, 47]) });
+  assert.deepEqual(lower.map((c) => c.kind), ['moved']);
 });
 
 test('verdictOf: a re-worded line that now wraps is quoted whole', () => {

@@ -5,6 +5,8 @@ import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
+import { borderColour } from './ocr.js';
+import { inkColour } from './colour.js';
 
 export type LineChange =
   | { kind: 'same'; before: TextLine; after: TextLine }
@@ -112,6 +114,16 @@ export function harmonised(lines: TextLine[], other: TextLine[]): TextLine[] {
  * same row at the same left edge) is one line re-worded; whatever is left was added or removed.
  * A matched line whose pixels moved is "moved" (exact shift from the pixels when they are given).
  */
+/** Two boxes of one line that share most of their area but differ in width or height by a few px. */
+function restyledInPlace(b: Box, a: Box): boolean {
+  const ox = overlap(b[0], b[2], a[0], a[2]), oy = overlap(b[1], b[3], a[1], a[3]);
+  const area = (x: Box) => (x[2] - x[0]) * (x[3] - x[1]);
+  // (the detector's boxes of one unchanged line differ by a px or two)
+  const dw = Math.abs((a[2] - a[0]) - (b[2] - b[0])), dh = Math.abs((a[3] - a[1]) - (b[3] - b[1]));
+  const resized = (dw >= 4 && dw >= 0.05 * Math.max(a[2] - a[0], b[2] - b[0])) || dh >= 3;
+  return resized && (ox * oy) / Math.min(area(a), area(b)) >= 0.6;
+}
+
 export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], images?: { before: RgbaImage; after: RgbaImage }): LineChange[] {
   [beforeLines, afterLines] = [harmonised(beforeLines, afterLines), harmonised(afterLines, beforeLines)];
   const usedB = new Set<number>(), usedA = new Set<number>();
@@ -135,7 +147,12 @@ export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], imag
     const b = beforeLines[i], a = afterLines[j];
     const shift = lineShift(images?.before, images?.after, b.box, a.box);
     if (shift.dx === 0 && shift.dy === 0) changes.push({ kind: 'same', before: b, after: a });
-    else changes.push({ kind: 'moved', before: b, after: a, ...shift });
+    else if (images && restyledInPlace(b.box, a.box) && !samePixels(images.before, images.after, a.box, shift.dx, shift.dy)
+      && inkColour(images.before, b.box, borderColour(images.before, b.box)) === inkColour(images.after, a.box, borderColour(images.after, a.box))) {
+      // the same words in the same place and colour, drawn wider or narrower, which no shift
+      // explains: another font or weight (verdictOf says so), not a move (nor a fade)
+      changes.push({ kind: 'reworded', before: b, after: a });
+    } else changes.push({ kind: 'moved', before: b, after: a, ...shift });
   }
   // re-worded: the same place, other words
   const places: { i: number; j: number; score: number }[] = [];

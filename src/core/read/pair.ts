@@ -7,7 +7,7 @@ import type { Box, ChangeRegion } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
 import { readRegion, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
-import { lineShift, textKey, type LineChange } from './correspond.js';
+import { lineShift, samePixels, textKey, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 
 /** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
@@ -178,6 +178,33 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       }
     }
   }
+  // a line pushed out of its region's reading, whose other end no region read, reads as added (or
+  // removed): where its pixels are the same as before under a shift other regions' lines moved by
+  // (content pushed along by one insertion moves together), it moved
+  if (before && after) {
+    const counts: { dx: number; dy: number; n: number }[] = [];
+    for (const c of out.flatMap((r) => r.changes)) {
+      if (c.kind !== 'moved' || Math.max(Math.abs(c.dx), Math.abs(c.dy)) <= SMALL_SHIFT) continue;
+      const known = counts.find((v) => v.dx === c.dx && v.dy === c.dy);
+      if (known) known.n++;
+      else counts.push({ dx: c.dx, dy: c.dy, n: 1 });
+    }
+    const pairShifts = counts.sort((a, b) => b.n - a.n).slice(0, 4);
+    const shiftBox = (b: Box, dx: number, dy: number): Box => [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
+    for (const r of out) {
+      r.changes = r.changes.map((c): LineChange => {
+        if (c.kind === 'added') {
+          const s = pairShifts.find((v) => samePixels(before, after, c.after.box, v.dx, v.dy));
+          return s ? { kind: 'moved', before: { ...c.after, box: shiftBox(c.after.box, -s.dx, -s.dy) }, after: c.after, dx: s.dx, dy: s.dy } : c;
+        }
+        if (c.kind === 'removed') {
+          const s = pairShifts.find((v) => samePixels(before, after, shiftBox(c.before.box, v.dx, v.dy), v.dx, v.dy));
+          return s ? { kind: 'moved', before: c.before, after: { ...c.before, box: shiftBox(c.before.box, s.dx, s.dy) }, dx: s.dx, dy: s.dy } : c;
+        }
+        return c;
+      });
+    }
+  }
   // the same for icons: one that left a region and arrived, the same shape, in another moved
   for (const to of out) {
     for (const added of [...(to.blocks ?? [])]) {
@@ -209,7 +236,9 @@ export const SMALL_SHIFT = 4;
  */
 export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
   if (verdict.kind === modelKind) return true;
-  if (verdict.kind === 'icon') return false;
+  // the same words drawn differently, or one blob for another: the models, which see the whole
+  // element, say whether it is a font, a resize, a spacing or a picture swapped
+  if (verdict.kind === 'icon' || verdict.kind === 'font') return false;
   // one recolour among several the models call a theme change is part of that palette change; a
   // single recoloured region is just that
   if (modelKind === 'theme' && (verdict.kind === 'color' || verdict.kind === 'opacity') && (pair.themedRegions ?? 0) >= 2) return false;
@@ -240,6 +269,11 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     // a move says where content went; whether it moved by itself or a container's new size or
     // spacing carried it is the models' call (they see the layout around it)
     if (!(v.kind === 'move' && LAYOUT_KINDS.has(r.kind))) r.kind = v.kind;
+    if (v.kind === 'font') {
+      // both see a font change: the models' words say which (bolder, smaller), the reader's only that
+      r.captionSource = 'model';
+      return;
+    }
     r.caption = v.caption;
     r.captionSource = 'reader';
     if (v.textBefore !== undefined || v.textAfter !== undefined) {

@@ -179,7 +179,9 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
     // against the background around the region in the after image (a moved button leaves the page's
     // background behind it, not its own colour)
     const around: Box = [Math.max(0, box[0] - 2), Math.max(0, box[1] - 2), Math.min(after.width, box[2] + 2), Math.min(after.height, box[3] + 2)];
-    vacatedInk = inkShare(after, strip, borderColour(after, around));
+    // ... and against the line's own background before (text that moved inside its button, which
+    // grew padding or a wider font, leaves the button's colour behind: nothing was put there)
+    vacatedInk = Math.min(inkShare(after, strip, borderColour(after, around)), inkShare(after, strip, borderColour(before, b)));
   }
   // icons: only on a background that stayed (a theme change makes every blob look new), and an added
   // (removed) icon only where the other image shows that background (not a recoloured or reshaped one)
@@ -334,7 +336,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   // lines that traded places read as re-wordings whose old and new words are the same set: a reorder
   // (reading.swapped: the same across regions, found by acrossRegions)
   const keys = (texts: string[]) => texts.map(textKey).sort().join('\n');
-  const permuted = reworded.length >= 2 && keys(reworded.map((r) => r.before.text)) === keys(reworded.map((r) => r.after.text));
+  const permuted = reworded.length >= 2 && reworded.some((r) => textKey(r.before.text) !== textKey(r.after.text))
+    && keys(reworded.map((r) => r.before.text)) === keys(reworded.map((r) => r.after.text));
   if (permuted || reading.swapped) {
     const [a, b] = reading.swapped ?? [reworded[0].before.text, reworded[0].after.text];
     return { kind: 'reorder', caption: `${quote(a)} and ${quote(b)} swapped places`, basis: 'words' };
@@ -347,6 +350,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const width = Math.abs(wa - wb) >= 3 ? `: it is ${Math.abs(wa - wb)} px ${wa > wb ? 'wider' : 'narrower'}` : '';
     return { kind: 'font', caption: `the font of the text ${quote(r.after.text)} changed${width}`, basis: 'words' };
   }
+  // beside new words, a line only drawn differently is not what the caption quotes
+  if (restyled.length < reworded.length) reworded = reworded.filter((r) => !restyled.includes(r));
   if (reworded.length) {
     const first = reworded[0];
     let caption = rewordingCaption(first.before.text, first.after.text);
