@@ -7,7 +7,9 @@
 //  - on real screenshots (../shared/realpairs by default): the labels a person quoted in each
 //    pair's reference ('Open Files') are looked for among the lines read in the whole screenshot
 //    (before and after); recall of exact labels and the best character accuracy per label.
-// Also the reader's time per region read. Exit 0 (a measurement), 2 for bad arguments.
+// Also the reader's time per region read, and how element names (element.ts: button, badge, input)
+// match the DOM's roles: precision per name and coverage per role. Exit 0 (a measurement), 2 for bad
+// arguments.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readPngFile } from '../core/image.js';
 import { TextReader } from '../core/read/ocr.js';
+import { elementOf, type ElementRole } from '../core/read/element.js';
 import { editDistance, similarity } from '../core/read/correspond.js';
 import type { Box } from '../core/report.js';
 
@@ -72,6 +75,58 @@ async function syntheticFigures(reader: TextReader, dir: string, limit: number) 
   }
   const r = (x: number) => Number(x.toFixed(4));
   return { elements: items, exact: r(exact / items), char_accuracy: r(chars / items), word_accuracy: r(words / items), ms_per_region: r(ms / items), misses };
+}
+
+/** Which data-engine roles each element name stands for (a search box is an input). */
+const ROLE_TRUTH: Record<ElementRole, string[]> = { button: ['button'], badge: ['badge'], input: ['input', 'search box'] };
+
+/**
+ * How element names (src/core/read/element.ts) match the DOM: each changed element with one line of
+ * text read inside its box is named or not; per name, how often it was given and right (precision),
+ * and per named role, how many of its elements got the name (coverage).
+ */
+async function elementFigures(reader: TextReader, dir: string, limit: number) {
+  const pairs = fs.readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { before: string; after: string; changes: SyntheticChange[] });
+  const named: Record<string, { given: number; right: number }> = {}, coverage: Record<string, { elements: number; named: number }> = {};
+  const confusion: Record<string, Record<string, number>> = {};
+  let elements = 0;
+  for (const pair of pairs) {
+    for (const c of pair.changes) {
+      if (elements >= limit) break;
+      if (!['text', 'add', 'remove', 'move', 'color', 'opacity', 'resize', 'font'].includes(c.kind)) continue;
+      const onBefore = c.kind === 'remove';
+      const box = onBefore ? c.bbox_before : c.bbox_after;
+      if (!box) continue;
+      const image = readPngFile(path.join(dir, onBefore ? pair.before : pair.after));
+      const lines = (await reader.read(image, [box[0] - 30, box[1] - 20, box[2] + 30, box[3] + 20]))
+        .filter((l) => l.box[0] >= box[0] - 2 && l.box[2] <= box[2] + 2 && l.box[1] >= box[1] - 2 && l.box[3] <= box[3] + 2);
+      if (lines.length !== 1) continue;
+      elements++;
+      const guess = elementOf(image, lines[0]);
+      const row = (confusion[guess ?? '-'] ??= {});
+      row[c.role] = (row[c.role] ?? 0) + 1;
+      for (const [role, truths] of Object.entries(ROLE_TRUTH)) {
+        if (truths.includes(c.role)) {
+          const k = (coverage[role] ??= { elements: 0, named: 0 });
+          k.elements++;
+          if (guess === role) k.named++;
+        }
+      }
+      if (guess) {
+        const k = (named[guess] ??= { given: 0, right: 0 });
+        k.given++;
+        if (ROLE_TRUTH[guess].includes(c.role)) k.right++;
+      }
+    }
+  }
+  const r = (x: number) => Number(x.toFixed(4));
+  const given = Object.values(named).reduce((n, v) => n + v.given, 0), right = Object.values(named).reduce((n, v) => n + v.right, 0);
+  return {
+    elements, named: given, precision: given ? r(right / given) : null,
+    per_name: Object.fromEntries(Object.entries(named).map(([k, v]) => [k, { given: v.given, precision: r(v.right / v.given) }])),
+    coverage: Object.fromEntries(Object.entries(coverage).map(([k, v]) => [k, { elements: v.elements, named: r(v.named / v.elements) }])),
+    confusion,
+  };
 }
 
 async function realFigures(reader: TextReader, dir: string) {
@@ -139,9 +194,10 @@ async function main(): Promise<void> {
   const reader = new TextReader();
   try {
     const synthetic = await syntheticFigures(reader, dir, limit);
+    const elements = await elementFigures(reader, dir, limit);
     const real = fs.existsSync(values.realpairs!) ? await realFigures(reader, values.realpairs!) : null;
     const command = `npm run --silent ocr-eval -- ${process.argv.slice(2).join(' ')}`.trim();
-    const result = { command, synthetic: { data: values.data ?? `${values.split} split, seed ${values.seed}, ${values.count ?? 120} pairs`, ...synthetic }, realpairs: real };
+    const result = { command, synthetic: { data: values.data ?? `${values.split} split, seed ${values.seed}, ${values.count ?? 120} pairs`, ...synthetic }, elements, realpairs: real };
     // --out: the figures the model card quotes (models/text_reader.json), written whole or not at all
     if (values.out) {
       fs.writeFileSync(`${values.out}.tmp`, `${JSON.stringify(result, null, 1)}\n`);
@@ -151,6 +207,7 @@ async function main(): Promise<void> {
     else {
       const s = result.synthetic;
       process.stdout.write(`synthetic UI text (DOM truth): ${s.elements} elements, exact ${s.exact}, characters ${s.char_accuracy}, words ${s.word_accuracy}, ${s.ms_per_region} ms per region\n`);
+      process.stdout.write(`element names (DOM truth): ${elements.elements} elements with one line read, ${elements.named} named, precision ${elements.precision}; ${JSON.stringify(elements.coverage)}\n`);
       if (real) process.stdout.write(`real pairs' quoted labels: ${real.labels} labels, read exactly ${real.exact_recall}, characters ${real.char_accuracy}, ${real.ms_per_screenshot} ms per screenshot\n`);
     }
   } finally {

@@ -10,6 +10,7 @@ import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/rea
 import { readPair, acrossRegions, readerDecides } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
+import { elementOf } from '../../src/core/read/element.js';
 import { blankImage, fillRect } from './image-fixtures.js';
 import { scoreChecks } from '../../src/cli/realpairs.js';
 import { quotedLabels, wordAccuracy } from '../../src/cli/ocr-eval.js';
@@ -72,14 +73,14 @@ test('describe: the example pair\'s moved button is named and measured by the re
   const sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
   try {
     const report = await describePair(sessions, EXAMPLE_BEFORE, EXAMPLE_AFTER, { procedure: false });
-    const moved = report.regions.find((r) => r.caption === "'Get started' moved 39 px down");
+    const moved = report.regions.find((r) => r.caption === "the 'Get started' button moved 39 px down");
     assert.ok(moved, `a region says the button moved: ${report.regions.map((r) => r.caption).join(' | ')}`);
     assert.equal(moved.kind, 'move');
     assert.equal(moved.captionSource, 'reader');
-    assert.match(report.summary, /'Get started' moved 39 px down/);
+    assert.match(report.summary, /the 'Get started' button moved 39 px down/);
     assert.ok(report.timings.readMs > 0);
     const reversed = await describePair(sessions, EXAMPLE_AFTER, EXAMPLE_BEFORE, { procedure: false });
-    assert.match(reversed.summary, /'Get started' moved 39 px up/);
+    assert.match(reversed.summary, /the 'Get started' button moved 39 px up/);
     const withoutReader = await describePair(sessions, EXAMPLE_BEFORE, EXAMPLE_AFTER, { procedure: false, read: false });
     assert.ok(withoutReader.regions.every((r) => r.captionSource === undefined), 'read: false leaves the model\'s captions');
   } finally {
@@ -252,6 +253,44 @@ test('matchLines: the same words drawn wider in place are a restyle (font), not 
   const lower = matchLines([line('Integrations', [20, 30, 80, 46])], [line('Integrations', [20, 31, 80, 47])],
     { before: draw([20, 30, 80, 46]), after: draw([20, 31, 80, 47]) });
   assert.deepEqual(lower.map((c) => c.kind), ['moved']);
+});
+
+test('elementOf: a filled button, a badge, a bordered input; a table cell and plain text are not named', () => {
+  const glyphs = (image: RgbaImage, box: Box) => {
+    for (let x = box[0] + 1; x + 3 <= box[2]; x += 6) fillRect(image, [x, box[1] + 2, x + 3, box[3] - 2], [30, 30, 30, 255]);
+  };
+  const page = () => blankImage(400, 200);
+  const outline = (image: RgbaImage, b: Box, c: [number, number, number, number]) => {
+    fillRect(image, [b[0], b[1], b[2], b[1] + 1], c); fillRect(image, [b[0], b[3] - 1, b[2], b[3]], c);
+    fillRect(image, [b[0], b[1], b[0] + 1, b[3]], c); fillRect(image, [b[2] - 1, b[1], b[2], b[3]], c);
+  };
+  const text = { text: 'Save changes' };
+  // text on a filled box with even padding
+  const button = page();
+  fillRect(button, [40, 40, 160, 76], [40, 120, 220, 255]);
+  glyphs(button, [56, 50, 144, 66]);
+  assert.equal(elementOf(button, { ...text, box: [56, 50, 144, 66] }), 'button');
+  // a small filled pill
+  const badge = page();
+  fillRect(badge, [40, 40, 92, 60], [220, 60, 60, 255]);
+  glyphs(badge, [48, 44, 84, 56]);
+  assert.equal(elementOf(badge, { text: 'New', box: [48, 44, 84, 56] }), 'badge');
+  // a bordered field much wider than its text, the text at its left
+  const input = page();
+  outline(input, [20, 40, 360, 76], [180, 180, 190, 255]);
+  glyphs(input, [30, 50, 130, 66]);
+  assert.equal(elementOf(input, { text: 'Enter email', box: [30, 50, 130, 66] }), 'input');
+  // the same box in a grid: its borders run on past the corner
+  const cell = page();
+  outline(cell, [20, 40, 360, 76], [180, 180, 190, 255]);
+  fillRect(cell, [0, 40, 400, 41], [180, 180, 190, 255]);
+  fillRect(cell, [20, 0, 21, 200], [180, 180, 190, 255]);
+  glyphs(cell, [30, 50, 130, 66]);
+  assert.equal(elementOf(cell, { text: 'Enter email', box: [30, 50, 130, 66] }), undefined);
+  // text on the page
+  const plain = page();
+  glyphs(plain, [30, 50, 130, 66]);
+  assert.equal(elementOf(plain, { text: 'Enter email', box: [30, 50, 130, 66] }), undefined);
 });
 
 test('verdictOf: a re-worded line that now wraps is quoted whole', () => {

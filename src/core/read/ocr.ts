@@ -24,6 +24,8 @@ export interface TextLine {
   box: Box;
   text: string;
   confidence: number;
+  /** what the line is part of, where its surroundings say (element.ts); set by the reading */
+  role?: 'button' | 'badge' | 'input';
 }
 
 export interface ReadOptions {

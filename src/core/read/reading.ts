@@ -11,6 +11,7 @@ import { colourChangeOf, colourName, inkColour, isFade, type ColourChange } from
 import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
+import { elementOf } from './element.js';
 
 export interface BlockShift {
   dx: number;
@@ -156,6 +157,12 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
   const moved = matched.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved').map((c) => ({ dx: c.dx, dy: c.dy }));
   const shift = blockShiftOf(before, after, box, 4, moved);
   const changes = verifiedChanges(matched, before, after, shift);
+  // name the element of each line that changed, on the side the caption quotes
+  for (const c of changes) {
+    if (c.kind === 'same') continue;
+    if (c.kind !== 'added') c.before.role = elementOf(before, c.before);
+    if (c.kind !== 'removed') c.after.role = elementOf(after, c.after);
+  }
   const common: Box = [box[0], box[1], Math.min(box[2], before.width, after.width), Math.min(box[3], before.height, after.height)];
   const colour = colourChangeOf(before, after, common);
   const background = borderColour(before, [Math.max(0, common[0] - 2), Math.max(0, common[1] - 2), Math.min(before.width, common[2] + 2), Math.min(before.height, common[3] + 2)]);
@@ -301,9 +308,16 @@ function commonShift(moved: Extract<LineChange, { kind: 'moved' }>[]): { dx: num
 }
 
 /** The one sentence for a re-wording: "'Select...' now reads 'Choose an option'", or the changed words inside a longer line. */
-export function rewordingCaption(before: string, after: string): string {
+/** "the 'Save' button" ("a button 'Save'") where one line's element is known, else the quote alone. */
+function named(lines: TextLine[], words: string, article: 'the' | 'a' = 'the'): string {
+  const role = lines.length === 1 ? lines[0].role : undefined;
+  if (!role) return words;
+  return article === 'the' ? `the ${words} ${role}` : `${role === 'input' ? 'an' : 'a'} ${role} ${words}`;
+}
+
+export function rewordingCaption(before: string, after: string, role?: TextLine['role']): string {
   const words = changedWords(before, after);
-  if (!words.partial) return `the text ${quote(before)} now reads ${quote(after)}`;
+  if (!words.partial) return `the ${role ?? 'text'} ${quote(before)} now reads ${quote(after)}`;
   if (!words.before) return `${quote(words.after)} was added to the text ${quote(after)}`;
   if (!words.after) return `${quote(words.before)} was removed from the text ${quote(before)}`;
   return `${quote(words.before)} now reads ${quote(words.after)} in the text ${quote(after)}`;
@@ -354,7 +368,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   if (restyled.length < reworded.length) reworded = reworded.filter((r) => !restyled.includes(r));
   if (reworded.length) {
     const first = reworded[0];
-    let caption = rewordingCaption(first.before.text, first.after.text);
+    let caption = rewordingCaption(first.before.text, first.after.text, first.after.role ?? first.before.role);
     if (reworded.length === 2) caption += ` and ${rewordingCaption(reworded[1].before.text, reworded[1].after.text)}`;
     else if (reworded.length > 2) caption += ` and ${reworded.length - 1} more lines changed`;
     if (added.length) caption += `; ${quoteList(added.map((a) => a.after.text)).words} appeared`;
@@ -370,11 +384,11 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   }
   if (added.length) {
     const a = quoteList(added.map((x) => x.after.text));
-    return { kind: 'add', caption: `${a.words} ${a.plural ? 'were' : 'was'} added${pushClause}`, textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}), basis: 'words' };
+    return { kind: 'add', caption: `${named(added.map((x) => x.after), a.words, 'a')} ${a.plural ? 'were' : 'was'} added${pushClause}`, textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}), basis: 'words' };
   }
   if (removed.length) {
     const r = quoteList(removed.map((x) => x.before.text));
-    return { kind: 'remove', caption: `${r.words} ${r.plural ? 'were' : 'was'} removed${pushClause}`, textBefore: removed.map((x) => x.before.text).join('\n'), ...(pushed ? { pushed } : {}), basis: 'words' };
+    return { kind: 'remove', caption: `${named(removed.map((x) => x.before), r.words)} ${r.plural ? 'were' : 'was'} removed${pushClause}`, textBefore: removed.map((x) => x.before.text).join('\n'), ...(pushed ? { pushed } : {}), basis: 'words' };
   }
   // nothing re-worded, added or removed: an icon came, went or was swapped, the text changed colour,
   // or the content moved
@@ -399,7 +413,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   // also moves its text, but leaves pixels the move does not explain: the model describes those)
   if (moved.length && pushedShift && (!shift || shift.explained >= 0.8)) {
     const s = subject(moved.map((m) => m.after.text))!;
-    return { kind: 'move', caption: `${s.words} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, basis: 'words', shift: { dx: pushedShift.dx, dy: pushedShift.dy } };
+    return { kind: 'move', caption: `${named(moved.map((m) => m.after), s.words)} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, basis: 'words', shift: { dx: pushedShift.dx, dy: pushedShift.dy } };
   }
   if (shift && shift.explained >= 0.9 && (shift.dx || shift.dy)) {
     const s = subject(same.map((m) => m.after.text));

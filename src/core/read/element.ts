@@ -1,0 +1,85 @@
+// What a line of text is part of, from the pixels around it: a button (text on a filled box, or in
+// an outlined box that fits it), a badge (a small filled pill), an input (a bordered field much wider
+// than its text, the text at its left). Anything else has no name here - headings, labels, tabs, menu
+// items, links and avatars look alike by their surroundings - and a caption says less rather than
+// misname ("'Recents' was added", not "a new tag appeared"). Measured on the data engine's screens,
+// where the DOM gives the truth: scripts in docs/API.md "Element names".
+import type { Box } from '../report.js';
+import type { RgbaImage } from '../image.js';
+import { borderColour } from './ocr.js';
+
+export type ElementRole = 'button' | 'badge' | 'input';
+
+/** Padding around a line beyond which its background is a panel or the page, not its own box (px). */
+const MAX_SIDE_PADDING = 40;
+const MAX_END_PADDING = 14;
+/** Colours this far apart (largest channel difference) are different (a field's border can be faint). */
+const APART = 18;
+
+type Rgb = [number, number, number];
+const pixel = (img: RgbaImage, x: number, y: number): Rgb => {
+  const i = (y * img.width + x) * 4;
+  return [img.data[i], img.data[i + 1], img.data[i + 2]];
+};
+const apart = (a: Rgb, b: Rgb) => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2])) > APART;
+
+/** Where, walking from (x, y) by (dx, dy), the colour first leaves `inside`: the steps, and the colours at and beyond that edge. */
+function edgeFrom(img: RgbaImage, x: number, y: number, dx: number, dy: number, limit: number, inside: Rgb): { steps: number; at: Rgb; beyond: Rgb } | undefined {
+  for (let s = 0; s <= limit; s++) {
+    const px = x + dx * s, py = y + dy * s;
+    if (px < 0 || py < 0 || px >= img.width || py >= img.height) return undefined;
+    const c = pixel(img, px, py);
+    if (!apart(c, inside)) continue;
+    const bx = Math.min(img.width - 1, Math.max(0, px + dx * 3)), by = Math.min(img.height - 1, Math.max(0, py + dy * 3));
+    return { steps: s, at: c, beyond: pixel(img, bx, by) };
+  }
+  return undefined;
+}
+
+/** A straight edge: found from every start, within a pixel of one another (text nearby is not). */
+function straightEdge(edges: ({ steps: number; at: Rgb; beyond: Rgb } | undefined)[]): { steps: number; at: Rgb; beyond: Rgb } | undefined {
+  if (edges.some((e) => e === undefined)) return undefined;
+  const found = edges as { steps: number; at: Rgb; beyond: Rgb }[];
+  const steps = found.map((e) => e.steps);
+  return Math.max(...steps) - Math.min(...steps) <= 1 ? found[1] : undefined;
+}
+
+/** The element the text line `line` (its box in `image`) belongs to, where its surroundings say so. */
+export function elementOf(image: RgbaImage, line: { box: Box; text: string }): ElementRole | undefined {
+  const box = line.box;
+  const [x0, y0, x1, y1] = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(image.width, box[2]), Math.min(image.height, box[3])];
+  const w = x1 - x0, h = y1 - y0;
+  if (w < 4 || h < 6) return undefined;
+  const inside = borderColour(image, [x0, y0, x1, y1]);
+  const rows = [y0 + Math.floor(h / 4), y0 + Math.floor(h / 2), y0 + Math.floor((3 * h) / 4)];
+  const cols = [x0 + Math.floor(w / 4), x0 + Math.floor(w / 2), x0 + Math.floor((3 * w) / 4)];
+  const left = straightEdge(rows.map((y) => edgeFrom(image, x0 - 1, y, -1, 0, MAX_SIDE_PADDING, inside)));
+  const right = straightEdge(rows.map((y) => edgeFrom(image, x1, y, 1, 0, image.width, inside)));
+  const up = straightEdge(cols.map((x) => edgeFrom(image, x, y0 - 1, 0, -1, MAX_END_PADDING, inside)));
+  const down = straightEdge(cols.map((x) => edgeFrom(image, x, y1, 0, 1, MAX_END_PADDING, inside)));
+  if (left && right && up && down) {
+    const sides = [left, right, up, down];
+    // a filled box: past its edge the colour stays another; an outlined one: past a thin border the
+    // colour is the inside's again
+    const filled = sides.filter((e) => apart(e.beyond, inside)).length >= 3;
+    const outlined = sides.filter((e) => !apart(e.beyond, inside)).length >= 3;
+    // a border: a line of its own colour between the inside and what is beyond it
+    const bordered = sides.filter((e) => apart(e.at, e.beyond) || !apart(e.beyond, inside)).length >= 3;
+    const boxWidth = w + left.steps + right.steps, boxHeight = h + up.steps + down.steps;
+    // initials in a disc (an avatar) or a short label in a square: nothing here tells them apart
+    if ([...line.text.replace(/\s/g, '')].length <= 3 && Math.abs(boxWidth - boxHeight) <= 0.25 * boxHeight) return undefined;
+    // a border that runs on past the box's corner is a grid line: a table cell, not a field or button
+    const lx = x0 - 1 - left.steps, ty = y0 - 1 - up.steps;
+    const inImage = (x: number, y: number) => x >= 0 && y >= 0 && x < image.width && y < image.height;
+    const gridLine = (inImage(lx - 3, ty) && !apart(pixel(image, lx - 3, ty), up.at) && apart(up.at, up.beyond))
+      || (inImage(lx, ty - 3) && !apart(pixel(image, lx, ty - 3), left.at) && apart(left.at, left.beyond));
+    if (gridLine) return undefined;
+    // text at the left of a bordered field much wider than it: an input (its placeholder or value)
+    if (bordered && left.steps <= 20 && right.steps >= Math.max(40, w) && Math.abs(up.steps - down.steps) <= 3) return 'input';
+    if (right.steps > MAX_SIDE_PADDING || Math.abs(right.steps - left.steps) > Math.max(8, 0.3 * (left.steps + right.steps))) return undefined;
+    if (filled) return boxHeight <= 26 && h <= 16 ? 'badge' : 'button';
+    if (outlined) return 'button';
+    return undefined;
+  }
+  return undefined;
+}
