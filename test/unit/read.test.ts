@@ -287,6 +287,13 @@ test('elementOf: a filled button, a badge, a bordered input; a table cell and pl
   fillRect(cell, [20, 0, 21, 200], [180, 180, 190, 255]);
   glyphs(cell, [30, 50, 130, 66]);
   assert.equal(elementOf(cell, { text: 'Enter email', box: [30, 50, 130, 66] }), undefined);
+  // a heading at the top of a bordered column, a card's border just below it: the column's side runs
+  // on past that edge, so this is no field
+  const column = page();
+  outline(column, [20, 30, 360, 200], [180, 180, 190, 255]);
+  outline(column, [28, 64, 352, 120], [180, 180, 190, 255]);
+  glyphs(column, [30, 40, 130, 56]);
+  assert.equal(elementOf(column, { text: 'In progress', box: [30, 40, 130, 56] }), undefined);
   // text on the page
   const plain = page();
   glyphs(plain, [30, 50, 130, 66]);

@@ -71,8 +71,12 @@ export function elementOf(image: RgbaImage, line: { box: Box; text: string }): E
     // a border that runs on past the box's corner is a grid line: a table cell, not a field or button
     const lx = x0 - 1 - left.steps, ty = y0 - 1 - up.steps;
     const inImage = (x: number, y: number) => x >= 0 && y >= 0 && x < image.width && y < image.height;
+    // (or a side that runs on below the bottom edge: that edge belongs to the next box, as a card's
+    // top under a column's heading)
+    const by = y1 + down.steps;
     const gridLine = (inImage(lx - 3, ty) && !apart(pixel(image, lx - 3, ty), up.at) && apart(up.at, up.beyond))
-      || (inImage(lx, ty - 3) && !apart(pixel(image, lx, ty - 3), left.at) && apart(left.at, left.beyond));
+      || (inImage(lx, ty - 3) && !apart(pixel(image, lx, ty - 3), left.at) && apart(left.at, left.beyond))
+      || (inImage(lx, by + 3) && !apart(pixel(image, lx, by + 3), left.at) && apart(left.at, left.beyond));
     if (gridLine) return undefined;
     // text at the left of a bordered field much wider than it: an input (its placeholder or value)
     if (bordered && left.steps <= 20 && right.steps >= Math.max(40, w) && Math.abs(up.steps - down.steps) <= 3) return 'input';
