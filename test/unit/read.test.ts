@@ -150,6 +150,10 @@ test('readerDecides: what the reader read decides; where it saw only unread pixe
   assert.equal(readerDecides({ kind: 'icon', caption: 'an icon was replaced by another', basis: 'shapes' }, 'opacity'), false);
   assert.equal(readerDecides({ kind: 'icon', caption: 'an icon was replaced by another', basis: 'shapes' }, 'icon'), true);
   assert.equal(readerDecides({ kind: 'font', caption: "the font of the text 'Open' changed", basis: 'words' }, 'spacing'), false);
+  const gone = { kind: 'remove' as const, caption: "'Log out' was removed", basis: 'words' as const };
+  assert.equal(readerDecides(gone, 'opacity'), false, 'gone in place, the models saw it fade out: hidden');
+  assert.equal(readerDecides({ ...gone, pushed: { lines: 3, dx: 0, dy: -30 } }, 'opacity'), true, 'what followed moved up: removed');
+  assert.equal(readerDecides(gone, 'remove'), true);
   const shifted = (dx: number, dy: number) => ({ kind: 'move' as const, caption: 'the content here moved', basis: 'pixels' as const, shift: { dx, dy } });
   assert.equal(readerDecides(shifted(0, 2), 'font'), true, 'a 2 px shift is a move, never a font change');
   assert.equal(readerDecides(shifted(0, 30), 'reorder'), false, 'a far shift of unread content: the models see the layout');

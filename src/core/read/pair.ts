@@ -239,6 +239,9 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   // the same words drawn differently, or one blob for another: the models, which see the whole
   // element, say whether it is a font, a resize, a spacing or a picture swapped
   if (verdict.kind === 'icon' || verdict.kind === 'font') return false;
+  // words that vanished (or appeared) with nothing around them moving: removed from the layout, or
+  // only hidden (shown) in place - the models, which saw the element fade, tell these apart
+  if ((verdict.kind === 'remove' || verdict.kind === 'add') && !verdict.pushed && modelKind === 'opacity') return false;
   // one recolour among several the models call a theme change is part of that palette change; a
   // single recoloured region is just that
   if (modelKind === 'theme' && (verdict.kind === 'color' || verdict.kind === 'opacity') && (pair.themedRegions ?? 0) >= 2) return false;
