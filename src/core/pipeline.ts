@@ -22,7 +22,7 @@ import { onnxStep, greedyDecode, beamSearch, tokensToText, selectRows, type Deco
 import { interpolateProcedure } from './procap/interpolate.js';
 import { selectKeyframes } from './procap/sample.js';
 import { argmaxCodes, decodeCodes, chwToReportImage } from './procap/imagine.js';
-import { readPair, applyReading, type PairReading } from './read/pair.js';
+import { readPair, applyReading, readerWrites, type PairReading } from './read/pair.js';
 
 /** A screenshot: a PNG file path, PNG bytes, or an already decoded image. */
 export type ImageSource = string | Uint8Array | RgbaImage;
@@ -276,6 +276,7 @@ interface ModelResult {
 async function runModels(
   sessions: SessionManager, samples: ModelSample[], contexts: Float32Array, options: DescribeOptions, timings: StageTimings,
   checkpoint: () => void, onCaptions: (results: ModelResult[]) => void,
+  readerWillCaption: (sample: number, kind: string, themedRegions: number) => boolean = () => false,
 ): Promise<ModelResult[]> {
   const c = sessions.contract;
   const R = samples.length;
@@ -330,11 +331,12 @@ async function runModels(
     ? await beamSearch(step, encoded.memory, R, width, settings)
     : await greedyDecode(step, encoded.memory, R, settings);
   const candidates = decoded.map(texts);
-  // a second, wider look for the regions whose beam wrote nothing that agrees with their kind
-  const unresolved = kinds.map((_, i) => i).filter((i) => {
-    const chosen = decidedKind(kinds[i], options.noneMinProbability).kind;
-    return chosen !== 'none' && !firstAgreeingCaption(chosen, candidates[i]);
-  });
+  // a second, wider look for the regions whose beam wrote nothing that agrees with their kind (not
+  // for those the text reader will caption: their wording is not used)
+  const chosenKinds = kinds.map((k) => decidedKind(k, options.noneMinProbability).kind);
+  const themedRegions = chosenKinds.filter((k, i) => k === 'theme' && !samples[i].wholeScreen).length;
+  const unresolved = kinds.map((_, i) => i).filter((i) => chosenKinds[i] !== 'none' && !firstAgreeingCaption(chosenKinds[i], candidates[i])
+    && !readerWillCaption(i, chosenKinds[i], themedRegions));
   if (width > 1 && unresolved.length) {
     checkpoint();
     const wider = await beamSearch(step, selectRows(encoded.memory, unresolved), unresolved.length, AGREEMENT_BEAM_WIDTH, settings);
@@ -514,7 +516,7 @@ export async function describe(
         const early = buildRegions(captioned);
         options.onCaptions(early.global ? [...early.regions, early.global] : early.regions, performance.now() - started);
       }
-    });
+    }, (i, kind, themedRegions) => !samples[i].wholeScreen && readerWrites(pairReading?.regions[i], kind, { themedRegions }));
   } else {
     options.onCaptions?.(buildRegions([]).regions, performance.now() - started);
   }

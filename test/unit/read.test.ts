@@ -7,7 +7,7 @@ import { readPngFile, type RgbaImage } from '../../src/core/image.js';
 import { TextReader, ctcDecode, isReadable, normaliseText, withoutIconGlyphs } from '../../src/core/read/ocr.js';
 import { matchLines, changedWords, textKey, type LineChange } from '../../src/core/read/correspond.js';
 import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/reading.js';
-import { readPair, acrossRegions, readerDecides } from '../../src/core/read/pair.js';
+import { readPair, acrossRegions, readerDecides, readerWrites } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementOf } from '../../src/core/read/element.js';
@@ -154,6 +154,12 @@ test('readerDecides: what the reader read decides; where it saw only unread pixe
   assert.equal(readerDecides(gone, 'opacity'), false, 'gone in place, the models saw it fade out: hidden');
   assert.equal(readerDecides({ ...gone, pushed: { lines: 3, dx: 0, dy: -30 } }, 'opacity'), true, 'what followed moved up: removed');
   assert.equal(readerDecides(gone, 'remove'), true);
+  // whose wording the report shows: the reader's where it decides, except a font change (the models'
+  // words say which) - the decoder's second, wider search is skipped for the others
+  assert.equal(readerWrites(gone, 'remove'), true);
+  assert.equal(readerWrites(gone, 'opacity'), false);
+  assert.equal(readerWrites({ kind: 'font', caption: "the font of the text 'Open' changed", basis: 'words' }, 'font'), false);
+  assert.equal(readerWrites(undefined, 'move'), false);
   const shifted = (dx: number, dy: number) => ({ kind: 'move' as const, caption: 'the content here moved', basis: 'pixels' as const, shift: { dx, dy } });
   assert.equal(readerDecides(shifted(0, 2), 'font'), true, 'a 2 px shift is a move, never a font change');
   assert.equal(readerDecides(shifted(0, 30), 'reorder'), false, 'a far shift of unread content: the models see the layout');

@@ -260,6 +260,12 @@ const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
  * only moved, below or after a region whose change could push it (added, removed, re-worded, resized
  * content), is that change's consequence: kind "reflow", pushedBy the cause.
  */
+/** Whether a region's caption will be the reader's (applyReading), given the models' kind: then the
+ * decoder's wording is not needed, and no wider second search is run for it. */
+export function readerWrites(verdict: ReadVerdict | undefined, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
+  return !!verdict && readerDecides(verdict, modelKind, pair) && verdict.kind !== 'font';
+}
+
 export function applyReading(regions: ChangeRegion[], reading: PairReading): void {
   const themedRegions = regions.filter((r) => !r.noiseOnly && r.kind === 'theme').length;
   reading.regions.forEach((v, i) => {
