@@ -151,10 +151,46 @@ export function composeSummary(regionCaptions: string[], globalCaption?: string,
  * When reflow is all there is (the cause was too small to be detected), the first reflow caption
  * stands for them all: "the content here shifted down" six times says nothing more than once.
  */
-export function summaryCaptions(regions: { kind: string; caption: string; noiseOnly: boolean }[]): string[] {
+export function summaryCaptions(regions: { kind: string; caption: string; noiseOnly: boolean; captionSource?: string }[]): string[] {
   const changed = regions.filter((r) => !r.noiseOnly && r.kind !== 'none');
   const causes = changed.filter((r) => r.kind !== 'reflow');
-  return (causes.length ? causes : changed.slice(0, 1)).map((r) => r.caption);
+  return mergedMoves((causes.length ? causes : changed.slice(0, 1)));
+}
+
+/** The reader's caption of a plain move of quoted lines ("'A' moved 1 px right", "'A' and 'B' moved ...",
+ * "'A' and 3 more lines moved ..."), split into its lines and its shift. */
+const PLAIN_MOVE = /^('[^']*')(?: and ('[^']*')| and (\d+) more lines)? moved (\d+ px (?:left|right|up|down)(?: and \d+ px (?:left|right|up|down))?)$/;
+
+/**
+ * The regions' captions for the summary, where lines the reader saw move by the same shift in several
+ * regions are said once ("'Hello World' and 'Text input' moved 8 px down", not two clauses); the
+ * regions keep their own captions.
+ */
+function mergedMoves(regions: { kind: string; caption: string; captionSource?: string }[]): string[] {
+  const groups = new Map<string, { first: string; second?: string; lines: number }>();
+  const out: (string | { shift: string })[] = [];
+  for (const r of regions) {
+    const m = r.captionSource === 'reader' ? PLAIN_MOVE.exec(r.caption) : null;
+    if (!m) {
+      out.push(r.caption);
+      continue;
+    }
+    const lines = m[2] ? 2 : m[3] ? Number(m[3]) + 1 : 1;
+    const group = groups.get(m[4]);
+    if (group) {
+      if (group.lines === 1 && lines === 1) group.second = m[1];
+      group.lines += lines;
+    } else {
+      groups.set(m[4], { first: m[1], second: m[2], lines });
+      out.push({ shift: m[4] });
+    }
+  }
+  return out.map((c) => {
+    if (typeof c === 'string') return c;
+    const g = groups.get(c.shift)!;
+    const who = g.lines === 1 ? g.first : g.lines === 2 && g.second ? `${g.first} and ${g.second}` : `${g.first} and ${g.lines - 1} more lines`;
+    return `${who} moved ${c.shift}`;
+  });
 }
 
 interface ModelSample {

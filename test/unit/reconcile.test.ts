@@ -44,6 +44,18 @@ test('the summary names the causes: reflow regions only when nothing else change
   // reflow alone: its first region stands for all of them
   assert.deepEqual(summaryCaptions([region('reflow', 'the layout here moved far right'), region('reflow', 'the content here shifted far right')]),
     ['the layout here moved far right']);
+  // lines the reader saw move by one shift in several regions are said once in the summary
+  const read = (caption: string) => ({ kind: 'move', caption, noiseOnly: false, captionSource: 'reader' });
+  assert.deepEqual(summaryCaptions([read("'Hello World' moved 8 px right and 8 px down"), region('add', 'a button was added'),
+    read("'Text input' moved 8 px right and 8 px down"), read("'Deploy' moved 16 px left")]),
+  ["'Hello World' and 'Text input' moved 8 px right and 8 px down", 'a button was added', "'Deploy' moved 16 px left"]);
+  assert.deepEqual(summaryCaptions([read("'A' moved 1 px down"), read("'B' moved 1 px down"), read("'C' moved 1 px down")]),
+    ["'A' and 2 more lines moved 1 px down"]);
+  assert.deepEqual(summaryCaptions([read("'A' moved 1 px right"), read("'B' and 'C' moved 1 px right")]), ["'A' and 2 more lines moved 1 px right"]);
+  // the models' captions, a lone move, and the reader's that say more than a plain move stand as they are
+  assert.deepEqual(summaryCaptions([region('move', 'the button moved down'), region('move', 'the button moved down'),
+    read("'Save' and 2 more lines moved 4 px up"), read("'Docs' moved 4 px up, pushed by the change above")]),
+  ['the button moved down', 'the button moved down', "'Save' and 2 more lines moved 4 px up", "'Docs' moved 4 px up, pushed by the change above"]);
 });
 
 test('a reflow kind with an element caption, or a change kind with a reflow caption, gets the kind\'s wording', () => {
