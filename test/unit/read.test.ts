@@ -138,6 +138,8 @@ test('OCR post-processing: CTC collapse and blanks, NFKC folding, icon-like read
   assert.equal(isReadable({ text: 'Deploy', confidence: 0.4 }), false);
   // icons read as one Han character: alone on a line, or beside Latin words
   assert.equal(isReadable({ text: '口', confidence: 0.98 }), false);
+  assert.equal(isReadable({ text: 'x', confidence: 0.99 }), false, 'a close icon');
+  assert.equal(isReadable({ text: 'X', confidence: 0.99 }), false, 'a close icon');
   assert.equal(withoutIconGlyphs('三 Send'), 'Send');
   assert.equal(withoutIconGlyphs('十 Update now'), 'Update now');
   assert.equal(withoutIconGlyphs('设置 中心'), '设置 中心');

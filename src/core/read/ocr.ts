@@ -313,6 +313,8 @@ export function isReadable(line: { text: string; confidence: number }): boolean 
   // the recognizer's dictionary is Chinese and English: an icon (a square, a hamburger, a plus) reads
   // as one Han character ("口", "三", "十") - a word of one ideograph alone on its line is not text
   if (/^\p{Script=Han}$/u.test(t.trim())) return false;
+  // a lone x is the close (dismiss) icon, not a word
+  if (/^[xX×✕]$/u.test(t.trim())) return false;
   if (line.confidence < 0.6) return false;
   if ([...t].length <= 2 && (line.confidence < 0.75 || !/^[\p{L}\p{N}]+$/u.test(t))) return false;
   return true;
