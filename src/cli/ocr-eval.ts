@@ -49,8 +49,14 @@ interface SyntheticChange {
   bbox_after: Box | null;
 }
 
+/** The pairs of a data-engine folder (its manifest.jsonl). */
+function manifestPairs(dir: string): { before: string; after: string; changes: SyntheticChange[] }[] {
+  return fs.readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').split('\n').filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { before: string; after: string; changes: SyntheticChange[] });
+}
+
 async function syntheticFigures(reader: TextReader, dir: string, limit: number) {
-  const pairs = fs.readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { before: string; after: string; changes: SyntheticChange[] });
+  const pairs = manifestPairs(dir);
   let items = 0, exact = 0, chars = 0, words = 0, ms = 0;
   const misses: { truth: string; read: string }[] = [];
   for (const pair of pairs) {
@@ -86,7 +92,7 @@ const ROLE_TRUTH: Record<ElementRole, string[]> = { button: ['button'], badge: [
  * and per named role, how many of its elements got the name (coverage).
  */
 async function elementFigures(reader: TextReader, dir: string, limit: number) {
-  const pairs = fs.readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { before: string; after: string; changes: SyntheticChange[] });
+  const pairs = manifestPairs(dir);
   const named: Record<string, { given: number; right: number }> = {}, coverage: Record<string, { elements: number; named: number }> = {};
   const confusion: Record<string, Record<string, number>> = {};
   let elements = 0;

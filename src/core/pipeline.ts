@@ -22,7 +22,7 @@ import { onnxStep, greedyDecode, beamSearch, tokensToText, selectRows, type Deco
 import { interpolateProcedure } from './procap/interpolate.js';
 import { selectKeyframes } from './procap/sample.js';
 import { argmaxCodes, decodeCodes, chwToReportImage } from './procap/imagine.js';
-import { readPair, applyReading, readerWrites, type PairReading } from './read/pair.js';
+import { readPair, applyReading, readerWritesAll, type PairReading } from './read/pair.js';
 
 /** A screenshot: a PNG file path, PNG bytes, or an already decoded image. */
 export type ImageSource = string | Uint8Array | RgbaImage;
@@ -312,7 +312,8 @@ interface ModelResult {
 async function runModels(
   sessions: SessionManager, samples: ModelSample[], contexts: Float32Array, options: DescribeOptions, timings: StageTimings,
   checkpoint: () => void, onCaptions: (results: ModelResult[]) => void,
-  readerWillCaption: (sample: number, kind: string, themedRegions: number) => boolean = () => false,
+  /** per sample, given every sample's kind: whether the text reader will write its caption */
+  readerWillCaption: (kinds: string[]) => boolean[] = (kinds) => kinds.map(() => false),
 ): Promise<ModelResult[]> {
   const c = sessions.contract;
   const R = samples.length;
@@ -370,9 +371,9 @@ async function runModels(
   // a second, wider look for the regions whose beam wrote nothing that agrees with their kind (not
   // for those the text reader will caption: their wording is not used)
   const chosenKinds = kinds.map((k) => decidedKind(k, options.noneMinProbability).kind);
-  const themedRegions = chosenKinds.filter((k, i) => k === 'theme' && !samples[i].wholeScreen).length;
+  const byReader = readerWillCaption(chosenKinds);
   const unresolved = kinds.map((_, i) => i).filter((i) => chosenKinds[i] !== 'none' && !firstAgreeingCaption(chosenKinds[i], candidates[i])
-    && !readerWillCaption(i, chosenKinds[i], themedRegions));
+    && !byReader[i]);
   if (width > 1 && unresolved.length) {
     checkpoint();
     const wider = await beamSearch(step, selectRows(encoded.memory, unresolved), unresolved.length, AGREEMENT_BEAM_WIDTH, settings);
@@ -552,7 +553,12 @@ export async function describe(
         const early = buildRegions(captioned);
         options.onCaptions(early.global ? [...early.regions, early.global] : early.regions, performance.now() - started);
       }
-    }, (i, kind, themedRegions) => !samples[i].wholeScreen && readerWrites(pairReading?.regions[i], kind, { themedRegions }));
+    }, (kinds) => {
+      // the region samples come first, in the reading's order; the whole-screen one (last) is the models'
+      const regionKinds = kinds.filter((_, i) => !samples[i].wholeScreen);
+      const written = pairReading ? readerWritesAll(pairReading, regionKinds) : regionKinds.map(() => false);
+      return kinds.map((_, i) => !samples[i].wholeScreen && written[i]);
+    });
   } else {
     options.onCaptions?.(buildRegions([]).regions, performance.now() - started);
   }

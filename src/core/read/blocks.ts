@@ -4,6 +4,7 @@
 import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import { borderColour } from './ocr.js';
+import { clipTo } from './box.js';
 
 export interface Block {
   box: Box;
@@ -26,7 +27,7 @@ const MIN_ICON_SIDE = 6;
  * joined when within 2 px of each other (an icon's strokes), away from the `exclude` boxes (text).
  */
 export function findBlocks(image: RgbaImage, area: Box, exclude: Box[] = []): Block[] {
-  const [x0, y0, x1, y1] = [Math.max(0, area[0]), Math.max(0, area[1]), Math.min(image.width, area[2]), Math.min(image.height, area[3])];
+  const [x0, y0, x1, y1] = clipTo(image, area);
   const w = x1 - x0, h = y1 - y0;
   if (w < MIN_ICON_SIDE || h < MIN_ICON_SIDE) return [];
   const bg = borderColour(image, [x0, y0, x1, y1]);

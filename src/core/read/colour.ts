@@ -2,6 +2,7 @@
 // the most common colour of its changed pixels before and after.
 import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
+import { clipTo } from './box.js';
 
 /** A plain English name for an sRGB colour: greys by lightness, others by hue, with light/dark where clear. */
 export function colourName(r: number, g: number, b: number): string {
@@ -107,7 +108,7 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
  * (glyph cores, not their anti-aliased edges), named.
  */
 export function inkColour(image: RgbaImage, box: Box, background: [number, number, number]): string {
-  const [x0, y0, x1, y1] = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(image.width, box[2]), Math.min(image.height, box[3])];
+  const [x0, y0, x1, y1] = clipTo(image, box);
   const pixels: { d: number; i: number }[] = [];
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {

@@ -7,6 +7,7 @@ import type { TextLine } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 import { borderColour } from './ocr.js';
 import { inkColour } from './colour.js';
+import { clipTo } from './box.js';
 
 export type LineChange =
   | { kind: 'same'; before: TextLine; after: TextLine }
@@ -53,7 +54,7 @@ export function lineShift(before: RgbaImage | undefined, after: RgbaImage | unde
   const [cbx, cby] = centre(b), [cax, cay] = centre(a);
   const ex = Math.round(cax - cbx), ey = Math.round(cay - cby);
   if (!before || !after) return { dx: ex, dy: ey };
-  const inner: Box = [Math.max(0, a[0]), Math.max(0, a[1]), Math.min(after.width, a[2]), Math.min(after.height, a[3])];
+  const inner = clipTo(after, a);
   // the boxes' centres, left edges or right edges may be the ones that moved with the text (a box
   // can take in a neighbour on one side only)
   const starts = [[ex, ey], [a[0] - b[0], a[1] - b[1]], [a[2] - b[2], a[3] - b[3]]];
@@ -108,12 +109,6 @@ export function harmonised(lines: TextLine[], other: TextLine[]): TextLine[] {
   return out;
 }
 
-/**
- * Matches the lines read before and after. Same text (textKey) is matched first, nearest first; then
- * an unmatched pair of lines in the same place (they overlap by half the smaller box, or sit on the
- * same row at the same left edge) is one line re-worded; whatever is left was added or removed.
- * A matched line whose pixels moved is "moved" (exact shift from the pixels when they are given).
- */
 /** Two boxes of one line that share most of their area but differ in width or height by a few px. */
 function restyledInPlace(b: Box, a: Box): boolean {
   const ox = overlap(b[0], b[2], a[0], a[2]), oy = overlap(b[1], b[3], a[1], a[3]);
@@ -124,6 +119,14 @@ function restyledInPlace(b: Box, a: Box): boolean {
   return resized && (ox * oy) / Math.min(area(a), area(b)) >= 0.6;
 }
 
+/**
+ * Matches the lines read before and after. Same text (textKey) is matched first, nearest first; then
+ * an unmatched pair of lines in the same place (they overlap by half the smaller box, or sit on the
+ * same row at the same left edge) is one line re-worded; whatever is left was added or removed.
+ * A matched line whose pixels moved is "moved" (exact shift from the pixels when they are given),
+ * unless its box grew or shrank in place and no shift explains its pixels: then it is "re-worded"
+ * with the same words (a restyle; verdictOf calls it a font change).
+ */
 export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], images?: { before: RgbaImage; after: RgbaImage }): LineChange[] {
   [beforeLines, afterLines] = [harmonised(beforeLines, afterLines), harmonised(afterLines, beforeLines)];
   const usedB = new Set<number>(), usedA = new Set<number>();

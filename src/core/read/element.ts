@@ -3,10 +3,11 @@
 // than its text, the text at its left). Anything else has no name here - headings, labels, tabs, menu
 // items, links and avatars look alike by their surroundings - and a caption says less rather than
 // misname ("'Recents' was added", not "a new tag appeared"). Measured on the data engine's screens,
-// where the DOM gives the truth: scripts in docs/API.md "Element names".
+// where the DOM gives the truth, by `npm run ocr-eval` (docs/API.md, "The text reader").
 import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import { borderColour } from './ocr.js';
+import { clipTo } from './box.js';
 
 export type ElementRole = 'button' | 'badge' | 'input';
 
@@ -46,8 +47,7 @@ function straightEdge(edges: ({ steps: number; at: Rgb; beyond: Rgb } | undefine
 
 /** The element the text line `line` (its box in `image`) belongs to, where its surroundings say so. */
 export function elementOf(image: RgbaImage, line: { box: Box; text: string }): ElementRole | undefined {
-  const box = line.box;
-  const [x0, y0, x1, y1] = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(image.width, box[2]), Math.min(image.height, box[3])];
+  const [x0, y0, x1, y1] = clipTo(image, line.box);
   const w = x1 - x0, h = y1 - y0;
   if (w < 4 || h < 6) return undefined;
   const inside = borderColour(image, [x0, y0, x1, y1]);
@@ -57,33 +57,31 @@ export function elementOf(image: RgbaImage, line: { box: Box; text: string }): E
   const right = straightEdge(rows.map((y) => edgeFrom(image, x1, y, 1, 0, image.width, inside)));
   const up = straightEdge(cols.map((x) => edgeFrom(image, x, y0 - 1, 0, -1, MAX_END_PADDING, inside)));
   const down = straightEdge(cols.map((x) => edgeFrom(image, x, y1, 0, 1, MAX_END_PADDING, inside)));
-  if (left && right && up && down) {
-    const sides = [left, right, up, down];
-    // a filled box: past its edge the colour stays another; an outlined one: past a thin border the
-    // colour is the inside's again
-    const filled = sides.filter((e) => apart(e.beyond, inside)).length >= 3;
-    const outlined = sides.filter((e) => !apart(e.beyond, inside)).length >= 3;
-    // a border: a line of its own colour between the inside and what is beyond it
-    const bordered = sides.filter((e) => apart(e.at, e.beyond) || !apart(e.beyond, inside)).length >= 3;
-    const boxWidth = w + left.steps + right.steps, boxHeight = h + up.steps + down.steps;
-    // initials in a disc (an avatar) or a short label in a square: nothing here tells them apart
-    if ([...line.text.replace(/\s/g, '')].length <= 3 && Math.abs(boxWidth - boxHeight) <= 0.25 * boxHeight) return undefined;
-    // a border that runs on past the box's corner is a grid line: a table cell, not a field or button
-    const lx = x0 - 1 - left.steps, ty = y0 - 1 - up.steps;
-    const inImage = (x: number, y: number) => x >= 0 && y >= 0 && x < image.width && y < image.height;
-    // (or a side that runs on below the bottom edge: that edge belongs to the next box, as a card's
-    // top under a column's heading)
-    const by = y1 + down.steps;
-    const gridLine = (inImage(lx - 3, ty) && !apart(pixel(image, lx - 3, ty), up.at) && apart(up.at, up.beyond))
-      || (inImage(lx, ty - 3) && !apart(pixel(image, lx, ty - 3), left.at) && apart(left.at, left.beyond))
-      || (inImage(lx, by + 3) && !apart(pixel(image, lx, by + 3), left.at) && apart(left.at, left.beyond));
-    if (gridLine) return undefined;
-    // text at the left of a bordered field much wider than it: an input (its placeholder or value)
-    if (bordered && left.steps <= 20 && right.steps >= Math.max(40, w) && Math.abs(up.steps - down.steps) <= 3) return 'input';
-    if (right.steps > MAX_SIDE_PADDING || Math.abs(right.steps - left.steps) > Math.max(8, 0.3 * (left.steps + right.steps))) return undefined;
-    if (filled) return boxHeight <= 26 && h <= 16 ? 'badge' : 'button';
-    if (outlined) return 'button';
-    return undefined;
-  }
+  if (!left || !right || !up || !down) return undefined;
+  const sides = [left, right, up, down];
+  // a filled box: past its edge the colour stays another; an outlined one: past a thin border the
+  // colour is the inside's again
+  const filled = sides.filter((e) => apart(e.beyond, inside)).length >= 3;
+  const outlined = sides.filter((e) => !apart(e.beyond, inside)).length >= 3;
+  // a border: a line of its own colour between the inside and what is beyond it
+  const bordered = sides.filter((e) => apart(e.at, e.beyond) || !apart(e.beyond, inside)).length >= 3;
+  const boxWidth = w + left.steps + right.steps, boxHeight = h + up.steps + down.steps;
+  // initials in a disc (an avatar) or a short label in a square: nothing here tells them apart
+  if ([...line.text.replace(/\s/g, '')].length <= 3 && Math.abs(boxWidth - boxHeight) <= 0.25 * boxHeight) return undefined;
+  // a border that runs on past the box's corner is a grid line: a table cell, not a field or button
+  const lx = x0 - 1 - left.steps, ty = y0 - 1 - up.steps;
+  const inImage = (x: number, y: number) => x >= 0 && y >= 0 && x < image.width && y < image.height;
+  // (or a side that runs on below the bottom edge: that edge belongs to the next box, as a card's
+  // top under a column's heading)
+  const by = y1 + down.steps;
+  const gridLine = (inImage(lx - 3, ty) && !apart(pixel(image, lx - 3, ty), up.at) && apart(up.at, up.beyond))
+    || (inImage(lx, ty - 3) && !apart(pixel(image, lx, ty - 3), left.at) && apart(left.at, left.beyond))
+    || (inImage(lx, by + 3) && !apart(pixel(image, lx, by + 3), left.at) && apart(left.at, left.beyond));
+  if (gridLine) return undefined;
+  // the text at the left of a bordered field much wider than it (a placeholder or a typed value): an input
+  if (bordered && left.steps <= 20 && right.steps >= Math.max(40, w) && Math.abs(up.steps - down.steps) <= 3) return 'input';
+  if (right.steps > MAX_SIDE_PADDING || Math.abs(right.steps - left.steps) > Math.max(8, 0.3 * (left.steps + right.steps))) return undefined;
+  if (filled) return boxHeight <= 26 && h <= 16 ? 'badge' : 'button';
+  if (outlined) return 'button';
   return undefined;
 }

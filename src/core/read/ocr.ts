@@ -13,6 +13,7 @@ import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import ort from 'onnxruntime-node';
 import { cpuSessionOptions } from '../session-options.js';
+import { clipTo } from './box.js';
 
 export const OCR = contract.ocr;
 const DET_MEAN = [0.406, 0.456, 0.485];
@@ -395,7 +396,7 @@ export class TextReader {
 
   /** Text lines inside `area` of `image`, top to bottom then left to right; boxes in image pixels. */
   async read(image: RgbaImage, area: Box = [0, 0, image.width, image.height], options: ReadOptions = {}): Promise<TextLine[]> {
-    const clipped: Box = [Math.max(0, area[0]), Math.max(0, area[1]), Math.min(image.width, area[2]), Math.min(image.height, area[3])];
+    const clipped = clipTo(image, area);
     const aw = clipped[2] - clipped[0], ah = clipped[3] - clipped[1];
     if (aw < 4 || ah < 4) return [];
     const { det, rec, dictionary } = await this.load();

@@ -9,6 +9,7 @@ import type { TextLine, TextReader } from './ocr.js';
 import { readRegion, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
 import { lineShift, samePixels, textKey, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
+import { translate, unionOf } from './box.js';
 
 /** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
 const MAX_WHOLE_READ_PIXELS = 1_500_000;
@@ -18,11 +19,6 @@ export interface PairReading {
   regions: (ReadVerdict | undefined)[];
   /** the pair read whole (it changed size): the change that explains it, with its place in each image. */
   whole?: ReadVerdict & { boxBefore: Box; boxAfter: Box };
-}
-
-function unionOf(boxes: Box[]): Box | undefined {
-  if (!boxes.length) return undefined;
-  return boxes.reduce((u, b) => [Math.min(u[0], b[0]), Math.min(u[1], b[1]), Math.max(u[2], b[2]), Math.max(u[3], b[3])] as Box);
 }
 
 /** The boxes of the lines a verdict is about (what changed, not what was pushed), before and after. */
@@ -190,16 +186,15 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       else counts.push({ dx: c.dx, dy: c.dy, n: 1 });
     }
     const pairShifts = counts.sort((a, b) => b.n - a.n).slice(0, 4);
-    const shiftBox = (b: Box, dx: number, dy: number): Box => [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
     for (const r of out) {
       r.changes = r.changes.map((c): LineChange => {
         if (c.kind === 'added') {
           const s = pairShifts.find((v) => samePixels(before, after, c.after.box, v.dx, v.dy));
-          return s ? { kind: 'moved', before: { ...c.after, box: shiftBox(c.after.box, -s.dx, -s.dy) }, after: c.after, dx: s.dx, dy: s.dy } : c;
+          return s ? { kind: 'moved', before: { ...c.after, box: translate(c.after.box, -s.dx, -s.dy) }, after: c.after, dx: s.dx, dy: s.dy } : c;
         }
         if (c.kind === 'removed') {
-          const s = pairShifts.find((v) => samePixels(before, after, shiftBox(c.before.box, v.dx, v.dy), v.dx, v.dy));
-          return s ? { kind: 'moved', before: c.before, after: { ...c.before, box: shiftBox(c.before.box, s.dx, s.dy) }, dx: s.dx, dy: s.dy } : c;
+          const s = pairShifts.find((v) => samePixels(before, after, translate(c.before.box, v.dx, v.dy), v.dx, v.dy));
+          return s ? { kind: 'moved', before: c.before, after: { ...c.before, box: translate(c.before.box, s.dx, s.dy) }, dx: s.dx, dy: s.dy } : c;
         }
         return c;
       });
@@ -254,18 +249,24 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
 /** kinds whose change moves content without the content itself changing */
 const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
 
-/**
- * Applies a pair's reading to its regions (the meaningful ones first, in the order read): reader
- * captions where it explains a region; the whole-pair change as a region of its own; and a region that
- * only moved, below or after a region whose change could push it (added, removed, re-worded, resized
- * content), is that change's consequence: kind "reflow", pushedBy the cause.
- */
 /** Whether a region's caption will be the reader's (applyReading), given the models' kind: then the
  * decoder's wording is not needed, and no wider second search is run for it. */
 export function readerWrites(verdict: ReadVerdict | undefined, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
   return !!verdict && readerDecides(verdict, modelKind, pair) && verdict.kind !== 'font';
 }
 
+/** readerWrites for every region of a pair, from the models' kinds of its (meaningful) regions in order. */
+export function readerWritesAll(reading: PairReading, modelKinds: string[]): boolean[] {
+  const themedRegions = modelKinds.filter((k) => k === 'theme').length;
+  return modelKinds.map((k, i) => readerWrites(reading.regions[i], k, { themedRegions }));
+}
+
+/**
+ * Applies a pair's reading to its regions (the meaningful ones first, in the order read): reader
+ * captions where it explains a region; the whole-pair change as a region of its own; and a region that
+ * only moved, below or after a region whose change could push it (added, removed, re-worded, resized
+ * content), is that change's consequence: kind "reflow", pushedBy the cause.
+ */
 export function applyReading(regions: ChangeRegion[], reading: PairReading): void {
   const themedRegions = regions.filter((r) => !r.noiseOnly && r.kind === 'theme').length;
   reading.regions.forEach((v, i) => {

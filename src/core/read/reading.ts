@@ -12,6 +12,7 @@ import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
 import { elementOf } from './element.js';
+import { centreIn, clipTo, grow, intersects, translate, unionOf } from './box.js';
 
 export interface BlockShift {
   dx: number;
@@ -58,13 +59,11 @@ const MAX_BLOCK_SEARCH_SHIFT = 240;
 /** Longest quote kept whole; longer ones are cut with an ellipsis. */
 const MAX_QUOTE = 48;
 
-const intersects = (a: Box, b: Box) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
-const grow = (b: Box, m: number): Box => [b[0] - m, b[1] - m, b[2] + m, b[3] + m];
 
 /** The shift (|dx|, |dy| <= range, plus the candidates given) that best explains the region's differences. */
 export function blockShiftOf(before: RgbaImage, after: RgbaImage, box: Box, range = 4, candidates: { dx: number; dy: number }[] = []): BlockShift | undefined {
   const w = Math.min(before.width, after.width), h = Math.min(before.height, after.height);
-  const inner: Box = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(w, box[2]), Math.min(h, box[3])];
+  const inner = clipTo({ width: w, height: h }, box);
   const unshifted = differingAfterShift(before, after, inner, 0, 0, 40);
   if (unshifted === 0) return undefined;
   const tries = [...candidates];
@@ -124,19 +123,18 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
       continue;
     }
     const moved = explained.dx || explained.dy;
-    const shiftBox = (b: Box, k: number): Box => [b[0] + k * explained.dx, b[1] + k * explained.dy, b[2] + k * explained.dx, b[3] + k * explained.dy];
     if (c.kind === 'reworded') out.push(moved ? { kind: 'moved', before: c.before, after: c.after, ...explained } : { kind: 'same', before: c.before, after: c.after });
     // an added or removed line whose pixels only moved: its other side was not read (outside the
     // area, or cut); it moved with the rest
-    else if (moved && c.kind === 'added') out.push({ kind: 'moved', before: { ...c.after, box: shiftBox(c.after.box, -1) }, after: c.after, ...explained });
-    else if (moved && c.kind === 'removed') out.push({ kind: 'moved', before: c.before, after: { ...c.before, box: shiftBox(c.before.box, 1) }, ...explained });
+    else if (moved && c.kind === 'added') out.push({ kind: 'moved', before: { ...c.after, box: translate(c.after.box, -explained.dx, -explained.dy) }, after: c.after, ...explained });
+    else if (moved && c.kind === 'removed') out.push({ kind: 'moved', before: c.before, after: { ...c.before, box: translate(c.before.box, explained.dx, explained.dy) }, ...explained });
   }
   return out;
 }
 
 /** Share of the pixels of `box` that differ from `background` by more than 40 in a channel. */
 function inkShare(image: RgbaImage, box: Box, background: [number, number, number]): number {
-  const [x0, y0, x1, y1] = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(image.width, box[2]), Math.min(image.height, box[3])];
+  const [x0, y0, x1, y1] = clipTo(image, box);
   let ink = 0, all = 0;
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
@@ -165,7 +163,7 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
   }
   const common: Box = [box[0], box[1], Math.min(box[2], before.width, after.width), Math.min(box[3], before.height, after.height)];
   const colour = colourChangeOf(before, after, common);
-  const background = borderColour(before, [Math.max(0, common[0] - 2), Math.max(0, common[1] - 2), Math.min(before.width, common[2] + 2), Math.min(before.height, common[3] + 2)]);
+  const background = borderColour(before, clipTo(before, grow(common, 2)));
   const recoloured: { text: string; before: string; after: string }[] = [];
   for (const c of changes) {
     if (c.kind !== 'same' && c.kind !== 'moved') continue;
@@ -185,7 +183,7 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
       : dy > 0 ? [b[0], b[1], b[2], Math.min(b[3], b[1] + dy)] : [b[0], Math.max(b[1], b[3] + dy), b[2], b[3]];
     // against the background around the region in the after image (a moved button leaves the page's
     // background behind it, not its own colour)
-    const around: Box = [Math.max(0, box[0] - 2), Math.max(0, box[1] - 2), Math.min(after.width, box[2] + 2), Math.min(after.height, box[3] + 2)];
+    const around = clipTo(after, grow(box, 2));
     // ... and against the line's own background before (text that moved inside its button, which
     // grew padding or a wider font, leaves the button's colour behind: nothing was put there)
     vacatedInk = Math.min(inkShare(after, strip, borderColour(after, around)), inkShare(after, strip, borderColour(before, b)));
@@ -193,7 +191,6 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
   // icons: only on a background that stayed (a theme change makes every blob look new), and an added
   // (removed) icon only where the other image shows that background (not a recoloured or reshaped one)
   const blockArea = grow(box, 6);
-  const clipTo = (img: RgbaImage, b: Box): Box => [Math.max(0, b[0]), Math.max(0, b[1]), Math.min(img.width, b[2]), Math.min(img.height, b[3])];
   const bgBefore = borderColour(before, clipTo(before, blockArea)), bgAfter = borderColour(after, clipTo(after, blockArea));
   const sameBackground = colourName(...bgBefore) === colourName(...bgAfter);
   // content pushed further than the margin took its icons along: they are looked for where the
@@ -203,10 +200,8 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
     if (c.kind !== 'moved' || Math.max(Math.abs(c.dx), Math.abs(c.dy)) <= 6 || Math.max(Math.abs(c.dx), Math.abs(c.dy)) > MAX_BLOCK_SEARCH_SHIFT) continue;
     if (lineShifts.length < 3 && !lineShifts.some((v) => Math.abs(v.dx - c.dx) <= 2 && Math.abs(v.dy - c.dy) <= 2)) lineShifts.push({ dx: c.dx, dy: c.dy });
   }
-  const translate = (b: Box, dx: number, dy: number): Box => [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
-  const unionBox = (boxes: Box[]): Box => [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
-  const searchBefore = unionBox([blockArea, ...lineShifts.map((v) => translate(blockArea, -v.dx, -v.dy))]);
-  const searchAfter = unionBox([blockArea, ...lineShifts.map((v) => translate(blockArea, v.dx, v.dy))]);
+  const searchBefore = unionOf([blockArea, ...lineShifts.map((v) => translate(blockArea, -v.dx, -v.dy))])!;
+  const searchAfter = unionOf([blockArea, ...lineShifts.map((v) => translate(blockArea, v.dx, v.dy))])!;
   const blocksBefore = !sameBackground ? [] : findBlocks(before, searchBefore, linesBefore.map((l) => l.box));
   const blocksAfter = !sameBackground ? [] : findBlocks(after, searchAfter, linesAfter.map((l) => l.box));
   const here = (b: Box) => intersects(b, blockArea);
@@ -214,8 +209,6 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
     : m.kind === 'removed' ? here(m.before.box) : here(m.before.box) || here(m.after.box)));
   // a blob that appears around another (a date whose circle filled in, a badge behind its digits) is
   // that element restyled, not an icon added (removed)
-  const centreIn = (inner: Box, outer: Box) => (inner[0] + inner[2]) / 2 >= outer[0] && (inner[0] + inner[2]) / 2 < outer[2]
-    && (inner[1] + inner[3]) / 2 >= outer[1] && (inner[1] + inner[3]) / 2 < outer[3];
   // (not one that moved away: an icon inserted takes the place of the one it pushed)
   const movedAway = new Set(matchedBlocks.flatMap((m) => (m.kind === 'moved' ? [m.before, m.after] : [])));
   const restyled = (m: BlockChange) => (m.kind === 'added' ? blocksBefore.some((b) => !movedAway.has(b) && centreIn(b.box, m.after.box))
@@ -307,7 +300,6 @@ function commonShift(moved: Extract<LineChange, { kind: 'moved' }>[]): { dx: num
   return moved.every((m) => Math.abs(m.dx - dx) <= 2 && Math.abs(m.dy - dy) <= 2) ? { dx, dy } : undefined;
 }
 
-/** The one sentence for a re-wording: "'Select...' now reads 'Choose an option'", or the changed words inside a longer line. */
 /** "the 'Save' button" ("a button 'Save'") where one line's element is known, else the quote alone. */
 function named(lines: TextLine[], words: string, article: 'the' | 'a' = 'the'): string {
   const role = lines.length === 1 ? lines[0].role : undefined;
@@ -315,6 +307,7 @@ function named(lines: TextLine[], words: string, article: 'the' | 'a' = 'the'): 
   return article === 'the' ? `the ${words} ${role}` : `${role === 'input' ? 'an' : 'a'} ${role} ${words}`;
 }
 
+/** The one sentence for a re-wording: "'Select...' now reads 'Choose an option'", or the changed words inside a longer line. */
 export function rewordingCaption(before: string, after: string, role?: TextLine['role']): string {
   const words = changedWords(before, after);
   if (!words.partial) return `the ${role ?? 'text'} ${quote(before)} now reads ${quote(after)}`;
