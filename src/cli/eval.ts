@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
-import { ciderCeiling, ciderD, scoreCaptions, type CaptionSample } from '../core/metrics.js';
+import { captionWords, ciderCeiling, ciderD, scoreCaptions, type CaptionSample } from '../core/metrics.js';
 import type { PairSample } from './compare.js';
 import { describe as describePair, DEFAULT_BEAM_WIDTH, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from "../core/pipeline.js";
 import { boxArea, globalKindOf, isBox, reflowShiftOf, regionMatchesChange } from './crops.js';
@@ -252,7 +252,8 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
         beamWidth: options.beam, procedure: false, noneMinProbability: options.noneMin, read: !options.noRead,
       });
       tallyQuotes(quotes, pair, report);
-      samples.push({ candidate: report.summary, references: pair.captions });
+      // scored as caption words: the reader's quotes and punctuation are not words of the references
+      samples.push({ candidate: captionWords(report.summary), references: pair.captions });
       const trulyNone = pair.changes.every((c) => c.kind === 'none');
       if (trulyNone) {
         noneTotal++;

@@ -9,6 +9,15 @@ export interface CaptionSample {
   references: string[];
 }
 
+/**
+ * A caption as the metrics' words: lower case, letters and digits, quotes and punctuation dropped
+ * ("the 'Sign in' button moved 4 px down." -> "the sign in button moved 4 px down"), as
+ * coco-caption's tokenizer drops punctuation. References are already in this form.
+ */
+export function captionWords(text: string): string {
+  return text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
 export function tokenizeCaption(text: string): string[] {
   // lower-case words split on white space, exactly as training/metrics.py does
   return text.toLowerCase().split(/\s+/).filter(Boolean);

@@ -23,6 +23,7 @@ import { interpolateProcedure } from './procap/interpolate.js';
 import { selectKeyframes } from './procap/sample.js';
 import { argmaxCodes, decodeCodes, chwToReportImage } from './procap/imagine.js';
 import { readPair, applyReading, readerWritesAll, type PairReading } from './read/pair.js';
+import { fillCaptionSlots } from './read/slots.js';
 
 /** A screenshot: a PNG file path, PNG bytes, or an already decoded image. */
 export type ImageSource = string | Uint8Array | RgbaImage;
@@ -529,12 +530,14 @@ export async function describe(
     const regions: ChangeRegion[] = [];
     meaningful.forEach((r, i) => regions.push(toRegion(r, i + 1, results[i], samples[i].cropBox, samples[i].detail?.cropBox)));
     if (pairReading) applyReading(regions, pairReading);
+    // slot tokens the reading did not fill (nothing read there, or reading off) are said without text
+    for (const r of regions) r.caption = fillCaptionSlots(r.caption, {});
     analysis.regions.filter((r) => r.noiseOnly).forEach((r) => regions.push(toRegion(r, regions.length + 1)));
     if (!analysis.wholeScreen) return { regions };
     const result = results[results.length - 1];
     const box = wholeScreenBox(diff.width, diff.height);
     const global: ChangeRegion = {
-      id: 0, boxBefore: box, boxAfter: box, kind: asKind(result.kind), caption: result.caption || NO_CHANGE_CAPTION,
+      id: 0, boxBefore: box, boxAfter: box, kind: asKind(result.kind), caption: fillCaptionSlots(result.caption, {}) || NO_CHANGE_CAPTION,
       confidence: result.probability, diffPixels: meaningful.reduce((s, r) => s + r.diffPixels, 0), noiseOnly: false,
       cropBox: box, ...(result.procedure ? { procedure: result.procedure } : {}),
     };

@@ -1,14 +1,19 @@
 // The caption grammar. Captions are what the model learns to say, so they follow strict rules:
 // lower-case words only, no punctuation, at most 20 words, a small fixed vocabulary, and only what
 // a person could see: the element's role and colour, its rough place, the kind of change, colours,
-// direction and rough distance. Literal UI text is never used (kept in the change record instead).
+// direction and rough distance. Literal UI text enters only through slot tokens (<label>, <old>,
+// <new>): region captions keep the slots (what the decoder learns to write), summaries have them
+// filled with the element's text as caption words (what the product should say).
 import type { CaptionFacts, Box } from './changes.js';
 import type { Rng } from './rng.js';
 import { NO_CHANGE_PHRASES } from '../core/no-change.js';
+import { captionWords } from '../core/metrics.js';
 
 export const MAX_CAPTION_WORDS = 20;
 /** region captions kept per change (more references make caption metrics more stable) */
 export const REFS_PER_CHANGE = 5;
+/** of those, how many quote the element's text where it shows some */
+export const QUOTED_REFS = 2;
 
 const PLURALS: Record<string, string> = {
   'search box': 'search boxes',
@@ -116,6 +121,124 @@ function colorTarget(f: CaptionFacts, np: string): string[] {
   if (f.colorProp === 'border-color') return [`the border of ${np}`, `the outline of ${np}`];
   if (f.colorProp === 'color' && !TEXT_ROLES.has(f.role)) return [`the text of ${np}`, `the text colour of ${np}`];
   return [np, `the colour of ${np}`];
+}
+
+/** The slot tokens: written by the decoder, filled with text the reader (runtime) or the page (data engine) gives. */
+export const SLOTS = ['<label>', '<old>', '<new>'] as const;
+export type Slot = (typeof SLOTS)[number];
+
+/** A text as caption words: lower case, letters and digits ("Sign in" -> "sign in", "$1,200" -> "1 200"); '' when none are left. */
+export function slotWords(text: string): string {
+  return captionWords(text);
+}
+
+/** Roles whose label is text shown on screen; icons, avatars, images, bars and containers carry names, not text. */
+const SHOWN_TEXT_ROLES = new Set(['heading', 'text', 'label', 'link', 'number', 'cell', 'tab', 'menu item', 'button', 'badge', 'tag', 'logo', 'row', 'card', 'input', 'search box', 'date']);
+
+/** The visible text a change's captions may quote, from its record (undefined: nothing to quote). */
+export function quoteOf(change: { kind: string; role: string; label: string; from: string | null; to: string | null }): CaptionFacts['quote'] {
+  if (!SHOWN_TEXT_ROLES.has(change.role) || change.kind === 'none' || change.kind === 'theme') return undefined;
+  if (change.kind === 'text') {
+    const old = slotWords(change.from ?? ''), now = slotWords(change.to ?? '');
+    return old && now && old !== now ? { old, new: now } : undefined;
+  }
+  if (change.kind === 'reorder') {
+    const [a, b] = (change.from ?? '').split(' | ').map(slotWords);
+    return a && b && a !== b ? { old: a, new: b } : undefined;
+  }
+  const label = slotWords(change.label);
+  return label ? { label } : undefined;
+}
+
+/**
+ * Captions that quote the element's text through slot tokens, in the product's wording ("a button
+ * <label> was added", "<old> now reads <new>"); [] when the change has nothing to quote.
+ */
+export function quotingVariants(f: CaptionFacts, pos: string[]): string[] {
+  const q = f.quote;
+  if (!q) return [];
+  const role = f.role;
+  const out: string[] = [];
+  const add = (s: string) => out.push(s);
+  const label = !!q.label;
+  switch (f.kind) {
+    case 'text':
+      if (!q.old || !q.new) break;
+      add('<old> now reads <new>'), add(`the ${role === 'text' ? 'text' : role} <old> now reads <new>`), add('<old> changed to <new>');
+      if (f.numeric) add('the number <old> now reads <new>');
+      else add('the text <old> was replaced by <new>'), role !== 'text' && add(`the ${role} <old> was renamed to <new>`);
+      break;
+    case 'add':
+      if (!label) break;
+      add(`${article(role)} ${role} <label> was added`), add('<label> was added'), add(`a new ${role} <label> appeared`), add('<label> appeared');
+      for (const p of pos.slice(0, 1)) add(`${article(role)} ${role} <label> was added ${p}`);
+      break;
+    case 'remove':
+      if (!label) break;
+      add(`the ${role} <label> was removed`), add(`the <label> ${role} was removed`), add('<label> was removed'), add('<label> disappeared');
+      break;
+    case 'move':
+      if (!label) break;
+      for (const c of moveClauses(f).slice(0, 3)) add(`the <label> ${role} ${c}`), add(`<label> ${c}`);
+      break;
+    case 'color':
+      if (!label || !f.fromColor || !f.toColor) break;
+      add(`<label> changed colour from ${f.fromColor} to ${f.toColor}`), add(`the ${role} <label> turned ${f.toColor}`);
+      if (f.colorProp === 'color') add(`the text <label> changed colour from ${f.fromColor} to ${f.toColor}`);
+      break;
+    case 'opacity':
+      if (!label) break;
+      if (f.opacityTo === 'faded') add('<label> faded'), add(`the ${role} <label> faded`), add(`the <label> ${role} is now greyed out`);
+      else if (f.opacityTo === 'hidden') add('<label> was hidden'), add(`the ${role} <label> became invisible`), add(`the <label> ${role} is no longer visible`);
+      else add('<label> faded in'), add(`the ${role} <label> became fully visible`), add(`the <label> ${role} is no longer greyed out`);
+      break;
+    case 'font':
+      if (!label) break;
+      add('the font of the text <label> changed');
+      if (f.fontChange === 'bold') add('<label> became bold'), add(`the ${role} <label> is now bold`);
+      else if (f.fontChange === 'unbold') add('<label> is no longer bold'), add(`the ${role} <label> became regular weight`);
+      else if (f.fontChange === 'bigger') add('the text <label> got bigger'), add(`the ${role} <label> has larger text`);
+      else if (f.fontChange === 'smaller') add('the text <label> got smaller'), add(`the ${role} <label> has smaller text`);
+      else add(`the ${role} <label> uses another font`), add('<label> is set in another font');
+      break;
+    case 'resize':
+      if (!label) break;
+      add(`the <label> ${role} was resized`), add(`the ${role} <label> got ${sizeWord(f).adj[0]}`);
+      break;
+    case 'icon':
+      if (!label || role === 'image' || !f.toIcon) break;
+      add(`the <label> ${role} now shows ${article(f.toIcon)} ${f.toIcon} icon`), add(`the icon of <label> changed`);
+      break;
+    case 'reorder':
+      if (!q.old || !q.new) break;
+      add('<old> and <new> swapped places'), add(`the ${plural(role)} <old> and <new> switched places`), add('<old> and <new> traded places');
+      break;
+  }
+  return normaliseWithSlots(out);
+}
+
+/** normalise, keeping slot tokens */
+export function normaliseWithSlots(captions: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const c of captions) {
+    const s = c.split(/\s+/).map((w) => ((SLOTS as readonly string[]).includes(w) ? w : w.toLowerCase().replace(/[^a-z]+/g, ' '))).join(' ').replace(/\s+/g, ' ').trim();
+    if (!s || wordCount(s) > MAX_CAPTION_WORDS || seen.has(s)) continue;
+    seen.add(s);
+    out.push(s);
+  }
+  return out;
+}
+
+/** A caption with its slots filled from `quote` (caption words); undefined when a slot it uses has no text. */
+export function fillSlots(caption: string, quote: CaptionFacts['quote']): string | undefined {
+  let missing = false;
+  const filled = caption.replace(/<(label|old|new)>/g, (_, slot: 'label' | 'old' | 'new') => {
+    const value = quote?.[slot];
+    if (!value) missing = true;
+    return value ?? '';
+  });
+  return missing ? undefined : filled;
 }
 
 /** all captions for one change, before sampling */
@@ -325,7 +448,10 @@ export function wordCount(caption: string): number {
  */
 export interface ChangeCaptions {
   role: string;
+  /** region references, slot tokens unfilled */
   refs: string[];
+  /** what the slots of this change's captions are filled with */
+  quote?: CaptionFacts['quote'];
   /** captions that also say where the element is (to tell apart two changes of the same role) */
   placed: string[];
   /** clauses of at most 6 words, for summaries */
@@ -338,13 +464,16 @@ export function regionCaptions(rng: Rng, f: CaptionFacts, width: number, height:
   const pos = positionPhrases(f.box, width, height);
   const all = captionVariants(f, pos);
   if (all.length < 3) throw new Error(`caption grammar gave ${all.length} captions for kind ${f.kind}`);
-  const refs = rng.sample(all, Math.min(REFS_PER_CHANGE, all.length));
+  // where the element shows text, two of the references quote it (through slots)
+  const quoting = quotingVariants(f, pos);
+  const quoted = Math.min(QUOTED_REFS, quoting.length);
+  const refs = rng.sample(all, Math.min(REFS_PER_CHANGE - quoted, all.length)).concat(quoted ? rng.sample(quoting, quoted) : []);
   const minWords = Math.min(...all.map(wordCount));
-  const short = all.filter((c) => wordCount(c) <= Math.max(minWords, 6));
+  const short = all.concat(quoting).filter((c) => wordCount(c) <= Math.max(minWords, 6));
   const minimal = normalise([minimalCaption(f)]);
   const placedWords = new Set(pos.concat(f.area ? [`in the ${f.area}`] : []));
   const placed = all.filter((c) => [...placedWords].some((p) => c.includes(p)) && wordCount(c) <= 10);
-  return { role: f.role, refs, short: short.concat(minimal.filter((m) => !short.includes(m))), minimal: minimal[0], placed };
+  return { role: f.role, refs, ...(quoting.length ? { quote: f.quote } : {}), short: short.concat(minimal.filter((m) => !short.includes(m))), minimal: minimal[0], placed };
 }
 
 /**
@@ -353,7 +482,12 @@ export function regionCaptions(rng: Rng, f: CaptionFacts, width: number, height:
  * when at most 20 words.
  */
 export function summaryCaptions(rng: Rng, perChange: ChangeCaptions[]): string[] {
-  if (perChange.length === 1) return perChange[0].refs.slice();
+  // slots filled with each change's own text; a filled clause too long for a summary is not used
+  const fill = (c: ChangeCaptions, caption: string) => fillSlots(caption, c.quote) ?? c.minimal;
+  if (perChange.length === 1) {
+    const c = perChange[0];
+    return [...new Set(c.refs.map((r) => fill(c, r)).filter((r) => wordCount(r) <= MAX_CAPTION_WORDS))];
+  }
   const out = new Set<string>();
   for (let attempt = 0; attempt < 40 && out.size < REFS_PER_CHANGE; attempt++) {
     const order = attempt % 2 === 0 ? perChange : rng.shuffle(perChange);
@@ -361,7 +495,7 @@ export function summaryCaptions(rng: Rng, perChange: ChangeCaptions[]): string[]
     const clauses = order.map((c) => {
       const twin = perChange.some((o) => o !== c && o.role === c.role);
       if (twin && c.placed.length && attempt < 30) return rng.pick(c.placed);
-      return rng.pick(attempt < 20 ? c.refs.concat(c.short) : c.short);
+      return fill(c, rng.pick(attempt < 20 ? c.refs.concat(c.short) : c.short));
     });
     const joiner = clauses.length === 2 && rng.chance(0.25) ? ' while ' : ' and ';
     const joined = clauses.length === 2 ? clauses.join(joiner) : clauses.join(' and ');

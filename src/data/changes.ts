@@ -50,6 +50,10 @@ export interface CaptionFacts {
   fromBg?: ColorName;
   toBg?: ColorName;
   noise?: string;
+  /** the element's visible text, as caption words (slotWords): filled into the slot tokens of the
+   * quoting captions (<label>: the text it shows; <old>, <new>: before and after a re-wording, or the
+   * two elements that traded places) */
+  quote?: { label?: string; old?: string; new?: string };
 }
 
 export interface PlannedChange {

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HELD_OUT_PALETTES, paletteById, paletteIds, paletteVars } from './colors.js';
 import { PLANNERS, boxVisible, type Box, type CaptionFacts, type Op, type PlanContext, type PlannedChange } from './changes.js';
-import { regionCaptions, summaryCaptions } from './captions.js';
+import { quoteOf, regionCaptions, summaryCaptions } from './captions.js';
 import type { RenderPage } from './render.js';
 import { Rng, hashString } from './rng.js';
 import { ScreenBuilder, type Kind } from './screen.js';
@@ -245,7 +245,8 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
       if (raw && (raw[0] < 0 || raw[1] < 0 || raw[2] > width || raw[3] > height)) return reject(`${c.kind}: pushed off screen`);
     }
     records.push({ kind: c.kind, role: c.role, label: c.label, bbox_before: bb, bbox_after: ba, from: c.from, to: c.to, attrs: c.attrs });
-    facts.push({ ...c.facts, box: c.kind === 'add' ? ba : c.kind === 'theme' ? null : bb ?? ba });
+    const quote = quoteOf({ kind: c.kind, role: c.role, label: c.label, from: c.from, to: c.to });
+    facts.push({ ...c.facts, box: c.kind === 'add' ? ba : c.kind === 'theme' ? null : bb ?? ba, ...(quote ? { quote } : {}) });
   }
   const capRng = rng.fork('captions');
   const perChange = facts.map((f) => regionCaptions(capRng, f, width, height));

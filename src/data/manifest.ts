@@ -30,8 +30,11 @@ const isBox = (b: unknown, w: number, h: number): boolean =>
   Array.isArray(b) && b.length === 4 && b.every((v) => Number.isInteger(v)) &&
   b[0] >= 0 && b[1] >= 0 && b[2] <= w && b[3] <= h && b[2] > b[0] && b[3] > b[1];
 
+// summaries: caption words, quoted text filled in (digits allowed); region captions: words and slot tokens
 const isCaption = (c: unknown): boolean =>
-  typeof c === 'string' && /^[a-z]+( [a-z]+)*$/.test(c) && c.split(' ').length <= MAX_CAPTION_WORDS;
+  typeof c === 'string' && /^[a-z0-9]+( [a-z0-9]+)*$/.test(c) && c.split(' ').length <= MAX_CAPTION_WORDS;
+const isRegionCaption = (c: unknown): boolean =>
+  typeof c === 'string' && /^([a-z]+|<label>|<old>|<new>)( ([a-z]+|<label>|<old>|<new>))*$/.test(c) && c.split(' ').length <= MAX_CAPTION_WORDS;
 
 /** every way a record breaks the documented format (empty list = valid) */
 export function validateRecord(r: PairRecord): string[] {
@@ -51,7 +54,7 @@ export function validateRecord(r: PairRecord): string[] {
   else {
     for (const refs of r.region_captions) {
       if (!Array.isArray(refs) || refs.length < 3) err('fewer than 3 region captions for a change');
-      else for (const c of refs) if (!isCaption(c)) err(`bad region caption "${c}"`);
+      else for (const c of refs) if (!isRegionCaption(c)) err(`bad region caption "${c}"`);
     }
   }
   for (const c of r.changes ?? []) {

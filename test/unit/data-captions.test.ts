@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import contract from '../../models/contract.json' with { type: 'json' };
 import {
-  MAX_CAPTION_WORDS, captionVariants, distanceBand, minimalCaption, positionPhrases, regionCaptions, summaryCaptions,
+  MAX_CAPTION_WORDS, QUOTED_REFS, captionVariants, distanceBand, fillSlots, minimalCaption, positionPhrases, quoteOf, quotingVariants,
+  regionCaptions, slotWords, summaryCaptions,
 } from '../../src/data/captions.js';
 import type { CaptionFacts } from '../../src/data/changes.js';
 import { Rng } from '../../src/data/rng.js';
@@ -108,4 +109,37 @@ test('position phrases follow the 3x3 cell of the box centre', () => {
   assert.deepEqual(positionPhrases([880, 440, 900, 460], 900, 900), ['on the right', 'on the right side']);
   assert.deepEqual(positionPhrases([440, 880, 460, 900], 900, 900), ['at the bottom', 'near the bottom of the screen']);
   assert.deepEqual(positionPhrases(null, 900, 900), []);
+});
+
+test('text shown on screen is quoted through slots: region references keep them, summaries fill them', () => {
+  // what may be quoted: the words an element shows, never the name of an icon, an avatar or a picture
+  assert.deepEqual(quoteOf({ kind: 'add', role: 'button', label: 'Sign in', from: null, to: 'Sign in' }), { label: 'sign in' });
+  assert.deepEqual(quoteOf({ kind: 'text', role: 'cell', label: '$42,642', from: '$42,642', to: '$391.76' }), { old: '42 642', new: '391 76' });
+  assert.deepEqual(quoteOf({ kind: 'reorder', role: 'tab', label: 'Settings | Billing', from: 'Settings | Billing', to: 'Billing | Settings' }), { old: 'settings', new: 'billing' });
+  assert.equal(quoteOf({ kind: 'move', role: 'icon button', label: 'trash', from: null, to: null }), undefined);
+  assert.equal(quoteOf({ kind: 'color', role: 'avatar', label: 'Grace Silva', from: 'green', to: 'red' }), undefined);
+  assert.equal(quoteOf({ kind: 'text', role: 'input', label: '••••', from: '••••', to: 'Role' }), undefined, 'nothing legible to quote');
+  assert.equal(slotWords('Café – Übersicht!'), 'cafe ubersicht');
+
+  const facts: CaptionFacts = { kind: 'add', role: 'button', color: 'blue', box: [10, 10, 80, 40], area: null, quote: { label: 'sign in' } };
+  const quoting = quotingVariants(facts, ['at the top left']);
+  assert.ok(quoting.includes('a button <label> was added'), quoting.join(' | '));
+  for (const c of quoting) assert.match(c, /^([a-z]+|<label>|<old>|<new>)( ([a-z]+|<label>|<old>|<new>))*$/);
+  assert.equal(fillSlots('a button <label> was added', facts.quote), 'a button sign in was added');
+  assert.equal(fillSlots('<old> now reads <new>', facts.quote), undefined, 'a slot with no text');
+  const rng = new Rng(5);
+  const region = regionCaptions(rng, facts, 800, 600);
+  assert.equal(region.refs.filter((r) => r.includes('<label>')).length, QUOTED_REFS);
+  const summaries = summaryCaptions(rng, [region]);
+  assert.ok(summaries.some((c) => c.includes('sign in')) && summaries.every((c) => !c.includes('<')), summaries.join(' | '));
+  // a change with nothing to quote keeps the plain grammar only
+  const plain = regionCaptions(new Rng(5), { ...facts, quote: undefined }, 800, 600);
+  assert.ok(plain.refs.every((r) => !r.includes('<')));
+  // two changes: each clause filled with its own change's text
+  const two = summaryCaptions(new Rng(9), [
+    regionCaptions(new Rng(1), { kind: 'text', role: 'tab', color: null, box: [0, 0, 40, 20], area: null, quote: { old: 'about', new: 'analytics' } }, 800, 600),
+    regionCaptions(new Rng(2), { kind: 'remove', role: 'badge', color: 'red', box: [300, 300, 340, 320], area: null, quote: { label: 'beta' } }, 800, 600),
+  ]);
+  for (const s of two) assert.ok(!s.includes('<') && s.split(' ').length <= MAX_CAPTION_WORDS, s);
+  assert.ok(two.some((s) => s.includes('about') && s.includes('analytics')), two.join(' | '));
 });

@@ -5,12 +5,13 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { readPngFile, type RgbaImage } from '../../src/core/image.js';
 import { TextReader, ctcDecode, isReadable, normaliseText, withoutIconGlyphs } from '../../src/core/read/ocr.js';
-import { matchLines, changedWords, textKey, type LineChange } from '../../src/core/read/correspond.js';
+import { matchLines, changedWords, coreKey, textKey, type LineChange } from '../../src/core/read/correspond.js';
 import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/reading.js';
 import { readPair, acrossRegions, readerDecides, readerWrites } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementOf } from '../../src/core/read/element.js';
+import { fillCaptionSlots, hasSlots } from '../../src/core/read/slots.js';
 import { blankImage, fillRect } from './image-fixtures.js';
 import { scoreChecks } from '../../src/cli/realpairs.js';
 import { quotedLabels, wordAccuracy } from '../../src/cli/ocr-eval.js';
@@ -170,6 +171,12 @@ test('readerDecides: what the reader read decides; where it saw only unread pixe
   const recolour = { kind: 'color' as const, caption: "'Sign in' changed colour from blue to red", basis: 'words' as const };
   assert.equal(readerDecides(recolour, 'theme', { themedRegions: 1 }), true, 'one recoloured button is not a theme change');
   assert.equal(readerDecides(recolour, 'theme', { themedRegions: 3 }), false, 'one recolour of several the models call a theme');
+  // another hue or the same one paler, measured on pixels rather than a text's ink: the models say which
+  const paler = { kind: 'opacity' as const, caption: "'Board' faded: it is now paler, closer to the white background", basis: 'pixels' as const };
+  assert.equal(readerDecides(paler, 'color'), false);
+  assert.equal(readerDecides({ ...paler, kind: 'color' }, 'opacity'), false);
+  assert.equal(readerDecides(paler, 'move'), true);
+  assert.equal(readerDecides(recolour, 'opacity'), true, 'a text\'s ink colour read on its words decides');
 });
 
 test('colour names', () => {
@@ -345,4 +352,34 @@ test('acrossRegions: an inserted link that pushed another, rows swapped, a move 
     reading(matchLines([], [line('Save', [10, 140, 50, 154])])),
   ]);
   assert.deepEqual(once[1].changes, []);
+  // a row inserted at the top of a list: the region over the new row read the old first row's words
+  // replaced in place, the region below read that same row moved down - the row was pushed, not re-worded
+  const pushedRow = acrossRegions([
+    reading(matchLines([line('Account change', [10, 10, 120, 24])], [line('Final build', [10, 10, 90, 24])])),
+    reading(matchLines([line('Account change', [10, 10, 120, 24])], [line('Account change', [10, 103, 120, 117])])),
+  ]);
+  assert.equal(verdictOf(pushedRow[0])?.caption, "'Final build' was added");
+  assert.deepEqual(pushedRow[1].changes.map((c) => c.kind), ['moved']);
+});
+
+test('matchLines: an icon read as a character on one side only does not make other words', () => {
+  assert.equal(coreKey('> Add item'), coreKey('→ Add item'));
+  assert.equal(coreKey('Q Get started'), 'getstarted');
+  assert.equal(coreKey('三Share'), 'share');
+  assert.equal(coreKey('A'), 'a', 'a lone letter is kept');
+  assert.notEqual(coreKey('-5 items'), coreKey('5 items'), 'a sign before a number is not an icon');
+  // a button inserted before another: the old one (its arrow icon read as ">" before, "→" after) moved
+  const changes = matchLines([line('> Add item', [158, 502, 242, 518])], [line('Invite', [153, 501, 200, 519]), line('→ Add item', [239, 502, 323, 518])]);
+  assert.deepEqual(changes.map((c) => c.kind).sort(), ['added', 'moved']);
+  assert.equal(verdictOf({ changes })?.caption, "'Invite' was added; '→ Add item' moved 81 px right");
+});
+
+test('slot tokens of a decoder caption are filled with the text read there, or said without it', () => {
+  assert.equal(fillCaptionSlots('a button <label> was added', { label: 'Sign in' }), "a button 'Sign in' was added");
+  assert.equal(fillCaptionSlots('<old> now reads <new>', { old: 'Open Files', new: 'File Browser' }), "'Open Files' now reads 'File Browser'");
+  assert.equal(fillCaptionSlots('the <label> button moved down', {}), 'the button moved down');
+  assert.equal(fillCaptionSlots('<label> faded', {}), 'the element faded');
+  assert.equal(fillCaptionSlots('<old> now reads <new>', { old: 'A' }), 'the text changed');
+  assert.equal(fillCaptionSlots('the blue button moved down', {}), 'the blue button moved down');
+  assert.equal(hasSlots('the <label> tab became bold'), true);
 });

@@ -21,6 +21,16 @@ export function textKey(text: string): string {
   return text.toLowerCase().replace(/[\s'"`’‘“”]/g, '').replace(/[|!]/g, 'l');
 }
 
+/**
+ * Text compared for identity when an icon beside it may have been read as a character: a leading
+ * symbol ("> Add item", "→ Add item", "三Share") or a lone letter before a word ("Q Get started": a
+ * magnifier) is dropped.
+ */
+export function coreKey(text: string): string {
+  const core = text.trim().replace(/^(?:[^A-Za-z0-9À-ɏ\s]+\s*(?=[A-Za-z])|[A-Za-z]\s+(?=[A-Za-z]{2}))/, '');
+  return textKey(core);
+}
+
 /** Levenshtein distance between two sequences (characters of a string, or words). */
 export function editDistance<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -135,9 +145,12 @@ export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], imag
   beforeLines.forEach((b, i) => afterLines.forEach((a, j) => {
     const kb = textKey(b.text), ka = textKey(a.text);
     // one character misread in a longer line is the same line, where its pixels are the same
-    const misread = kb !== ka && kb.length >= 6 && similarity(kb, ka) >= 1 - 1.5 / Math.max(kb.length, ka.length)
+    // an icon beside the words read as a character on one side only: the same words
+    const glyph = kb !== ka && ((cb, ca) => cb === ca && cb.length >= 4)(coreKey(b.text), coreKey(a.text));
+    // one character misread in a longer line is the same line, where its pixels are the same
+    const misread = kb !== ka && !glyph && kb.length >= 6 && similarity(kb, ka) >= 1 - 1.5 / Math.max(kb.length, ka.length)
       && (!images || ((s) => samePixels(images.before, images.after, a.box, s.dx, s.dy))(lineShift(images.before, images.after, b.box, a.box)));
-    if (kb === ka || misread) {
+    if (kb === ka || glyph || misread) {
       const [bx, by] = centre(b.box), [ax, ay] = centre(a.box);
       candidates.push({ i, j, d: Math.hypot(ax - bx, ay - by) });
     }

@@ -10,6 +10,7 @@ import { readRegion, verdictOf, type ReadVerdict, type RegionReading } from './r
 import { lineShift, samePixels, textKey, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { translate, unionOf } from './box.js';
+import { fillCaptionSlots, type SlotText } from './slots.js';
 
 /** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
 const MAX_WHOLE_READ_PIXELS = 1_500_000;
@@ -149,6 +150,20 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       }
     }
   }
+  // a place one region read as re-worded A -> B, where another region (whose area overlaps) read the
+  // same A, at the same place, as moved on: A was pushed along and B is new here (and the other way
+  // round: B came from elsewhere and A is gone)
+  const movedLines = out.flatMap((r) => r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved').map((m) => ({ m, r })));
+  const samePlace = (a: TextLine, b: TextLine) => textKey(a.text) === textKey(b.text) && Math.abs(a.box[0] - b.box[0]) <= 4 && Math.abs(a.box[1] - b.box[1]) <= 4;
+  for (const r of out) {
+    if (r.swapped) continue;
+    r.changes = r.changes.map((c): LineChange => {
+      if (c.kind !== 'reworded') return c;
+      if (movedLines.some(({ m, r: o }) => o !== r && samePlace(m.before, c.before))) return { kind: 'added', after: c.after };
+      if (movedLines.some(({ m, r: o }) => o !== r && samePlace(m.after, c.after))) return { kind: 'removed', before: c.before };
+      return c;
+    });
+  }
   // a line one region read as moved and a neighbouring region, whose area holds only one end of the
   // move, as added (or removed) is that same move, said once
   const movedEnds = out.flatMap((r) => r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved'));
@@ -240,12 +255,16 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   // one recolour among several the models call a theme change is part of that palette change; a
   // single recoloured region is just that
   if (modelKind === 'theme' && (verdict.kind === 'color' || verdict.kind === 'opacity') && (pair.themedRegions ?? 0) >= 2) return false;
+  // whether a colour measured on pixels (not a text's ink) is another hue or the same one paler is
+  // the models' call, who see the whole element against its background
+  if (verdict.basis === 'pixels' && RECOLOURS.has(verdict.kind) && RECOLOURS.has(modelKind)) return false;
   if (verdict.kind === 'move' && verdict.basis === 'pixels' && !LAYOUT_KINDS.has(modelKind) && modelKind !== 'move') {
     const s = verdict.shift ?? { dx: Infinity, dy: Infinity };
     return Math.max(Math.abs(s.dx), Math.abs(s.dy)) <= SMALL_SHIFT;
   }
   return true;
 }
+const RECOLOURS = new Set(['color', 'opacity']);
 /** kinds whose change moves content without the content itself changing */
 const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
 
@@ -261,6 +280,12 @@ export function readerWritesAll(reading: PairReading, modelKinds: string[]): boo
   return modelKinds.map((k, i) => readerWrites(reading.regions[i], k, { themedRegions }));
 }
 
+/** What a verdict read, for the slot tokens of a decoder caption. */
+function slotTextOf(v: ReadVerdict): SlotText {
+  const label = v.subject ?? v.textAfter ?? v.textBefore;
+  return { ...(label !== undefined && !label.includes('\n') ? { label } : {}), ...(v.textBefore !== undefined ? { old: v.textBefore } : {}), ...(v.textAfter !== undefined ? { new: v.textAfter } : {}) };
+}
+
 /**
  * Applies a pair's reading to its regions (the meaningful ones first, in the order read): reader
  * captions where it explains a region; the whole-pair change as a region of its own; and a region that
@@ -274,6 +299,7 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     if (!r) return;
     if (!v || !readerDecides(v, r.kind, { themedRegions })) {
       r.captionSource = 'model';
+      if (v) r.caption = fillCaptionSlots(r.caption, slotTextOf(v));
       return;
     }
     // a move says where content went; whether it moved by itself or a container's new size or
@@ -282,6 +308,7 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     if (v.kind === 'font') {
       // both see a font change: the models' words say which (bolder, smaller), the reader's only that
       r.captionSource = 'model';
+      r.caption = fillCaptionSlots(r.caption, slotTextOf(v));
       return;
     }
     r.caption = v.caption;

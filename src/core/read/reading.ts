@@ -50,6 +50,8 @@ export interface ReadVerdict {
   basis: 'words' | 'shapes' | 'pixels';
   /** a move's shift in px (after minus before), where the verdict is a move */
   shift?: { dx: number; dy: number };
+  /** the one line of text the verdict is about (moved, recoloured, restyled, faded), where it is one */
+  subject?: string;
 }
 
 /** Context read around a region, in pixels, so lines cut by the box are read whole. */
@@ -355,7 +357,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const r = restyled[0];
     const wb = r.before.box[2] - r.before.box[0], wa = r.after.box[2] - r.after.box[0];
     const width = Math.abs(wa - wb) >= 3 ? `: it is ${Math.abs(wa - wb)} px ${wa > wb ? 'wider' : 'narrower'}` : '';
-    return { kind: 'font', caption: `the font of the text ${quote(r.after.text)} changed${width}`, basis: 'words' };
+    return { kind: 'font', caption: `the font of the text ${quote(r.after.text)} changed${width}`, basis: 'words', subject: r.after.text };
   }
   // beside new words, a line only drawn differently is not what the caption quotes
   if (restyled.length < reworded.length) reworded = reworded.filter((r) => !restyled.includes(r));
@@ -392,7 +394,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const s = subject(recoloured.map((r) => r.text))!;
     const r = recoloured[0];
     const movedToo = pushedShift && moved.length >= 0.5 * lines ? ` and moved ${shiftWords(pushedShift.dx, pushedShift.dy)}` : '';
-    return { kind: 'color', caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}${movedToo}`, basis: 'words' };
+    return { kind: 'color', caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}${movedToo}`, basis: 'words', ...(recoloured.length === 1 ? { subject: r.text } : {}) };
   }
   const blockVerdict = iconVerdict(reading.blocks ?? [], moved);
   if (blockVerdict) return blockVerdict;
@@ -406,24 +408,25 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   // also moves its text, but leaves pixels the move does not explain: the model describes those)
   if (moved.length && pushedShift && (!shift || shift.explained >= 0.8)) {
     const s = subject(moved.map((m) => m.after.text))!;
-    return { kind: 'move', caption: `${named(moved.map((m) => m.after), s.words)} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, basis: 'words', shift: { dx: pushedShift.dx, dy: pushedShift.dy } };
+    return { kind: 'move', caption: `${named(moved.map((m) => m.after), s.words)} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, basis: 'words', shift: { dx: pushedShift.dx, dy: pushedShift.dy }, ...(moved.length === 1 ? { subject: moved[0].after.text } : {}) };
   }
   if (shift && shift.explained >= 0.9 && (shift.dx || shift.dy)) {
     const s = subject(same.map((m) => m.after.text));
-    return { kind: 'move', caption: `${s ? s.words : 'the content here'} moved ${shiftWords(shift.dx, shift.dy)}`, basis: s ? 'words' : 'pixels', shift: { dx: shift.dx, dy: shift.dy } };
+    return { kind: 'move', caption: `${s ? s.words : 'the content here'} moved ${shiftWords(shift.dx, shift.dy)}`, basis: s ? 'words' : 'pixels', shift: { dx: shift.dx, dy: shift.dy }, ...(same.length === 1 ? { subject: same[0].after.text } : {}) };
   }
   // a recolour changes something that is there on both sides: pixels that were or became the
   // background are something added or removed, which the model's caption describes better
   if (colour && colour.before !== colour.after && colour.consistency >= 0.8 && colour.pixels >= 12
     && colour.before !== colour.background && colour.after !== colour.background) {
     const s = subject(same.map((m) => m.after.text));
+    const one = same.length === 1 ? { subject: same[0].after.text } : {};
     if (isFade(colour.beforeRgb, colour.afterRgb, colour.backgroundRgb)) {
-      return { kind: 'opacity', caption: `${s ? s.words : 'the content here'} faded: it is now paler, closer to the ${colour.background} background`, basis: 'pixels' };
+      return { kind: 'opacity', caption: `${s ? s.words : 'the content here'} faded: it is now paler, closer to the ${colour.background} background`, basis: 'pixels', ...one };
     }
     if (colour.onEdge >= 0.7) {
-      return { kind: 'color', caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${colour.after}`, basis: 'pixels' };
+      return { kind: 'color', caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${colour.after}`, basis: 'pixels', ...one };
     }
-    return { kind: 'color', caption: `${s ? s.words : 'the colour here'} changed ${s ? 'colour ' : ''}from ${colour.before} to ${colour.after}`, basis: 'pixels' };
+    return { kind: 'color', caption: `${s ? s.words : 'the colour here'} changed ${s ? 'colour ' : ''}from ${colour.before} to ${colour.after}`, basis: 'pixels', ...one };
   }
   return undefined;
 }

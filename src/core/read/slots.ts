@@ -1,0 +1,34 @@
+// Slot tokens in a decoder caption (<label>, <old>, <new>: see models/CONTRACT.md) filled with the
+// text the reader read in that region, quoted; where it read none, the sentence is said without them.
+import { quote } from './reading.js';
+
+export interface SlotText {
+  /** the text the element shows */
+  label?: string;
+  /** the text before and after a re-wording (or the two elements that traded places) */
+  old?: string;
+  new?: string;
+}
+
+const SLOT = /<(label|old|new)>/g;
+
+export function hasSlots(caption: string): boolean {
+  return /<(label|old|new)>/.test(caption);
+}
+
+/**
+ * "a button <label> was added" -> "a button 'Sign in' was added". Without the text: a re-wording is
+ * "the text changed"; an unknown label is left out ("the <label> button moved" -> "the button moved",
+ * "<label> faded" -> "the element faded").
+ */
+export function fillCaptionSlots(caption: string, text: SlotText): string {
+  if (!hasSlots(caption)) return caption;
+  const missing = [...caption.matchAll(SLOT)].some((m) => !text[m[1] as keyof SlotText]);
+  if (!missing) return caption.replace(SLOT, (_, slot: keyof SlotText) => quote(text[slot]!));
+  if (/<(old|new)>/.test(caption)) return 'the text changed';
+  return caption
+    .replace(/^<label>(?= )/, 'the element')
+    .replace(/ ?<label>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
