@@ -383,3 +383,22 @@ test('slot tokens of a decoder caption are filled with the text read there, or s
   assert.equal(fillCaptionSlots('the blue button moved down', {}), 'the blue button moved down');
   assert.equal(hasSlots('the <label> tab became bold'), true);
 });
+
+test('verdictOf: the same words re-wrapped are left to the models; a removal that scrolled new lines into view is a removal', () => {
+  const rewrapped = matchLines(
+    [line('meeting page', [10, 10, 110, 24]), line('Feature mobile server', [10, 30, 170, 44])],
+    [line('Feature mobile server meeting', [10, 10, 230, 24]), line('page', [10, 30, 45, 44])]);
+  assert.equal(verdictOf({ changes: rewrapped }), undefined);
+  // a row removed from a list of fixed height: the rows below moved up, a new one came into view at the end
+  const removed = matchLines(
+    [line('Chen Dubois', [10, 10, 100, 24]), line('Ada Berg', [10, 40, 80, 54]), line('Liam Silva', [10, 70, 90, 84])],
+    [line('Ada Berg', [10, 10, 80, 24]), line('Liam Silva', [10, 40, 90, 54]), line('Kemi Larsen', [10, 70, 100, 84])]);
+  const v = verdictOf({ changes: removed });
+  assert.equal(v?.kind, 'remove');
+  assert.equal(v?.caption, "'Chen Dubois' was removed; 2 lines moved 30 px up and 'Kemi Larsen' came into view");
+  // in one place, other words: a replacement
+  const replaced = matchLines(
+    [line('Chen Dubois', [10, 10, 100, 24]), line('Ada Berg', [10, 40, 80, 54])],
+    [line('Kemi Larsen', [10, 10, 100, 24]), line('Ada Berg', [10, 40, 80, 54])]);
+  assert.equal(verdictOf({ changes: replaced })?.kind, 'text');
+});

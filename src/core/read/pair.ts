@@ -258,6 +258,10 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   // whether a colour measured on pixels (not a text's ink) is another hue or the same one paler is
   // the models' call, who see the whole element against its background
   if (verdict.basis === 'pixels' && RECOLOURS.has(verdict.kind) && RECOLOURS.has(modelKind)) return false;
+  // something unread put in before lines that moved, inferred from what their old place now shows:
+  // where the models see the layout move (a move, a reorder, new spacing or size) or a recolour, the
+  // element that now fills that place was more likely moved or restyled there than inserted
+  if (verdict.kind === 'add' && verdict.basis === 'pixels' && (LAYOUT_KINDS.has(modelKind) || ['move', 'reorder'].includes(modelKind) || RECOLOURS.has(modelKind))) return false;
   if (verdict.kind === 'move' && verdict.basis === 'pixels' && !LAYOUT_KINDS.has(modelKind) && modelKind !== 'move') {
     const s = verdict.shift ?? { dx: Infinity, dy: Infinity };
     return Math.max(Math.abs(s.dx), Math.abs(s.dy)) <= SMALL_SHIFT;

@@ -361,6 +361,13 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   }
   // beside new words, a line only drawn differently is not what the caption quotes
   if (restyled.length < reworded.length) reworded = reworded.filter((r) => !restyled.includes(r));
+  // the same words on both sides, broken into lines differently ("meeting page" / "Feature mobile
+  // server" -> "Feature mobile server meeting" / "page"): the text re-wrapped because its box changed
+  // size or padding - a layout change, which the models describe
+  const wordsOf = (lines: TextLine[]) => lines.flatMap((l) => l.text.split(' ')).map(textKey).filter(Boolean).sort().join(' ');
+  const oldLines = [...reworded.map((r) => r.before), ...removed.map((r) => r.before)];
+  const newLines = [...reworded.map((r) => r.after), ...added.map((a) => a.after)];
+  if (oldLines.length + newLines.length >= 3 && oldLines.length && newLines.length && wordsOf(oldLines) === wordsOf(newLines)) return undefined;
   if (reworded.length) {
     const first = reworded[0];
     let caption = rewordingCaption(first.before.text, first.after.text, first.after.role ?? first.before.role);
@@ -369,6 +376,20 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     if (added.length) caption += `; ${quoteList(added.map((a) => a.after.text)).words} appeared`;
     if (removed.length) caption += `; ${quoteList(removed.map((r) => r.before.text)).words} disappeared`;
     return { kind: 'text', caption: caption + pushClause, textBefore: first.before.text, textAfter: first.after.text, ...(pushed ? { pushed } : {}), basis: 'words' };
+  }
+  if (added.length && removed.length && pushed) {
+    // lines gone in one place and others come in another, with the lines between moving toward
+    // where the first went: that is a removal (what followed moved up or left, and the end of a
+    // scrolled list brought new lines into view) or an insertion (the other way), not a replacement
+    const gone = unionOf(removed.map((x) => x.before.box))!, come = unionOf(added.map((x) => x.after.box))!;
+    if (!intersects(gone, come)) {
+      const a = quoteList(added.map((x) => x.after.text)), r = quoteList(removed.map((x) => x.before.text));
+      const pulled = pushed.dy < 0 || (pushed.dy === 0 && pushed.dx < 0);
+      const movedWords = `${moved.length === 1 ? quote(moved[0].after.text) : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}`;
+      return pulled
+        ? { kind: 'remove', caption: `${r.words} ${r.plural ? 'were' : 'was'} removed; ${movedWords} and ${a.words} came into view`, textBefore: removed.map((x) => x.before.text).join('\n'), pushed, basis: 'words' }
+        : { kind: 'add', caption: `${a.words} ${a.plural ? 'were' : 'was'} added; ${movedWords} and ${r.words} went out of view`, textAfter: added.map((x) => x.after.text).join('\n'), pushed, basis: 'words' };
+    }
   }
   if (added.length && removed.length) {
     const a = quoteList(added.map((x) => x.after.text)), r = quoteList(removed.map((x) => x.before.text));
@@ -400,9 +421,10 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   if (blockVerdict) return blockVerdict;
   if (moved.length && pushedShift && (pushedShift.dx > 0 || pushedShift.dy > 0) && (reading.vacatedInk ?? 0) >= 0.15) {
     // the lines moved together, no text was added, and where they started there is now something
-    // that is not text (a picture, an icon): it was put in before them
+    // that is not text (a picture, an icon): it was put in before them (an inference from the
+    // pixels left behind, hence basis "pixels")
     const s = subject(moved.map((m) => m.after.text))!;
-    return { kind: 'add', caption: `an image or icon was inserted before ${s.words}, which moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, pushed: { lines: moved.length, ...pushedShift }, basis: 'words' };
+    return { kind: 'add', caption: `an image or icon was inserted before ${s.words}, which moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, pushed: { lines: moved.length, ...pushedShift }, basis: 'pixels' };
   }
   // the lines moved and their move explains the region's pixels (a resized or re-spaced container
   // also moves its text, but leaves pixels the move does not explain: the model describes those)
