@@ -141,6 +141,10 @@ test('OCR post-processing: CTC collapse and blanks, NFKC folding, icon-like read
   assert.equal(isReadable({ text: '口', confidence: 0.98 }), false);
   assert.equal(isReadable({ text: 'x', confidence: 0.99 }), false, 'a close icon');
   assert.equal(isReadable({ text: 'X', confidence: 0.99 }), false, 'a close icon');
+  assert.equal(isReadable({ text: 'Q', confidence: 0.99 }), false, 'a search magnifier');
+  assert.equal(isReadable({ text: '三三', confidence: 0.99 }), false, 'a hamburger read twice');
+  assert.equal(isReadable({ text: 'QA', confidence: 0.99 }), true, 'initials are text');
+  assert.equal(isReadable({ text: '日本語', confidence: 0.99 }), true, 'Japanese words are text');
   assert.equal(withoutIconGlyphs('三 Send'), 'Send');
   assert.equal(withoutIconGlyphs('十 Update now'), 'Update now');
   assert.equal(withoutIconGlyphs('设置 中心'), '设置 中心');

@@ -314,8 +314,10 @@ export function isReadable(line: { text: string; confidence: number }): boolean 
   // the recognizer's dictionary is Chinese and English: an icon (a square, a hamburger, a plus) reads
   // as one Han character ("口", "三", "十") - a word of one ideograph alone on its line is not text
   if (/^\p{Script=Han}$/u.test(t.trim())) return false;
-  // a lone x is the close (dismiss) icon, not a word
-  if (/^[xX×✕]$/u.test(t.trim())) return false;
+  // ... nor a run of the ideographs made of bars and boxes alone ("三三": a hamburger read twice)
+  if (/^[一二三十口日目工]{1,3}$/u.test(t.replace(/\s/g, ''))) return false;
+  // a lone x is the close (dismiss) icon, and a lone Q the search magnifier, not words
+  if (/^[xX×✕Q]$/u.test(t.trim())) return false;
   if (line.confidence < 0.6) return false;
   if ([...t].length <= 2 && (line.confidence < 0.75 || !/^[\p{L}\p{N}]+$/u.test(t))) return false;
   return true;
