@@ -7,7 +7,7 @@ import { readPngFile, type RgbaImage } from '../../src/core/image.js';
 import { TextReader, ctcDecode, isReadable, normaliseText, withoutIconGlyphs } from '../../src/core/read/ocr.js';
 import { matchLines, changedWords, coreKey, textKey, type LineChange } from '../../src/core/read/correspond.js';
 import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/reading.js';
-import { readPair, acrossRegions, readerDecides, readerWrites } from '../../src/core/read/pair.js';
+import { readPair, acrossRegions, applyReading, readerDecides, readerWrites } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementOf } from '../../src/core/read/element.js';
@@ -383,6 +383,7 @@ test('slot tokens of a decoder caption are filled with the text read there, or s
   assert.equal(fillCaptionSlots('<old> now reads <new>', { old: 'Open Files', new: 'File Browser' }), "'Open Files' now reads 'File Browser'");
   assert.equal(fillCaptionSlots('the <label> button moved down', {}), 'the button moved down');
   assert.equal(fillCaptionSlots('<label> faded', {}), 'the element faded');
+  assert.equal(fillCaptionSlots('the icon of <label> changed', {}), 'the icon of the element changed');
   assert.equal(fillCaptionSlots('<old> now reads <new>', { old: 'A' }), 'the text changed');
   assert.equal(fillCaptionSlots('the blue button moved down', {}), 'the blue button moved down');
   assert.equal(hasSlots('the <label> tab became bold'), true);
@@ -405,4 +406,24 @@ test('verdictOf: the same words re-wrapped are left to the models; a removal tha
     [line('Chen Dubois', [10, 10, 100, 24]), line('Ada Berg', [10, 40, 80, 54])],
     [line('Kemi Larsen', [10, 10, 100, 24]), line('Ada Berg', [10, 40, 80, 54])]);
   assert.equal(verdictOf({ changes: replaced })?.kind, 'text');
+});
+
+test('applyReading: where the models\' caption stands, its slots take the words the reader read there', () => {
+  const region = (kind: ChangeRegion['kind'], caption: string, id: number): ChangeRegion => ({
+    id, boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id], boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id], kind, caption, confidence: 0.9,
+    diffPixels: 50, noiseOnly: false, cropBox: [0, 0, 96, 96],
+  });
+  const regions = [region('font', 'the <label> tab became bold', 1), region('opacity', 'the <label> badge faded', 2), region('icon', 'the icon of <label> changed', 3)];
+  applyReading(regions, {
+    regions: [
+      { kind: 'font', caption: "the font of the text 'Billing' changed", basis: 'words', subject: 'Billing' },
+      { kind: 'remove', caption: "'Beta' was removed", textBefore: 'Beta', basis: 'words' },
+      undefined,
+    ],
+  });
+  assert.deepEqual(regions.map((r) => [r.kind, r.captionSource, r.caption]), [
+    ['font', 'model', "the 'Billing' tab became bold"],
+    ['opacity', 'model', "the 'Beta' badge faded"],
+    ['icon', 'model', 'the icon of <label> changed'],
+  ]);
 });
