@@ -34,3 +34,122 @@ def test_rewrite_replaces_only_the_text_reader_section(tmp_path):
     assert "5 elements, exact 0.800" in card
     assert card.startswith("# Card\n\n### Kind prior\n\nkept\n\n### Text reader")
     assert card.endswith("## Size and speed\n\nkept too\n")
+
+
+# --- the card as a whole: short, no diary, and what the generator writes --------------------------------
+
+import shutil  # noqa: E402
+
+import pytest  # noqa: E402
+
+from training import model_card  # noqa: E402
+
+REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def test_the_shipped_card_is_short_and_carries_no_history_labels():
+    card = (REPO_MODELS / "MODEL_CARD.md").read_text()
+    assert len(card.encode()) <= model_card.CARD_LIMIT_BYTES
+    assert not model_card.HISTORY_LABEL.search(card), model_card.HISTORY_LABEL.findall(card)
+    for heading in ("## Intended use", "## The models", "## Training data", model_card.TRAINING_HEADING,
+                    "## Metrics", "### Text reader", "## Size and speed", "## Limitations"):
+        assert heading in card, heading
+    assert "## Notes" not in card
+
+
+def test_the_generator_writes_the_shipped_card(tmp_path):
+    # without --ckpt the training section is kept and everything else is written again from models/*.json:
+    # the result must be the committed card, byte for byte (regenerate it when metrics or exports change)
+    for f in REPO_MODELS.glob("*.json"):
+        shutil.copy(f, tmp_path / f.name)
+    shutil.copy(REPO_MODELS / "MODEL_CARD.md", tmp_path / "MODEL_CARD.md")
+    assert model_card.main(["--models", str(tmp_path)]) == 0
+    assert (tmp_path / "MODEL_CARD.md").read_text() == (REPO_MODELS / "MODEL_CARD.md").read_text()
+
+
+def _phase(steps, minutes, a=1.0, b=0.5, batch=64):
+    return {"steps": steps, "steps_planned": steps * 2, "batch": batch, "minutes_cap": minutes,
+            "train_seconds": minutes * 60, "probe_first": a, "probe_last": b}
+
+
+def _models(tmp: Path, members: list[str]) -> Path:
+    models = tmp / "models"
+    models.mkdir()
+    kinds = {"move": {"count": 10, "accuracy": 0.8}, "text": {"count": 5, "accuracy": 0.6}}
+    (models / "metrics.json").write_text(json.dumps({
+        "split": "test", "count": 12, "model_samples": 15, "nochange_pairs": 2, "beam_width": 3,
+        "command": "python3 -m training.evaluate --data D --ckpt C --out m.json (then copied; as in session 29)",
+        "cider": 50.0, "cider_ceiling": 200.0, "bleu4": 0.2, "rougeL": 0.4, "kind_accuracy": 0.8,
+        "kind_accuracy_head": 0.7, "nochange_recall": 1.0, "region_nochange_recall": 1.0,
+        "per_kind_accuracy": kinds, "kind_confusion": {"text": {"font": 2}},
+        "kind_accuracy_by_region": {"one_change": {"count": 12, "accuracy": 0.9}, "several_changes": {"count": 3, "accuracy": 0.3}},
+        "ablation": {"k2": {"cider": 50.0, "kind_accuracy": 0.8, "nochange_recall": 1.0},
+                     "static": {"cider": 10.0, "kind_accuracy": 0.5, "nochange_recall": 1.0,
+                                "training": {"steps": 9, "batch": 64, "train_seconds": 240}}},
+        "interpolator": {"psnr": 40.0, "crossfade_psnr": 39.0, "samples": 8, "per_kind": {"move": {"psnr": 30.0, "crossfade_psnr": 29.0}}},
+    }))
+    (models / "export_info.json").write_text(json.dumps({
+        "checkpoint": "CKPT", "kind_members": members, "vocab_size": 40, "opset": 17, "contract_version": 6,
+        "onnx_bytes": {"procedure_encoder.onnx": 2 ** 20, "kind_members.onnx": 2 ** 19}, "onnx_total_mb": 1.5,
+        "weights": {"stage2_k2": "finished"}}))
+    return models
+
+
+def _ckpt(tmp: Path, name: str, argv0: str = "/x/training/train.py", rounds: int = 2) -> Path:
+    ckpt = tmp / name
+    ckpt.mkdir()
+    (ckpt / "config.json").write_text(json.dumps({"argv": [argv0, "--all", "--out", str(ckpt)], "seed": 7, "threads": 2}))
+    s2 = _phase(300, 10.0)
+    s2["val"] = {"kind_acc": 0.5, "nochange_recall": 1.0, "exact_caption": 0.1}
+    (ckpt / "summary.json").write_text(json.dumps({"tokenizer": _phase(100, 1.0, batch=24), "stage2_k2": s2}))
+    (ckpt / "stage2_rounds_before.json").write_text(
+        json.dumps({f"round{i + 1}": _phase(100 + i, 5.0) for i in range(rounds - 1)}))
+    return ckpt
+
+
+def test_a_training_record_writes_a_short_card_without_history_labels(tmp_path):
+    member = _ckpt(tmp_path, "member", rounds=1)
+    models = _models(tmp_path, [str(member)])
+    ckpt = _ckpt(tmp_path, "ckpt", rounds=3)
+    assert model_card.main(["--ckpt", str(ckpt), "--models", str(models)]) == 0
+    card = (models / "MODEL_CARD.md").read_text()
+    assert len(card.encode()) <= model_card.CARD_LIMIT_BYTES
+    assert not model_card.HISTORY_LABEL.search(card)
+    assert "session 29" not in card and "`python3 -m training.evaluate --data D --ckpt C --out m.json`" in card
+    assert "### Kind committee" in card and "### Pair consistency" in card   # CI's smoke greps both
+    assert "| stage2_k2, 3 warm-started runs | 501 (-) | 64 | 20.0 | 20.0 | 1.0000 -> 0.5000 |" in card
+    assert "steps per run 100, 101, 300" in card
+    assert "python3 -m training.train --all" in card and "/x/training/train.py" not in card
+    assert "0.800 (12 of 15)" in card
+    assert f"| {member} | `python3 -m training.train --all --out {member}` | 7 | 300 x 64, 10.0 |" in card
+    # written again without the checkpoint, the training section is kept as it was
+    before = card
+    assert model_card.main(["--models", str(models)]) == 0
+    assert (models / "MODEL_CARD.md").read_text() == before
+
+
+def test_a_recovered_checkpoint_keeps_the_training_section(tmp_path):
+    models = _models(tmp_path, [])
+    ckpt = _ckpt(tmp_path, "rec", argv0="/x/training/recover.py")
+    (models / "MODEL_CARD.md").write_text(f"# Card\n\n{model_card.TRAINING_HEADING}\n\nkept as it was\n\n## Metrics\n\nold\n")
+    assert not model_card.has_training_record(ckpt)
+    assert model_card.main(["--ckpt", str(ckpt), "--models", str(models)]) == 0
+    card = (models / "MODEL_CARD.md").read_text()
+    assert f"{model_card.TRAINING_HEADING}\n\nkept as it was\n" in card and "\nold\n" not in card
+
+
+def test_no_record_and_no_card_is_an_error(tmp_path):
+    models = _models(tmp_path, [])
+    with pytest.raises(SystemExit):
+        model_card.main(["--models", str(models)])
+
+
+def test_a_history_label_in_a_source_stops_the_card(tmp_path):
+    models = _models(tmp_path, [])
+    ckpt = _ckpt(tmp_path, "ckpt")
+    info = json.loads((models / "export_info.json").read_text())
+    info["weights"] = {"stage2_k2": "round 5 of the chain"}
+    (models / "export_info.json").write_text(json.dumps(info))
+    with pytest.raises(SystemExit, match="history labels"):
+        model_card.main(["--ckpt", str(ckpt), "--models", str(models)])
+    assert not (models / "MODEL_CARD.md").exists()
