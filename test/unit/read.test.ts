@@ -147,6 +147,7 @@ test('OCR post-processing: CTC collapse and blanks, NFKC folding, icon-like read
   assert.equal(isReadable({ text: '日本語', confidence: 0.99 }), true, 'Japanese words are text');
   assert.equal(withoutIconGlyphs('三 Send'), 'Send');
   assert.equal(withoutIconGlyphs('十 Update now'), 'Update now');
+  assert.equal(withoutIconGlyphs('三Share'), 'Share');
   assert.equal(withoutIconGlyphs('设置 中心'), '设置 中心');
 });
 
@@ -364,6 +365,15 @@ test('acrossRegions: an inserted link that pushed another, rows swapped, a move 
   ]);
   assert.equal(verdictOf(pushedRow[0])?.caption, "'Final build' was added");
   assert.deepEqual(pushedRow[1].changes.map((c) => c.kind), ['moved']);
+  // a menu item inserted: each item took the place of the one above it, their icons read as glyphs
+  // on one side only ("= Pin", "三Share" -> "Share")
+  const menu = acrossRegions([
+    reading(matchLines([line('Share', [10, 10, 60, 24])], [line('Rename', [10, 10, 70, 24])])),
+    reading(matchLines([line('= Pin', [10, 44, 50, 58])], [line('Share', [10, 44, 60, 58])])),
+    reading(matchLines([], [line('Pin', [10, 78, 40, 92])])),
+  ]);
+  assert.equal(verdictOf(menu[0])?.kind, 'add');
+  assert.deepEqual(menu.slice(1).map((r) => r.changes.map((c) => c.kind)), [['moved'], ['moved']]);
 });
 
 test('matchLines: an icon read as a character on one side only does not make other words', () => {

@@ -329,7 +329,8 @@ export function isReadable(line: { text: string; confidence: number }): boolean 
  */
 export function withoutIconGlyphs(text: string): string {
   if (!/\p{Script=Latin}/u.test(text)) return text;
-  const kept = text.split(' ').filter((w) => !/^\p{Script=Han}$/u.test(w));
+  // (also one glued to the word it stands before: "三Share")
+  const kept = text.split(' ').map((w) => w.replace(/^\p{Script=Han}(?=\p{Script=Latin})/u, '')).filter((w) => !/^\p{Script=Han}$/u.test(w));
   return kept.length ? kept.join(' ') : text;
 }
 

@@ -7,7 +7,7 @@ import type { Box, ChangeRegion } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
 import { readRegion, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
-import { lineShift, samePixels, textKey, type LineChange } from './correspond.js';
+import { coreKey, lineShift, samePixels, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
@@ -70,8 +70,8 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   for (const [i, a] of out.entries()) {
     for (const c of a.changes) {
       if (c.kind !== 'reworded') continue;
-      const [from, to] = [textKey(c.before.text), textKey(c.after.text)];
-      const j = out.findIndex((b, k) => k !== i && b.changes.some((d) => d.kind === 'reworded' && textKey(d.before.text) === to && textKey(d.after.text) === from));
+      const [from, to] = [coreKey(c.before.text), coreKey(c.after.text)];
+      const j = out.findIndex((b, k) => k !== i && b.changes.some((d) => d.kind === 'reworded' && coreKey(d.before.text) === to && coreKey(d.after.text) === from));
       if (j < 0) continue;
       a.swapped ??= [c.before.text, c.after.text];
       out[j].swapped ??= [c.after.text, c.before.text];
@@ -84,8 +84,8 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   const departed = new Map<TextLine, TextLine>(), arrived = new Map<TextLine, TextLine>();
   for (const r of out) {
     for (const c of r.changes) {
-      if (c.kind === 'reworded' || c.kind === 'removed') lefts.set(textKey(c.before.text), c.before);
-      if (c.kind === 'reworded' || c.kind === 'added') arrivals.set(textKey(c.after.text), c.after);
+      if (c.kind === 'reworded' || c.kind === 'removed') lefts.set(coreKey(c.before.text), c.before);
+      if (c.kind === 'reworded' || c.kind === 'added') arrivals.set(coreKey(c.after.text), c.after);
     }
   }
   for (const r of out) {
@@ -93,8 +93,8 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
     if (r.swapped) continue;
     r.changes = r.changes.map((c) => {
       if (c.kind !== 'reworded') return c;
-      const source = lefts.get(textKey(c.after.text));
-      const oldArrived = arrivals.get(textKey(c.before.text));
+      const source = lefts.get(coreKey(c.after.text));
+      const oldArrived = arrivals.get(coreKey(c.before.text));
       if (!source || !oldArrived || source === c.before || oldArrived === c.after) return c;
       departed.set(source, c.after);
       arrived.set(oldArrived, c.before);
@@ -122,16 +122,16 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       if (c.kind !== 'reworded' || r.swapped) continue;
       const find = (kind: 'added' | 'removed', key: string) => {
         for (const o of out) {
-          const i = o.changes.findIndex((d) => d.kind === kind && textKey(kind === 'added' ? (d as { after: TextLine }).after.text : (d as { before: TextLine }).before.text) === key);
+          const i = o.changes.findIndex((d) => d.kind === kind && coreKey(kind === 'added' ? (d as { after: TextLine }).after.text : (d as { before: TextLine }).before.text) === key);
           if (i >= 0) return { o, i };
         }
         return undefined;
       };
-      const arrivedOld = find('added', textKey(c.before.text));
-      const leftNew = find('removed', textKey(c.after.text));
+      const arrivedOld = find('added', coreKey(c.before.text));
+      const leftNew = find('removed', coreKey(c.after.text));
       // (in a chain of places each taken by the next item, the new words left by a re-wording)
-      const sourceOfNew = lefts.get(textKey(c.after.text));
-      const oldGoesOn = arrivals.get(textKey(c.before.text));
+      const sourceOfNew = lefts.get(coreKey(c.after.text));
+      const oldGoesOn = arrivals.get(coreKey(c.before.text));
       if (arrivedOld && !leftNew && !sourceOfNew) {
         const a = arrivedOld.o.changes[arrivedOld.i] as Extract<LineChange, { kind: 'added' }>;
         arrivedOld.o.changes[arrivedOld.i] = { kind: 'moved', before: c.before, after: a.after, ...lineShift(before, after, c.before.box, a.after.box) };
@@ -154,7 +154,7 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   // same A, at the same place, as moved on: A was pushed along and B is new here (and the other way
   // round: B came from elsewhere and A is gone)
   const movedLines = out.flatMap((r) => r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved').map((m) => ({ m, r })));
-  const samePlace = (a: TextLine, b: TextLine) => textKey(a.text) === textKey(b.text) && Math.abs(a.box[0] - b.box[0]) <= 4 && Math.abs(a.box[1] - b.box[1]) <= 4;
+  const samePlace = (a: TextLine, b: TextLine) => coreKey(a.text) === coreKey(b.text) && Math.abs(a.box[0] - b.box[0]) <= 4 && Math.abs(a.box[1] - b.box[1]) <= 4;
   for (const r of out) {
     if (r.swapped) continue;
     r.changes = r.changes.map((c): LineChange => {
@@ -170,16 +170,16 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   const near = (a: Box, b: Box) => Math.abs(a[0] - b[0]) <= 4 && Math.abs(a[1] - b[1]) <= 4;
   for (const r of out) {
     r.changes = r.changes.filter((c) => !(
-      (c.kind === 'added' && movedEnds.some((m) => textKey(m.after.text) === textKey(c.after.text) && near(m.after.box, c.after.box) && !r.changes.includes(m)))
-      || (c.kind === 'removed' && movedEnds.some((m) => textKey(m.before.text) === textKey(c.before.text) && near(m.before.box, c.before.box) && !r.changes.includes(m)))));
+      (c.kind === 'added' && movedEnds.some((m) => coreKey(m.after.text) === coreKey(c.after.text) && near(m.after.box, c.after.box) && !r.changes.includes(m)))
+      || (c.kind === 'removed' && movedEnds.some((m) => coreKey(m.before.text) === coreKey(c.before.text) && near(m.before.box, c.before.box) && !r.changes.includes(m)))));
   }
   for (const [i, from] of out.entries()) {
     for (const removed of [...from.changes]) {
       if (removed.kind !== 'removed') continue;
-      const key = textKey(removed.before.text);
+      const key = coreKey(removed.before.text);
       for (const [j, to] of out.entries()) {
         if (j === i) continue;
-        const k = to.changes.findIndex((c) => c.kind === 'added' && textKey(c.after.text) === key);
+        const k = to.changes.findIndex((c) => c.kind === 'added' && coreKey(c.after.text) === key);
         if (k < 0) continue;
         const added = to.changes[k] as Extract<LineChange, { kind: 'added' }>;
         const shift = lineShift(before, after, removed.before.box, added.after.box);
