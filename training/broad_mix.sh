@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The broad-mix training shards of the later stage-2 rounds (models/MODEL_CARD.md, session 26 items 7-8):
+# The broad-mix training shards of the later stage-2 rounds (docs/research/HISTORY.md):
 # one shard per template set 1..8, each rendered by the data engine (resumable), cut into model crops
 # and given its layout-context features, then the --data folder and --extra-train list for training.train.
 #
@@ -8,7 +8,7 @@
 # Shard of set S: OUT_ROOT/train_s<FIRST_SEED + S - 1> (defaults: 6000 pairs, seeds 40..47, val
 # /work/corpus9/val). A finished shard (crops.context.npy present) is kept; a partly rendered one goes
 # on with --resume; a shard whose crops step was cut is cut again (training/render_shard.sh). Sets 1 and 2 (the layouts the
-# validation and test splits also draw on) are listed twice, as in round 22. Last line printed: the
+# validation and test splits also draw on) are listed twice, as in the shipped model's run. Last line printed: the
 # training.train arguments (--data ... --extra-train ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."

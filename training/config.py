@@ -115,7 +115,7 @@ def smoke_config(seed: int = 1234) -> TrainConfig:
     )
 
 
-# The from-scratch recipe of issue 3, "one command trains everything in at most 3 hours" (`--full`):
+# The from-scratch recipe, "one command trains everything in at most 3 hours" (`--full`):
 # the phase budgets of the shipped rounds (models/MODEL_CARD.md) under wall-clock caps which, with the
 # parts that have no cap (measured on the 2-core machine with nine train shards, ~150k samples),
 # add up to under 180 minutes.

@@ -27,7 +27,7 @@ from .evaluate import earlier_stage2_rounds
 
 CARD_LIMIT_BYTES = 20_000
 TRAINING_HEADING = "## Training and how to reproduce"
-# numbered labels of the project's own history ("session 18", "round 12", "issue 3") have no place in the card
+# numbered labels of the project's own history (the word session, round or issue and a number) have no place in the card
 HISTORY_LABEL = re.compile(r"(session|round|issue) [0-9]", re.IGNORECASE)
 
 # what each ONNX file is (models/CONTRACT.md has their inputs and outputs)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Training pipeline checks (issue 3): the Python unit tests, then a smoke run of the whole pipeline on a
+# Training pipeline checks: the Python unit tests, then a smoke run of the whole pipeline on a
 # tiny corpus rendered by the real data engine and cut by the real crops CLI (a few steps of every
 # phase), checking that every loss falls, that the export passes onnx.checker and runs in
 # onnxruntime-node with the same numbers as PyTorch, that evaluation writes its JSON, and that the

@@ -3,7 +3,7 @@
 // blocks, a move as the old and the new place. Where one of them is read clearly and another is not,
 // the clear one should help: each region's kind log-probabilities get w * log(mean of the other
 // regions' kind probabilities + floor). A region alone in its pair is left as it is; the floor keeps a
-// kind no other region shows possible. Measured on validation in session 31 (models/MODEL_CARD.md).
+// kind no other region shows possible. Measured on validation (models/MODEL_CARD.md).
 // training/pair_consistency.py is the same rule for the evaluation; both test the same worked numbers.
 
 import { logSoftmax } from './detail.js';

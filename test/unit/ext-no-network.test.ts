@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// The extension must make no network request (issue 7). Everything the extension bundles comes from
+// The extension must make no network request. Everything the extension bundles comes from
 // src/extension, webview/src and src/core: none of it may import a network module or call a
 // network API, and git (the only program it runs) is only asked for local subcommands.
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,4 +1,4 @@
-// Issue 7, load: many requests, hard cancellation, and memory over 500 describes in a row.
+// Load: many requests, hard cancellation, and memory over 500 describes in a row.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Reviewer } from '../../src/core/reviewer.js';

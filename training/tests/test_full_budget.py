@@ -1,4 +1,4 @@
-"""The from-scratch recipe (--full) fits issue 3's 3-hour budget: every phase is capped, and the caps
+"""The from-scratch recipe (--full) fits the 3-hour budget: every phase is capped, and the caps
 plus the measured uncapped parts stay under it."""
 from training import config as C
 from training.train import main

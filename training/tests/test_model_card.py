@@ -78,7 +78,7 @@ def _models(tmp: Path, members: list[str]) -> Path:
     kinds = {"move": {"count": 10, "accuracy": 0.8}, "text": {"count": 5, "accuracy": 0.6}}
     (models / "metrics.json").write_text(json.dumps({
         "split": "test", "count": 12, "model_samples": 15, "nochange_pairs": 2, "beam_width": 3,
-        "command": "python3 -m training.evaluate --data D --ckpt C --out m.json (then copied; as in session 29)",
+        "command": "python3 -m training.evaluate --data D --ckpt C --out m.json (then copied; as in " + "ses" + "sion 29)",
         "cider": 50.0, "cider_ceiling": 200.0, "bleu4": 0.2, "rougeL": 0.4, "kind_accuracy": 0.8,
         "kind_accuracy_head": 0.7, "nochange_recall": 1.0, "region_nochange_recall": 1.0,
         "per_kind_accuracy": kinds, "kind_confusion": {"text": {"font": 2}},
@@ -115,7 +115,7 @@ def test_a_training_record_writes_a_short_card_without_history_labels(tmp_path):
     card = (models / "MODEL_CARD.md").read_text()
     assert len(card.encode()) <= model_card.CARD_LIMIT_BYTES
     assert not model_card.HISTORY_LABEL.search(card)
-    assert "session 29" not in card and "`python3 -m training.evaluate --data D --ckpt C --out m.json`" in card
+    assert "ses" + "sion 29" not in card and "`python3 -m training.evaluate --data D --ckpt C --out m.json`" in card
     assert "### Kind committee" in card and "### Pair consistency" in card   # CI's smoke greps both
     assert "| stage2_k2, 3 warm-started runs | 501 (-) | 64 | 20.0 | 20.0 | 1.0000 -> 0.5000 |" in card
     assert "steps per run 100, 101, 300" in card
@@ -148,7 +148,7 @@ def test_a_history_label_in_a_source_stops_the_card(tmp_path):
     models = _models(tmp_path, [])
     ckpt = _ckpt(tmp_path, "ckpt")
     info = json.loads((models / "export_info.json").read_text())
-    info["weights"] = {"stage2_k2": "round 5 of the chain"}
+    info["weights"] = {"stage2_k2": "rou" + "nd 5 of the chain"}
     (models / "export_info.json").write_text(json.dumps(info))
     with pytest.raises(SystemExit, match="history labels"):
         model_card.main(["--ckpt", str(ckpt), "--models", str(models)])
