@@ -7,7 +7,7 @@ import { readPngFile, type RgbaImage } from '../../src/core/image.js';
 import { TextReader, ctcDecode, isReadable, normaliseText, withoutIconGlyphs } from '../../src/core/read/ocr.js';
 import { matchLines, changedWords, coreKey, textKey, type LineChange } from '../../src/core/read/correspond.js';
 import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/reading.js';
-import { readPair, acrossRegions, applyReading, readerDecides, readerWrites } from '../../src/core/read/pair.js';
+import { readPair, acrossRegions, applyReading, readerDecides, readerWrites, readerWritesAll } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementOf } from '../../src/core/read/element.js';
@@ -435,5 +435,25 @@ test('applyReading: where the models\' caption stands, its slots take the words 
     ['font', 'model', "the 'Billing' tab became bold"],
     ['opacity', 'model', "the 'Beta' badge faded"],
     ['icon', 'model', 'the icon of <label> changed'],
+  ]);
+});
+
+test('applyReading: an icon swap both see keeps the models\' words; content a re-spaced container carried gets both', () => {
+  const region = (kind: ChangeRegion['kind'], caption: string, id: number): ChangeRegion => ({
+    id, boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id], boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id], kind, caption, confidence: 0.9,
+    diffPixels: 50, noiseOnly: false, cropBox: [0, 0, 96, 96],
+  });
+  const regions = [region('icon', 'the icon button in the nav bar now shows a cloud icon', 1), region('spacing', 'more space between the buttons', 2)];
+  const reading = {
+    regions: [
+      { kind: 'icon' as const, caption: 'an icon was replaced by another', basis: 'shapes' as const },
+      { kind: 'move' as const, caption: "the 'Filter' button moved 11 px right", basis: 'words' as const, shift: { dx: 11, dy: 0 }, subject: 'Filter' },
+    ],
+  };
+  assert.deepEqual(readerWritesAll(reading, ['icon', 'spacing']), [false, false], 'the decoder\'s words are needed for both');
+  applyReading(regions, reading);
+  assert.deepEqual(regions.map((r) => [r.kind, r.caption]), [
+    ['icon', 'the icon button in the nav bar now shows a cloud icon'],
+    ['spacing', "more space between the buttons; the 'Filter' button moved 11 px right"],
   ]);
 });

@@ -275,7 +275,8 @@ const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
 /** Whether a region's caption will be the reader's (applyReading), given the models' kind: then the
  * decoder's wording is not needed, and no wider second search is run for it. */
 export function readerWrites(verdict: ReadVerdict | undefined, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
-  return !!verdict && readerDecides(verdict, modelKind, pair) && verdict.kind !== 'font';
+  return !!verdict && readerDecides(verdict, modelKind, pair) && verdict.kind !== 'font' && verdict.kind !== 'icon'
+    && !(verdict.kind === 'move' && (modelKind === 'spacing' || modelKind === 'resize'));
 }
 
 /** readerWrites for every region of a pair, from the models' kinds of its (meaningful) regions in order. */
@@ -309,10 +310,18 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     // a move says where content went; whether it moved by itself or a container's new size or
     // spacing carried it is the models' call (they see the layout around it)
     if (!(v.kind === 'move' && LAYOUT_KINDS.has(r.kind))) r.kind = v.kind;
-    if (v.kind === 'font') {
-      // both see a font change: the models' words say which (bolder, smaller), the reader's only that
+    if (v.kind === 'font' || v.kind === 'icon') {
+      // both see a font change or an icon swapped: the models' words say which (bolder, smaller; a
+      // bell for a star), the reader's only that
       r.captionSource = 'model';
       r.caption = fillCaptionSlots(r.caption, slotTextOf(v));
+      return;
+    }
+    if (v.kind === 'move' && (r.kind === 'spacing' || r.kind === 'resize')) {
+      // content carried by a container that was re-spaced or resized: the models' words say what
+      // changed, the reader's how far the content went
+      r.caption = `${fillCaptionSlots(r.caption, slotTextOf(v))}; ${v.caption}`;
+      r.captionSource = 'reader';
       return;
     }
     r.caption = v.caption;
