@@ -107,17 +107,17 @@ def text_reader_section(models: Path) -> list[str]:
           f"text changes quoted exactly {q.get('new_exact', 0):.3f} (new words), {q.get('old_exact', 0):.3f} (old words); "
           f"kind accuracy {on['kind_accuracy']:.3f} with the reader, {off['kind_accuracy']:.3f} without; CIDEr-D "
           f"{on['cider']:.1f} with, {off['cider']:.1f} without; no-change recall {on['nochange_recall']:.3f} with, "
-          f"{off['nochange_recall']:.3f} without. The references of the synthetic split never quote text (docs/DATA_FORMAT.md), "
-          "so quoted captions score low against them; where the reader decides a kind the models would not "
-          "(docs/API.md, \"Who decides\"), the labels often call content a container carried `reflow`, `spacing` or "
-          "`resize` where the reader reads lines entering and leaving, and call text faded to nothing `opacity` "
-          "where the reader reads it removed.")
+          f"{off['nochange_recall']:.3f} without. Two of the five references of a change quote the element's text (docs/DATA_FORMAT.md); the "
+          "reader's own wording (exact distances in px, the lines an insertion pushed) is not the references' "
+          "grammar, so its captions score lower against them; where the reader decides a kind the models would not "
+          "(docs/API.md, \"Who decides\"), the labels often call content that entered or left a container's view "
+          "`reflow`, and an avatar recoloured until its initials vanish `color` where the reader reads them removed.")
         cmp = ev.get("compare_by_pair")
         if cmp:
             k, c = cmp["kind_accuracy_difference"], cmp["cider_difference"]
             w(f"  With minus without, 95% bootstrap intervals over pairs (`compare --by-pair`): kind accuracy {k[0]:+.3f} "
-              f"[{k[1]:+.3f}, {k[2]:+.3f}], CIDEr-D {c[0]:+.1f} [{c[1]:+.1f}, {c[2]:+.1f}]: the reader's captions and kinds are "
-              "not the synthetic labels' until the decoder quotes the words itself (slot tokens and a retrained stage 2, not built).")
+              f"[{k[1]:+.3f}, {k[2]:+.3f}], CIDEr-D {c[0]:+.1f} [{c[1]:+.1f}, {c[2]:+.1f}]: the decoder that writes the "
+              "slot tokens itself (a stage 2 fine-tuned on quoting references) is not shipped yet.")
     w("")
     return lines
 
