@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Data engine through its public command: a 200-pair test-split run must cover at least 12 change
 # kinds plus "none", every record must follow docs/DATA_FORMAT.md, and every named PNG must exist.
-# (Determinism, captions and boxes are checked by the unit tests test/unit/data*.test.ts.)
+# (Determinism, captions and boxes are checked by the tests test/unit/data*.test.ts and
+# test/integration/data*.test.ts.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="$(mktemp -d /tmp/procap-data-ci.XXXXXX)"

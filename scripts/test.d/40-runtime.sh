@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runtime smoke checks beyond the unit tests (which already run the CLI over ../shared/realpairs):
-# the bundled example through the CLI, a short benchmark run and a small eval run, each checked
-# for the fields it must print. No timing assertions: speed is reported, not tested.
+# Runtime smoke checks beyond the TypeScript tests (test/integration/ already runs the CLI over
+# ../shared/realpairs): the bundled example through the CLI, a short benchmark run and a small eval
+# run, each checked for the fields it must print. No timing assertions: speed is reported, not tested.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)

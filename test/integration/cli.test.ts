@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { globToRegExp, parseShard } from '../../src/cli/main.js';
-import { CLI, MODELS_DIR, drawPng, screenPair, tempDir } from './runtime-fixtures.js';
+import { CLI, MODELS_DIR, drawPng, screenPair, tempDir } from '../unit/runtime-fixtures.js';
 
 function cli(args: string[], cwd?: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd, maxBuffer: 64 * 1024 * 1024 });

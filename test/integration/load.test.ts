@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Reviewer } from '../../src/core/reviewer.js';
-import { MODELS_DIR, drawPng, screenPair } from './runtime-fixtures.js';
+import { MODELS_DIR, drawPng, screenPair } from '../unit/runtime-fixtures.js';
 
 test('a describe that does not stop in time is cut off by restarting the worker; the queue goes on', async () => {
   const pair = screenPair();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { CLI, MODELS_DIR, REALPAIRS, tempDir } from './runtime-fixtures.js';
+import { CLI, MODELS_DIR, REALPAIRS, tempDir } from '../unit/runtime-fixtures.js';
 
 const available = fs.existsSync(REALPAIRS) && fs.readdirSync(REALPAIRS).some((d) => fs.existsSync(path.join(REALPAIRS, d, 'before.png')));
 

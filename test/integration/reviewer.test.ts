@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Reviewer } from '../../src/core/reviewer.js';
 import { SessionManager } from '../../src/core/session.js';
 import { describe } from '../../src/core/pipeline.js';
-import { MODELS_DIR, drawPng, screenPair } from './runtime-fixtures.js';
+import { MODELS_DIR, drawPng, screenPair } from '../unit/runtime-fixtures.js';
 
 test('describe in the worker gives the same report as describe in-process', async () => {
   const pair = screenPair();

@@ -1,5 +1,6 @@
-// Shared helpers of the runtime tests: the repository paths, the models folder, and real PNG
-// files drawn with pngjs (flat screens with coloured boxes, like simple UI screenshots).
+// Shared helpers of the runtime tests (test/unit/ and test/integration/): the repository paths, the
+// models folder, and real PNG files drawn with pngjs (flat screens with coloured boxes, like simple UI
+// screenshots).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
