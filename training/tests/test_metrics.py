@@ -90,7 +90,7 @@ def test_kind_breakdown_counts_each_label_and_lists_mistakes_most_frequent_first
 
 
 def test_region_groups_match_the_runtime_eval():
-    # the same cases as test/unit/cli.test.ts "eval groups regions by the change records they hold"
+    # the same cases as test/integration/cli.test.ts "eval groups regions by the change records they hold"
     add = {"kind": "add", "bbox_before": None, "bbox_after": [0, 0, 10, 10]}
     assert region_group([0, 0, 30, 10], [add]) == "one_change"          # exactly 3x: still the change
     assert region_group([0, 0, 31, 10], [add]) == "change_and_pushed"
