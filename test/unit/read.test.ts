@@ -395,6 +395,9 @@ test('slot tokens of a decoder caption are filled with the text read there, or s
   assert.equal(fillCaptionSlots('<label> faded', {}), 'the element faded');
   assert.equal(fillCaptionSlots('the icon of <label> changed', {}), 'the icon of the element changed');
   assert.equal(fillCaptionSlots('<old> now reads <new>', { old: 'A' }), 'the text changed');
+  assert.equal(fillCaptionSlots('<old> and <new> swapped places', {}), 'two elements swapped places');
+  assert.equal(fillCaptionSlots('the menu items <old> and <new> switched places', {}), 'two elements switched places');
+  assert.equal(fillCaptionSlots('<old> and <new> swapped places', { old: 'Help', new: 'Docs' }), "'Help' and 'Docs' swapped places");
   assert.equal(fillCaptionSlots('the blue button moved down', {}), 'the blue button moved down');
   assert.equal(hasSlots('the <label> tab became bold'), true);
 });

@@ -18,13 +18,15 @@ export function hasSlots(caption: string): boolean {
 
 /**
  * "a button <label> was added" -> "a button 'Sign in' was added". Without the text: a re-wording is
- * "the text changed"; an unknown label is left out ("the <label> button moved" -> "the button moved")
+ * "the text changed", a swap "two elements swapped places"; an unknown label is left out ("the <label> button moved" -> "the button moved")
  * or said as "the element" ("<label> faded" -> "the element faded").
  */
 export function fillCaptionSlots(caption: string, text: SlotText): string {
   if (!hasSlots(caption)) return caption;
   const missing = [...caption.matchAll(SLOT)].some((m) => !text[m[1] as keyof SlotText]);
   if (!missing) return caption.replace(SLOT, (_, slot: keyof SlotText) => quote(text[slot]!));
+  // two elements that traded places, their words unread: "two elements swapped places"
+  if (/<old> and <new>/.test(caption)) return caption.replace(/(the [a-z ]+ )?<old> and <new>/, 'two elements').replace(/<label> ?/g, '');
   if (/<(old|new)>/.test(caption)) return 'the text changed';
   // where the label stands for the element itself (first, or after a preposition) it becomes "the
   // element"; beside a role word ("the <label> button") it is left out
