@@ -22,8 +22,8 @@ import { onnxStep, greedyDecode, beamSearch, tokensToText, selectRows, type Deco
 import { interpolateProcedure } from './procap/interpolate.js';
 import { selectKeyframes } from './procap/sample.js';
 import { argmaxCodes, decodeCodes, chwToReportImage } from './procap/imagine.js';
-import { readPair, applyReading, readerWritesAll, type PairReading } from './read/pair.js';
-import { fillCaptionSlots } from './read/slots.js';
+import { readPair, applyReading, readerWritesAll, slotTextsOf, type PairReading } from './read/pair.js';
+import { fillCaptionSlots, unreadSlots, type SlotText } from './read/slots.js';
 
 /** A screenshot: a PNG file path, PNG bytes, or an already decoded image. */
 export type ImageSource = string | Uint8Array | RgbaImage;
@@ -315,6 +315,8 @@ async function runModels(
   checkpoint: () => void, onCaptions: (results: ModelResult[]) => void,
   /** per sample, given every sample's kind: whether the text reader will write its caption */
   readerWillCaption: (kinds: string[]) => boolean[] = (kinds) => kinds.map(() => false),
+  /** per sample: the text the reader read there, for the decoder's slot tokens (none: no slots) */
+  slotTexts: (SlotText | undefined)[] = [],
 ): Promise<ModelResult[]> {
   const c = sessions.contract;
   const R = samples.length;
@@ -361,6 +363,8 @@ async function runModels(
   const settings = {
     bos: sessions.vocab.bos, eos: sessions.vocab.eos, maxTokens: c.max_caption_tokens - 1,
     layers: c.decoder_layers, dModel: c.d_model, checkpoint,
+    // a slot token is written only where the reader read the text it stands for
+    banned: samples.map((_, i) => unreadSlots(sessions.vocab, slotTexts[i])),
   };
   const width = options.beamWidth ?? DEFAULT_BEAM_WIDTH;
   const step = onnxStep(stepSession);
@@ -377,7 +381,8 @@ async function runModels(
     && !byReader[i]);
   if (width > 1 && unresolved.length) {
     checkpoint();
-    const wider = await beamSearch(step, selectRows(encoded.memory, unresolved), unresolved.length, AGREEMENT_BEAM_WIDTH, settings);
+    const wider = await beamSearch(step, selectRows(encoded.memory, unresolved), unresolved.length, AGREEMENT_BEAM_WIDTH,
+      { ...settings, banned: unresolved.map((i) => settings.banned[i]) });
     unresolved.forEach((i, j) => candidates[i].push(...texts(wider[j])));
   }
   const results: ModelResult[] = candidates.map((texts, i) => reconcileKindAndCaption(kinds[i], texts, options.noneMinProbability));
@@ -561,7 +566,7 @@ export async function describe(
       const regionKinds = kinds.filter((_, i) => !samples[i].wholeScreen);
       const written = pairReading ? readerWritesAll(pairReading, regionKinds) : regionKinds.map(() => false);
       return kinds.map((_, i) => !samples[i].wholeScreen && written[i]);
-    });
+    }, samples.map((s, i) => (s.wholeScreen || !pairReading ? undefined : slotTextsOf(pairReading)[i])));
   } else {
     options.onCaptions?.(buildRegions([]).regions, performance.now() - started);
   }

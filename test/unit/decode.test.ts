@@ -72,6 +72,17 @@ test('beam width 1 is exactly greedy', async () => {
   assert.deepEqual(b.map(({ tokens, logProb }) => ({ tokens, logProb })), g);
 });
 
+test('a banned token is never chosen, for its own sample only (slot tokens of text not read)', async () => {
+  // sample 0 may not write A: greedy goes B <eos>; sample 1 is free: A <eos>
+  const banned = [[3], undefined];
+  const g = await greedyDecode(markovStep([]), memory, 2, { ...settings, banned });
+  assert.deepEqual(g.map((o) => o.tokens), [[4], [3]]);
+  assert.ok(Math.abs(g[0].logProb - Math.log(0.4 * 0.9)) < 1e-6, 'the other tokens keep their probabilities');
+  const b = await beamSearch(markovStep([]), memory, 2, 2, { ...settings, banned: [[4], undefined] });
+  assert.deepEqual(b.map((o) => o.tokens), [[3], [4]]);
+  assert.ok(b[0].alternatives?.every((h) => !h.tokens.includes(4)));
+});
+
 test('cache row gathering and memory repetition', () => {
   // cache [L=1, B=3, T=1, D=2] rows r0, r1, r2 -> gather [2, 0, 0]
   const cache = new ort.Tensor('float32', Float32Array.of(0, 0, 1, 1, 2, 2), [1, 3, 1, 2]);

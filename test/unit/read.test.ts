@@ -11,7 +11,7 @@ import { readPair, acrossRegions, applyReading, readerDecides, readerWrites, rea
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementOf } from '../../src/core/read/element.js';
-import { fillCaptionSlots, hasSlots } from '../../src/core/read/slots.js';
+import { fillCaptionSlots, hasSlots, unreadSlots } from '../../src/core/read/slots.js';
 import { blankImage, fillRect } from './image-fixtures.js';
 import { scoreChecks } from '../../src/cli/realpairs.js';
 import { quotedLabels, wordAccuracy } from '../../src/cli/ocr-eval.js';
@@ -400,6 +400,12 @@ test('slot tokens of a decoder caption are filled with the text read there, or s
   assert.equal(fillCaptionSlots('<old> and <new> swapped places', { old: 'Help', new: 'Docs' }), "'Help' and 'Docs' swapped places");
   assert.equal(fillCaptionSlots('the blue button moved down', {}), 'the blue button moved down');
   assert.equal(hasSlots('the <label> tab became bold'), true);
+  // the decoder may write a slot only where the reader read its text
+  const vocab = { words: ['<pad>', '<bos>', '<eos>', '<unk>', 'the', '<label>', '<old>', '<new>'], pad: 0, bos: 1, eos: 2, unk: 3 };
+  assert.deepEqual(unreadSlots(vocab, undefined), [5, 6, 7]);
+  assert.deepEqual(unreadSlots(vocab, { label: 'Save' }), [6, 7]);
+  assert.deepEqual(unreadSlots(vocab, { label: 'B', old: 'A', new: 'B' }), []);
+  assert.deepEqual(unreadSlots({ ...vocab, words: vocab.words.slice(0, 5) }, undefined), [], 'a vocabulary without slots bans nothing');
 });
 
 test('verdictOf: the same words re-wrapped are left to the models; a removal that scrolled new lines into view is a removal', () => {

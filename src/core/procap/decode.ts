@@ -33,6 +33,8 @@ export function onnxStep(session: ort.InferenceSession): StepFunction {
 export interface DecodeSettings {
   bos: number;
   eos: number;
+  /** per sample: token ids never to choose (the slot tokens of text the reader did not read there) */
+  banned?: (readonly number[] | undefined)[];
   /** most decoder steps (positions 0 .. maxTokens-1; training/decode.py runs max_caption_tokens - 1). */
   maxTokens: number;
   layers: number;
@@ -45,13 +47,15 @@ function emptyCache(layers: number, batch: number, dModel: number): ort.Tensor {
   return new ort.Tensor('float32', new Float32Array(0), [layers, batch, 0, dModel]);
 }
 
-function logSoftmaxRow(logits: Float32Array, offset: number, length: number, out: Float64Array): void {
+function logSoftmaxRow(logits: Float32Array, offset: number, length: number, out: Float64Array, banned?: readonly number[]): void {
   let max = -Infinity;
   for (let i = 0; i < length; i++) max = Math.max(max, logits[offset + i]);
   let sum = 0;
   for (let i = 0; i < length; i++) sum += Math.exp(logits[offset + i] - max);
   const logSum = Math.log(sum) + max;
   for (let i = 0; i < length; i++) out[i] = logits[offset + i] - logSum;
+  // a banned token keeps the others' probabilities as they are: it is only never chosen
+  if (banned) for (const v of banned) if (v >= 0 && v < length) out[v] = -Infinity;
 }
 
 export interface DecodedCaption {
@@ -85,7 +89,7 @@ export async function greedyDecode(
         next[b] = BigInt(settings.eos);
         continue;
       }
-      logSoftmaxRow(out.logits, b * V, V, logRow);
+      logSoftmaxRow(out.logits, b * V, V, logRow, settings.banned?.[b]);
       let best = 0;
       for (let v = 1; v < V; v++) if (logRow[v] > logRow[best]) best = v;
       results[b].logProb += logRow[best];
@@ -196,7 +200,7 @@ export async function beamSearch(
       if (closed[b]) continue;
       const candidates: { row: number; token: number; logProb: number }[] = [];
       alive[b].forEach((h, i) => {
-        logSoftmaxRow(out.logits, (b * W + i) * V, V, logRow as Float64Array);
+        logSoftmaxRow(out.logits, (b * W + i) * V, V, logRow as Float64Array, settings.banned?.[b]);
         for (const v of topIndices(logRow as Float64Array, W)) {
           candidates.push({ row: i, token: v, logProb: h.logProb + (logRow as Float64Array)[v] });
         }

@@ -285,6 +285,11 @@ export function readerWritesAll(reading: PairReading, modelKinds: string[]): boo
   return modelKinds.map((k, i) => readerWrites(reading.regions[i], k, { themedRegions }));
 }
 
+/** What each region's reading read, for the slot tokens of the decoder's captions (in the regions' order). */
+export function slotTextsOf(reading: PairReading): (SlotText | undefined)[] {
+  return reading.regions.map((v) => (v ? slotTextOf(v) : undefined));
+}
+
 /** What a verdict read, for the slot tokens of a decoder caption. */
 function slotTextOf(v: ReadVerdict): SlotText {
   const label = v.subject ?? v.textAfter ?? v.textBefore;

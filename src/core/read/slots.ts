@@ -1,6 +1,7 @@
 // Slot tokens in a decoder caption (<label>, <old>, <new>: see models/CONTRACT.md) filled with the
 // text the reader read in that region, quoted; where it read none, the sentence is said without them.
 import { quote } from './reading.js';
+import type { Vocabulary } from '../session.js';
 
 export interface SlotText {
   /** the text the element shows */
@@ -35,4 +36,14 @@ export function fillCaptionSlots(caption: string, text: SlotText): string {
     .replace(/ ?<label>/g, '')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** The ids of the slot tokens in `vocab` whose text `text` lacks (all of them without text): the decoder must not write them. */
+export function unreadSlots(vocab: Vocabulary, text: SlotText | undefined): number[] {
+  const ids: number[] = [];
+  for (const slot of ['label', 'old', 'new'] as const) {
+    const id = vocab.words.indexOf(`<${slot}>`);
+    if (id >= 0 && !text?.[slot]) ids.push(id);
+  }
+  return ids;
 }
