@@ -10,6 +10,7 @@ Export runs with autograd enabled (torch 1.13's fused no-grad attention path doe
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shutil
 import sys
@@ -222,14 +223,21 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
                "outputs": {k: _tensor_json(v) for k, v in g["outputs"].items()}}
         (golden_dir / f"{name}.json").write_text(json.dumps(doc, separators=(",", ":")))
     sizes = {f: (models_dir / f).stat().st_size for f in files}
+    # the runtime checks each file against these before loading it (a flipped byte loads and runs)
+    hashes = {f: file_sha256(models_dir / f) for f in files}
     info = {"exported_at": time.strftime("%Y-%m-%d %H:%M:%S"), "checkpoint": str(ckpt), "variant": variant,
             "kind_members": [str(m) for m in members],
-            "vocab_size": len(vocab), "onnx_bytes": sizes, "onnx_total_mb": sum(sizes.values()) / 2 ** 20,
+            "vocab_size": len(vocab), "onnx_bytes": sizes, "onnx_sha256": hashes, "onnx_total_mb": sum(sizes.values()) / 2 ** 20,
             "opset": C.OPSET, "contract_version": C.CONTRACT["contract_version"], "weights": used}
     (models_dir / "export_info.json").write_text(json.dumps(info, indent=1) + "\n")
     print(f"exported {len(files)} ONNX files ({info['onnx_total_mb']:.2f} MB) + golden to {models_dir} "
           f"in {time.time() - t0:.1f}s", flush=True)
     return info
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 (hex) of a file's bytes, as src/core/session.ts computes it."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,6 +53,7 @@ from .config import TrainConfig
 from .data import CropSet, DataError, Vocab, to_tensor
 from .decode import CaptionDecoder, ExportDecoderStep, beam_decode, caption_loss, greedy_decode
 from .encode import ProcedureEncoder
+from .export import file_sha256
 from .train import log, rng_for, run_phase, save_atomic
 
 # ---------------------------------------------------------------------------------------------------
@@ -360,6 +361,7 @@ def export_decoder(ckpt: Path, models_dir: Path, base: Path = C.MODELS_DIR, part
     info = json.loads(info_path.read_text()) if info_path.is_file() else {}
     info["vocab_size"] = len(vocab)
     info.setdefault("onnx_bytes", {})["decoder_step.onnx"] = (models_dir / "decoder_step.onnx").stat().st_size
+    info.setdefault("onnx_sha256", {})["decoder_step.onnx"] = file_sha256(models_dir / "decoder_step.onnx")
     info["onnx_total_mb"] = sum(info["onnx_bytes"].values()) / 2 ** 20
     info["decoder"] = {"exported_at": time.strftime("%Y-%m-%d %H:%M:%S"), "checkpoint": str(ckpt), "weights": which,
                        "slot_tokens": {t: vocab.index[t] for t in SLOT_TOKENS},

@@ -3,6 +3,7 @@
 // why), validates every model file against models/contract.json so a missing, truncated or
 // wrong-version file gives a clear message naming the file and how to restore it.
 import * as fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import ort from 'onnxruntime-node';
 import { CONTEXT_FEATURES } from './context.js';
@@ -162,10 +163,18 @@ export function loadVocabulary(modelsDir: string, contract: Contract): Vocabular
  * training/export.py writes export_info.json with the contract version the models were exported
  * for; models of another version are refused before any of them is loaded.
  */
-function checkExportInfo(modelsDir: string, contract: Contract): string[] {
+interface ExportRecord {
+  /** the committee members' names */
+  members: string[];
+  /** size and SHA-256 (hex) of each ONNX file, by file name, as exported */
+  bytes: Record<string, number>;
+  sha256: Record<string, string>;
+}
+
+function checkExportInfo(modelsDir: string, contract: Contract): ExportRecord {
   const file = path.join(modelsDir, 'export_info.json');
-  if (!fs.existsSync(file)) return [];
-  let info: { contract_version?: unknown; kind_members?: unknown };
+  if (!fs.existsSync(file)) return { members: [], bytes: {}, sha256: {} };
+  let info: { contract_version?: unknown; kind_members?: unknown; onnx_bytes?: unknown; onnx_sha256?: unknown };
   try {
     info = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
@@ -174,7 +183,34 @@ function checkExportInfo(modelsDir: string, contract: Contract): string[] {
   if (info.contract_version !== undefined && info.contract_version !== contract.contract_version) {
     throw new ModelLoadError(file, `the models were exported for contract version ${String(info.contract_version)}, but contract.json is version ${contract.contract_version}`);
   }
-  return Array.isArray(info.kind_members) ? info.kind_members.map(String) : [];
+  const record = (x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? x : {});
+  return {
+    members: Array.isArray(info.kind_members) ? info.kind_members.map(String) : [],
+    bytes: record(info.onnx_bytes) as Record<string, number>,
+    sha256: record(info.onnx_sha256) as Record<string, string>,
+  };
+}
+
+/** Files whose bytes were found to be the exported ones in this process: path -> "size:mtime". */
+const intact = new Map<string, string>();
+
+/**
+ * The model file is the one exported: its size and SHA-256 as export_info.json records them (a
+ * flipped byte loads and runs, and says wrong things). Checked once per process and file version.
+ */
+function checkIntegrity(file: string, bytes: Buffer, exported: ExportRecord): void {
+  const name = path.basename(file);
+  const stamp = `${bytes.length}:${fs.statSync(file).mtimeMs}`;
+  if (intact.get(file) === stamp) return;
+  const size = exported.bytes[name];
+  if (typeof size === 'number' && bytes.length !== size) {
+    throw new ModelLoadError(file, `the model file is ${bytes.length} bytes, but ${size} were exported (truncated or corrupt file?)`);
+  }
+  const sha = exported.sha256[name];
+  if (typeof sha === 'string' && createHash('sha256').update(bytes).digest('hex') !== sha) {
+    throw new ModelLoadError(file, 'the model file is not the one exported: its SHA-256 differs from export_info.json (corrupt or replaced file?)');
+  }
+  intact.set(file, stamp);
 }
 
 /** Checks a loaded session's names, dtypes and fixed dimensions against the contract. */
@@ -212,8 +248,12 @@ export class SessionManager {
   /** decided on the first load, then reused for every model. */
   private decided?: { provider: 'cuda' | 'cpu'; reason: string };
   private disposed = false;
+  /** what export_info.json records: the committee's members, and each file's size and SHA-256 */
+  private readonly exported: ExportRecord;
   /** the kind committee's member checkpoints export_info.json names (empty: no committee exported). */
-  readonly exportedMembers: string[];
+  get exportedMembers(): string[] {
+    return this.exported.members;
+  }
   /** ms spent creating sessions, for the benchmark. */
   loadMs = 0;
   private reader?: TextReader;
@@ -233,7 +273,7 @@ export class SessionManager {
     this.threads = options.threads;
     this.contract = loadContract(this.modelsDir);
     this.vocab = loadVocabulary(this.modelsDir, this.contract);
-    this.exportedMembers = checkExportInfo(this.modelsDir, this.contract);
+    this.exported = checkExportInfo(this.modelsDir, this.contract);
   }
 
   get provider(): 'cuda' | 'cpu' {
@@ -310,6 +350,7 @@ export class SessionManager {
     if (bytes.subarray(0, 200).toString('latin1').startsWith('version https://git-lfs')) {
       throw new ModelLoadError(file, 'the model file is a Git LFS pointer, not the model (run `git lfs pull`)');
     }
+    checkIntegrity(file, bytes, this.exported);
     const started = performance.now();
     let session: ort.InferenceSession;
     try {

@@ -78,10 +78,38 @@ test('a truncated model file gives a clear error naming the file', async () => {
   await sessions.dispose();
 });
 
+test('a model file with flipped bytes (it would still load and run) is refused by its SHA-256, naming the file', async () => {
+  const dir = copyModels();
+  const file = path.join(dir, 'decoder_step.onnx');
+  const bytes = fs.readFileSync(file);
+  // 2,000 bytes flipped inside the weights: onnxruntime loads such a file and decodes nonsense
+  for (let i = 0; i < 2000; i++) bytes[bytes.length - 1 - 7 * i] ^= 0xff;
+  fs.writeFileSync(file, bytes);
+  const sessions = new SessionManager({ modelsDir: dir, provider: 'cpu' });
+  await assert.rejects(sessions.get('decoder_step'), (err: Error) => {
+    assert.ok(err instanceof ModelLoadError);
+    assert.ok(err.message.startsWith(file), err.message);
+    assert.match(err.message, /SHA-256 differs from export_info\.json/);
+    assert.match(err.message, /git checkout -- models\//, 'with the restore hint');
+    return true;
+  });
+  // the intact files still load
+  await sessions.get('interpolator');
+  await sessions.dispose();
+  // every shipped file is recorded, so the check covers them all
+  const info = JSON.parse(fs.readFileSync(path.join(MODELS_DIR, 'export_info.json'), 'utf8'));
+  for (const name of Object.keys(info.onnx_bytes)) assert.match(info.onnx_sha256?.[name] ?? '', /^[0-9a-f]{64}$/, name);
+});
+
 test('a model of another contract version (wrong inputs) is refused, naming the file', async () => {
   const dir = copyModels();
-  // the tokenizer decoder where the tokenizer encoder should be: names and shapes do not match
+  // the tokenizer decoder where the tokenizer encoder should be: names and shapes do not match (its
+  // export recorded it as it is: the contract check, not the integrity check, refuses it)
   fs.copyFileSync(path.join(dir, 'tokenizer_decoder.onnx'), path.join(dir, 'tokenizer_encoder.onnx'));
+  const info = JSON.parse(fs.readFileSync(path.join(dir, 'export_info.json'), 'utf8'));
+  info.onnx_bytes['tokenizer_encoder.onnx'] = info.onnx_bytes['tokenizer_decoder.onnx'];
+  info.onnx_sha256['tokenizer_encoder.onnx'] = info.onnx_sha256['tokenizer_decoder.onnx'];
+  fs.writeFileSync(path.join(dir, 'export_info.json'), JSON.stringify(info));
   const sessions = new SessionManager({ modelsDir: dir, provider: 'cpu' });
   await assert.rejects(sessions.get('tokenizer_encoder'), (err: Error) => {
     assert.ok(err instanceof ModelLoadError);
