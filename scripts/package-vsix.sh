@@ -47,7 +47,7 @@ for bundle_name in sorted(n for n in names if re.fullmatch(r'extension/dist/[^/]
             problems.append(f'{bundle_name[10:]} requires "{mod}" but node_modules/{root} is not in the VSIX')
 # The models the contract names (an extension without them cannot describe anything).
 contract = json.loads(zipfile.ZipFile(vsix).read('extension/models/contract.json'))
-wanted = [m['file'] for m in contract['models'].values()] + [contract['vocab_file']]
+wanted = [m['file'] for m in contract['models'].values()] + [contract['vocab_file'], 'export_info.json']
 missing_models = [f for f in wanted if f'extension/models/{f}' not in names]
 if main and missing_models:
     message = 'models missing from the VSIX (export them into models/ first): ' + ', '.join(missing_models)

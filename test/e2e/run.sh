@@ -96,7 +96,7 @@ EXTENSION_DIR="$(find "$WORK/extensions" -mindepth 1 -maxdepth 1 -type d | head 
 if [ -n "${PROCAP_E2E_DEV_MODELS:-}" ]; then
   # Development only (never set in CI): models from another folder, for UI work before models/ has any.
   echo "e2e: WARNING: using the models in $PROCAP_E2E_DEV_MODELS instead of the VSIX's (PROCAP_E2E_DEV_MODELS)"
-  cp "$PROCAP_E2E_DEV_MODELS"/*.onnx "$PROCAP_E2E_DEV_MODELS"/vocab.json "$EXTENSION_DIR/models/"
+  cp "$PROCAP_E2E_DEV_MODELS"/*.onnx "$PROCAP_E2E_DEV_MODELS"/vocab.json "$PROCAP_E2E_DEV_MODELS"/export_info.json "$EXTENSION_DIR/models/"
 fi
 
 # The untrusted-workspace suite gets its own copy of the fixture, taken before any test changes it,
