@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { parseArgs as nodeParseArgs } from 'node:util';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
 import { describe, DEFAULT_BEAM_WIDTH, type DescribeOptions } from '../core/pipeline.js';
 import { renderGallery, type GalleryEntry } from '../core/html-report.js';
@@ -51,31 +52,44 @@ interface ParsedArgs {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(['--html', '--frames', '--beam', '--provider', '--threads', '--models', '--out', '--json-file',
-  '--shard', '--paths', '--pairs', '--threshold', '--max-pixels']);
-const BOOL_FLAGS = new Set(['--json', '--fail-on-change', '--no-procedure', '--git', '--help']);
+const VALUE_FLAGS = ['--html', '--frames', '--beam', '--provider', '--threads', '--models', '--out', '--json-file',
+  '--shard', '--paths', '--pairs', '--threshold', '--max-pixels'];
+const BOOL_FLAGS = ['--json', '--fail-on-change', '--no-procedure', '--git', '--help'];
+const OPTIONS = Object.fromEntries([
+  ...VALUE_FLAGS.map((f) => [f.slice(2), { type: 'string' as const }]),
+  ...BOOL_FLAGS.map((f) => [f.slice(2), { type: 'boolean' as const }]),
+]);
 
-export function parseArgs(argv: string[]): ParsedArgs {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a.startsWith('--')) {
-      const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-      if (VALUE_FLAGS.has(name)) {
-        const value = inline ?? argv[++i];
-        if (value === undefined) throw new UsageError(`${name} needs a value`);
-        flags.set(name, value);
-      } else if (BOOL_FLAGS.has(name)) {
-        // batch --json takes an optional file: `--json out.json` (a value that is not a flag and ends in .json)
-        if (name === '--json' && inline !== undefined) flags.set('--json-file', inline);
-        else flags.set(name, true);
-      } else {
-        throw new UsageError(`unknown option ${name}`);
-      }
-    } else positional.push(a);
+/**
+ * The command's options and operands (node:util parseArgs, strict): an option that takes a value
+ * never takes the next option as it (`--html --json` is an error, not a file named "--json"); `--`
+ * ends the options; `--json=FILE` is `--json-file FILE` (batch).
+ */
+export function parseArgs(argv: string[], command = 'batch'): ParsedArgs {
+  const end = argv.indexOf('--');
+  const options = (end < 0 ? argv : argv.slice(0, end)).map((a) => (a.startsWith('--json=') ? `--json-file=${a.slice('--json='.length)}` : a));
+  if (command === 'describe' && options.some((a) => a === '--json-file' || a.startsWith('--json-file='))) {
+    throw new UsageError('describe prints its JSON report with --json (redirect it to a file: --json > FILE)');
   }
-  return { positional, flags };
+  let parsed: ReturnType<typeof nodeParseArgs>;
+  try {
+    parsed = nodeParseArgs({ args: end < 0 ? options : [...options, ...argv.slice(end)], options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (e) {
+    const message = (e as Error).message;
+    const name = /'(--[a-z-]+)/.exec(message)?.[1] ?? '';
+    const code = (e as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${/'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? message}`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /does not take an argument/.test(message)) throw new UsageError(`${name} takes no value`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      const i = argv.findIndex((a) => a === name);
+      const next = i >= 0 ? argv[i + 1] : undefined;
+      throw new UsageError(next === undefined ? `${name} needs a value` : `${name} needs a value (got the option ${next})`);
+    }
+    throw new UsageError(message);
+  }
+  const flags = new Map<string, string | true>();
+  for (const [k, v] of Object.entries(parsed.values)) if (v !== undefined && v !== false) flags.set(`--${k}`, v === true ? true : String(v));
+  return { positional: parsed.positionals, flags };
 }
 
 function intFlag(flags: ParsedArgs['flags'], name: string, min: number, max: number): number | undefined {
@@ -385,7 +399,7 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
       out(USAGE);
       return command ? EXIT.OK : EXIT.USAGE;
     }
-    const args = parseArgs(rest);
+    const args = parseArgs(rest, command);
     if (args.flags.has('--help')) {
       out(USAGE);
       return EXIT.OK;
