@@ -24,6 +24,7 @@ import { selectKeyframes } from './procap/sample.js';
 import { argmaxCodes, decodeCodes, chwToReportImage } from './procap/imagine.js';
 import { readPair, applyReading, readerWritesAll, slotTextsOf, type PairReading } from './read/pair.js';
 import { fillCaptionSlots, unreadSlots, type SlotText } from './read/slots.js';
+import { DEFAULT_BEAM_WIDTH } from './defaults.js';
 
 /** A screenshot: a PNG file path, PNG bytes, or an already decoded image. */
 export type ImageSource = string | Uint8Array | RgbaImage;
@@ -60,8 +61,8 @@ export { NO_CHANGE_CAPTION, isNoChangeCaption };
  * reported. Measured effect: see docs/API.md ("Kind and caption").
  */
 export const NONE_MIN_PROBABILITY = 0.5;
-/** Caption decoding default: beam search of width 3, chosen on the validation split (docs/CLI.md). */
-export const DEFAULT_BEAM_WIDTH = 3;
+// caption decoding default: beam search of width 3, chosen on the validation split (docs/CLI.md)
+export { DEFAULT_BEAM_WIDTH };
 /** Beam width of the second look at regions whose first beam has no caption agreeing with their kind. */
 export const AGREEMENT_BEAM_WIDTH = 32;
 /** A summary names at most this many changes and counts the rest ("and 2 more changes"): every

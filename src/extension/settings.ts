@@ -2,7 +2,7 @@
 // options the engine takes. Out-of-range values are clamped to the declared bounds, so a typo in
 // settings.json cannot make the engine allocate without limit.
 import * as vscode from 'vscode';
-import { DEFAULT_BEAM_WIDTH } from '../core/pipeline.js';
+import { DEFAULT_BEAM_WIDTH } from '../core/defaults.js';
 
 export type ExecutionProvider = 'auto' | 'cuda' | 'cpu';
 export type AntiAliasing = 'ignore' | 'report';
