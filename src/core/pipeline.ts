@@ -537,7 +537,8 @@ export async function describe(
     meaningful.forEach((r, i) => regions.push(toRegion(r, i + 1, results[i], samples[i].cropBox, samples[i].detail?.cropBox)));
     if (pairReading) applyReading(regions, pairReading);
     // slot tokens the reading did not fill (nothing read there, or reading off) are said without text
-    for (const r of regions) r.caption = fillCaptionSlots(r.caption, {});
+    // (only in the decoder's captions: a reader caption may quote "<old>" read on a screenshot of code)
+    for (const r of regions) if (r.captionSource !== 'reader') r.caption = fillCaptionSlots(r.caption, {});
     analysis.regions.filter((r) => r.noiseOnly).forEach((r) => regions.push(toRegion(r, regions.length + 1)));
     if (!analysis.wholeScreen) return { regions };
     const result = results[results.length - 1];
