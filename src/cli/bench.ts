@@ -20,6 +20,7 @@ import { motionFeatures } from '../core/motion.js';
 import { glyphFeatures } from '../core/glyph.js';
 import { Reviewer } from '../core/reviewer.js';
 import type { ChangeReport } from '../core/report.js';
+import { parseOptions } from './args.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
@@ -31,16 +32,18 @@ interface BenchOptions {
   modelsDir: string;
 }
 
+const USAGE = 'usage: npm run --silent bench -- [--json] [--quick] [--reps N] [--models DIR]';
+
 function parse(argv: string[]): BenchOptions {
-  const o: BenchOptions = { json: false, quick: false, reps: 5, modelsDir: path.join(REPO_ROOT, 'models') };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--json') o.json = true;
-    else if (a === '--quick') o.quick = true;
-    else if (a === '--reps') o.reps = Math.max(1, Number(argv[++i]) | 0);
-    else if (a === '--models') o.modelsDir = argv[++i];
-    else throw new Error(`unknown option ${a}\nusage: npm run --silent bench -- [--json] [--quick] [--reps N] [--models DIR]`);
-  }
+  const { values: v } = parseOptions(argv, {
+    json: { type: 'boolean' }, quick: { type: 'boolean' }, reps: { type: 'string' }, models: { type: 'string' },
+  }, { error: (message) => new Error(`${message}\n${USAGE}`) });
+  const o: BenchOptions = {
+    json: v.json ?? false,
+    quick: v.quick ?? false,
+    reps: v.reps === undefined ? 5 : Math.max(1, Number(v.reps) | 0),
+    modelsDir: v.models ?? path.join(REPO_ROOT, 'models'),
+  };
   if (o.quick) o.reps = Math.min(o.reps, 2);
   return o;
 }

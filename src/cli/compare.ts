@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../data/rng.js';
+import { integerValue, parseOptions } from './args.js';
 
 const USAGE = 'usage: npm run --silent compare -- A.jsonl B.jsonl [--by-pair] [--resamples N] [--seed S] [--json]';
 
@@ -211,23 +212,24 @@ export function readPairSamples(file: string): PairSample[] {
 }
 
 function main(argv: string[]): number {
-  const files: string[] = [];
-  let resamples = 2000, seed = 1, json = false, byPair = false;
+  let files: string[], resamples = 2000, seed = 1, json = false, byPair = false;
   try {
-    for (let i = 0; i < argv.length; i++) {
-      const a = argv[i];
-      const int = (min: number) => {
-        const n = Number(argv[++i]);
-        if (!Number.isInteger(n) || n < min) throw new Error(`${a} must be an integer >= ${min}\n${USAGE}`);
-        return n;
-      };
-      if (a === '--resamples') resamples = int(100);
-      else if (a === '--seed') seed = int(0);
-      else if (a === '--json') json = true;
-      else if (a === '--by-pair') byPair = true;
-      else if (a.startsWith('--')) throw new Error(`unknown option ${a}\n${USAGE}`);
-      else files.push(a);
-    }
+    const fail = (message: string) => new Error(`${message}\n${USAGE}`);
+    const { values, positionals } = parseOptions(argv, {
+      resamples: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' }, 'by-pair': { type: 'boolean' },
+    }, { positionals: true, error: fail });
+    const int = (name: 'resamples' | 'seed', min: number, fallback: number) => {
+      const text = values[name];
+      if (text === undefined) return fallback;
+      const n = integerValue(text);
+      if (n === undefined || n < min) throw fail(`--${name} must be an integer >= ${min}`);
+      return n;
+    };
+    resamples = int('resamples', 100, resamples);
+    seed = int('seed', 0, seed);
+    json = values.json ?? false;
+    byPair = values['by-pair'] ?? false;
+    files = positionals;
     if (files.length !== 2) throw new Error(`two sample files are needed\n${USAGE}`);
   } catch (err) {
     process.stderr.write(`compare: ${(err as Error).message}\n`);

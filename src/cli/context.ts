@@ -10,6 +10,7 @@ import type { Box } from '../core/report.js';
 import { readPngFile, type RgbaImage } from '../core/image.js';
 import { CONTEXT_SIZE, sampleContext } from '../core/context.js';
 import { NpyAppender } from './crops.js';
+import { parseOptions } from './args.js';
 
 const USAGE = 'usage: npm run --silent context -- --crops DIR/crops.jsonl [--manifest DIR/manifest.jsonl] [--out FILE] [--force]';
 
@@ -19,20 +20,10 @@ interface Pair { id: string; before: string; after: string }
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): { crops: string; manifest: string; out: string; force: boolean } {
-  let crops = '', manifest = '', out = '', force = false;
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--crops') crops = value();
-    else if (flag === '--manifest') manifest = value();
-    else if (flag === '--out') out = value();
-    else if (flag === '--force') force = true;
-    else throw new UsageError(`unknown argument ${flag}`);
-  }
+  const { values } = parseOptions(argv, {
+    crops: { type: 'string' }, manifest: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' },
+  }, { unknown: (arg) => `unknown argument ${arg}`, error: (message) => new UsageError(message) });
+  const { crops = '', manifest = '', out = '', force = false } = values;
   if (!crops) throw new UsageError('--crops is required');
   const dir = dirname(resolve(crops));
   return {

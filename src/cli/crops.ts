@@ -18,6 +18,7 @@ import { findRegions } from '../core/regions.js';
 import { withRenderingNoise } from '../core/jitter.js';
 import { CROP_SIZE, cropBoxFor, extractCrop, wholeScreenBox, wholeScreenCrop } from '../core/crop.js';
 import { reflowCaptions } from '../data/captions.js';
+import { parseOptions } from './args.js';
 
 /** The caption references of a region that matches no change record. */
 export const NO_CHANGE_REFERENCES = ['no visible change'];
@@ -348,21 +349,17 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { manifest: '', out: '', workers: Math.min(2, availableParallelism()), limit: Infinity };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${arg} needs a value`);
-      return v;
-    };
-    if (arg === '--manifest') options.manifest = value();
-    else if (arg === '--out') options.out = value();
-    else if (arg === '--workers') options.workers = Math.max(1, Number.parseInt(value(), 10) || 1);
-    else if (arg === '--limit') options.limit = Math.max(0, Number.parseInt(value(), 10) || 0);
-    else if (arg === '--help' || arg === '-h') throw new UsageError('');
-    else throw new UsageError(`unknown argument ${arg}`);
-  }
+  const { values } = parseOptions(argv, {
+    manifest: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, limit: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  }, { unknown: (arg) => `unknown argument ${arg}`, error: (message) => new UsageError(message) });
+  if (values.help) throw new UsageError('');
+  const options: Options = {
+    manifest: values.manifest ?? '',
+    out: values.out ?? '',
+    workers: values.workers === undefined ? Math.min(2, availableParallelism()) : Math.max(1, Number.parseInt(values.workers, 10) || 1),
+    limit: values.limit === undefined ? Infinity : Math.max(0, Number.parseInt(values.limit, 10) || 0),
+  };
   if (!options.manifest || !options.out) throw new UsageError('--manifest and --out are required');
   return options;
 }

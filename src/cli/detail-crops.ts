@@ -17,6 +17,7 @@ import { CONTEXT_SIZE } from '../core/context.js';
 import { contractDetailRule, detailBoxFor, type DetailRule } from '../core/detail.js';
 import { NpyAppender } from './crops.js';
 import { readJsonl } from './context.js';
+import { parseOptions } from './args.js';
 
 const USAGE = 'usage: npm run --silent detail-crops -- --crops DIR/crops.jsonl --out OUT_DIR [--force]';
 
@@ -29,19 +30,9 @@ interface Row {
 interface Pair { id: string; before: string; after: string; frames?: string[]; [key: string]: unknown }
 
 function parseArgs(argv: string[]): { crops: string; out: string; force: boolean } {
-  let crops = '', out = '', force = false;
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    if (flag === '--crops') crops = value();
-    else if (flag === '--out') out = value();
-    else if (flag === '--force') force = true;
-    else throw new UsageError(`unknown argument ${flag}`);
-  }
+  const { values } = parseOptions(argv, { crops: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
+    { unknown: (arg) => `unknown argument ${arg}`, error: (message) => new UsageError(message) });
+  const { crops = '', out = '', force = false } = values;
   if (!crops) throw new UsageError('--crops is required');
   if (!out) throw new UsageError('--out is required');
   return { crops: resolve(crops), out: resolve(out), force };

@@ -15,6 +15,7 @@ import { describe as describePair, DEFAULT_BEAM_WIDTH, NO_CHANGE_CAPTION, NONE_M
 import { boxArea, globalKindOf, isBox, reflowShiftOf, regionMatchesChange } from './crops.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
 import { similarity } from '../core/read/correspond.js';
+import { integerValue, parseOptions } from './args.js';
 
 const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--no-read] [--keep] [--samples FILE] [--json]';
 
@@ -55,36 +56,34 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
 
 function parse(argv: string[]): EvalOptions {
-  const o: Partial<EvalOptions> = { split: 'test', seed: 424242, beam: DEFAULT_BEAM_WIDTH, provider: 'auto', keep: false, json: false, noRead: false, modelsDir: path.join(REPO_ROOT, 'models') };
-  const int = (name: string, v: string | undefined, min: number) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min} (got ${v})\n${USAGE}`);
+  const fail = (message: string) => new Error(`${message}\n${USAGE}`);
+  const { values: v } = parseOptions(argv, {
+    split: { type: 'string' }, count: { type: 'string' }, seed: { type: 'string' }, beam: { type: 'string' },
+    provider: { type: 'string' }, threads: { type: 'string' }, models: { type: 'string' }, data: { type: 'string' },
+    'none-min': { type: 'string' }, samples: { type: 'string' },
+    keep: { type: 'boolean' }, 'no-read': { type: 'boolean' }, json: { type: 'boolean' },
+  }, { error: fail });
+  const int = (name: string, text: string | undefined, min: number) => {
+    if (text === undefined) return undefined;
+    const n = integerValue(text);
+    if (n === undefined || n < min) throw fail(`${name} must be an integer >= ${min} (got ${text})`);
     return n;
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const next = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value\n${USAGE}`);
-      return v;
-    };
-    switch (a) {
-      case '--split': o.split = next(); break;
-      case '--count': o.count = int('--count', next(), 1); break;
-      case '--seed': o.seed = int('--seed', next(), 0); break;
-      case '--beam': o.beam = int('--beam', next(), 1); break;
-      case '--provider': o.provider = next() as ProviderChoice; break;
-      case '--threads': o.threads = int('--threads', next(), 1); break;
-      case '--models': o.modelsDir = next(); break;
-      case '--data': o.dataDir = next(); break;
-      case '--none-min': o.noneMin = Number(next()); break;
-      case '--keep': o.keep = true; break;
-      case '--no-read': o.noRead = true; break;
-      case '--samples': o.samplesFile = next(); break;
-      case '--json': o.json = true; break;
-      default: throw new Error(`unknown option ${a}\n${USAGE}`);
-    }
-  }
+  const o: Partial<EvalOptions> = {
+    split: v.split ?? 'test',
+    count: int('--count', v.count, 1),
+    seed: int('--seed', v.seed, 0) ?? 424242,
+    beam: int('--beam', v.beam, 1) ?? DEFAULT_BEAM_WIDTH,
+    provider: (v.provider ?? 'auto') as ProviderChoice,
+    threads: int('--threads', v.threads, 1),
+    modelsDir: v.models ?? path.join(REPO_ROOT, 'models'),
+    dataDir: v.data,
+    noneMin: v['none-min'] === undefined ? undefined : Number(v['none-min']),
+    keep: v.keep ?? false,
+    noRead: v['no-read'] ?? false,
+    samplesFile: v.samples,
+    json: v.json ?? false,
+  };
   if (!['train', 'val', 'test'].includes(o.split as string)) throw new Error(`--split must be train, val or test\n${USAGE}`);
   if (o.count === undefined && !o.dataDir) throw new Error(`--count is required\n${USAGE}`);
   if (o.samplesFile !== undefined) {

@@ -20,6 +20,7 @@ import { diffImages } from '../core/diff.js';
 import { findRegions } from '../core/regions.js';
 import { cropBoxFor, cropsToTensor, extractCrop, wholeScreenCrop } from '../core/crop.js';
 import { contractDetailRule, detailBoxFor } from '../core/detail.js';
+import { givenLater, parseOptions } from './args.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const DEFAULT_REAL_DIR = resolve(REPO_ROOT, '../shared/realpairs');
@@ -457,34 +458,33 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = {
-    count: 1000, json: false, seed: 1, timeoutMs: 20000, workers: Math.min(2, availableParallelism()), realDir: DEFAULT_REAL_DIR, injectFaults: false, describe: false,
+  const { values, tokens } = parseOptions(argv, {
+    count: { type: 'string' }, json: { type: 'boolean' }, seed: { type: 'string' }, 'timeout-ms': { type: 'string' },
+    workers: { type: 'string' }, real: { type: 'string' }, 'no-real': { type: 'boolean' }, save: { type: 'string' },
+    only: { type: 'string' }, 'inject-faults': { type: 'boolean' }, describe: { type: 'boolean' },
+  }, { unknown: (arg) => `unknown argument ${arg}` });
+  const integer = (name: 'count' | 'seed' | 'timeout-ms' | 'workers' | 'only') => {
+    const text = values[name];
+    if (text === undefined) return undefined;
+    const n = Number.parseInt(text, 10);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} needs a non-negative integer, got ${text}`);
+    return n;
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value`);
-      return v;
-    };
-    const integer = (text: string) => {
-      const n = Number.parseInt(text, 10);
-      if (!Number.isFinite(n) || n < 0) throw new Error(`${arg} needs a non-negative integer, got ${text}`);
-      return n;
-    };
-    if (arg === '--count') options.count = integer(value());
-    else if (arg === '--json') options.json = true;
-    else if (arg === '--seed') options.seed = integer(value());
-    else if (arg === '--timeout-ms') options.timeoutMs = Math.max(1, integer(value()));
-    else if (arg === '--workers') options.workers = Math.max(1, integer(value()));
-    else if (arg === '--real') options.realDir = value();
-    else if (arg === '--no-real') options.realDir = '';
-    else if (arg === '--save') options.save = value();
-    else if (arg === '--only') options.only = integer(value());
-    else if (arg === '--inject-faults') options.injectFaults = true;
-    else if (arg === '--describe') options.describe = true;
-    else throw new Error(`unknown argument ${arg}`);
-  }
+  const count = integer('count'), seed = integer('seed'), timeoutMs = integer('timeout-ms'), workers = integer('workers');
+  const options: Options = {
+    count: count ?? 1000,
+    json: values.json ?? false,
+    seed: seed ?? 1,
+    timeoutMs: timeoutMs === undefined ? 20000 : Math.max(1, timeoutMs),
+    workers: workers === undefined ? Math.min(2, availableParallelism()) : Math.max(1, workers),
+    // --real DIR and --no-real: the later one wins
+    realDir: values['no-real'] && !givenLater(tokens, 'real', 'no-real') ? '' : values.real ?? DEFAULT_REAL_DIR,
+    injectFaults: values['inject-faults'] ?? false,
+    describe: values.describe ?? false,
+  };
+  if (values.save !== undefined) options.save = values.save;
+  const only = integer('only');
+  if (only !== undefined) options.only = only;
   return options;
 }
 

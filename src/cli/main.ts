@@ -5,12 +5,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs as nodeParseArgs } from 'node:util';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
 import { describe, DEFAULT_BEAM_WIDTH, type DescribeOptions } from '../core/pipeline.js';
 import { renderGallery, type GalleryEntry } from '../core/html-report.js';
 import { ImageInputError } from '../core/image.js';
 import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
+import { parseOptions } from './args.js';
 
 export const EXIT = {
   OK: 0,
@@ -71,22 +71,7 @@ export function parseArgs(argv: string[], command = 'batch'): ParsedArgs {
   if (command === 'describe' && options.some((a) => a === '--json-file' || a.startsWith('--json-file='))) {
     throw new UsageError('describe prints its JSON report with --json (redirect it to a file: --json > FILE)');
   }
-  let parsed: ReturnType<typeof nodeParseArgs>;
-  try {
-    parsed = nodeParseArgs({ args: end < 0 ? options : [...options, ...argv.slice(end)], options: OPTIONS, strict: true, allowPositionals: true });
-  } catch (e) {
-    const message = (e as Error).message;
-    const name = /'(--[a-z-]+)/.exec(message)?.[1] ?? '';
-    const code = (e as { code?: string }).code;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${/'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? message}`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /does not take an argument/.test(message)) throw new UsageError(`${name} takes no value`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      const i = argv.findIndex((a) => a === name);
-      const next = i >= 0 ? argv[i + 1] : undefined;
-      throw new UsageError(next === undefined ? `${name} needs a value` : `${name} needs a value (got the option ${next})`);
-    }
-    throw new UsageError(message);
-  }
+  const parsed = parseOptions(end < 0 ? options : [...options, ...argv.slice(end)], OPTIONS, { positionals: true, error: (m) => new UsageError(m) });
   const flags = new Map<string, string | true>();
   for (const [k, v] of Object.entries(parsed.values)) if (v !== undefined && v !== false) flags.set(`--${k}`, v === true ? true : String(v));
   return { positional: parsed.positionals, flags };

@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { SPLITS, generatePair, pairId, type PairRecord, type Split } from './generate.js';
 import { RenderPage, launchBrowser } from './render.js';
 import { DEFAULT_TEMPLATE_SET, TEMPLATE_SETS, type TemplateSet } from './templates.js';
+import { integerValue, parseOptions } from '../cli/args.js';
 
 export interface DataOptions {
   seed: number;
@@ -26,47 +27,42 @@ export interface DataOptions {
 const USAGE = 'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1|2|3|4|5|6|7|8] [--browsers 2] [--pages 2] [--start 0] [--resume] [--quiet]';
 
 export function parseArgs(argv: string[]): DataOptions {
-  const opts: Partial<DataOptions> = { browsers: 2, pages: 2, start: 0, quiet: false, resume: false, templates: DEFAULT_TEMPLATE_SET };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value\n${USAGE}`);
-      return v;
-    };
-    const int = (name: string, min: number) => {
-      const raw = value();
-      const n = Number(raw);
-      if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"\n${USAGE}`);
-      return n;
-    };
-    switch (arg) {
-      case '--seed': opts.seed = int('--seed', 0); break;
-      case '--count': opts.count = int('--count', 1); break;
-      case '--split': {
-        const s = value();
-        if (!SPLITS.includes(s as Split)) throw new Error(`--split must be train, val or test, got "${s}"\n${USAGE}`);
-        opts.split = s as Split;
-        break;
-      }
-      case '--out': opts.out = value(); break;
-      case '--templates': {
-        const t = Number(value());
-        if (!TEMPLATE_SETS.includes(t as TemplateSet)) throw new Error(`--templates must be one of ${TEMPLATE_SETS.join(', ')}, got "${argv[i]}"\n${USAGE}`);
-        opts.templates = t as TemplateSet;
-        break;
-      }
-      case '--browsers': opts.browsers = int('--browsers', 1); break;
-      case '--pages': opts.pages = int('--pages', 1); break;
-      case '--start': opts.start = int('--start', 0); break;
-      case '--quiet': opts.quiet = true; break;
-      case '--resume': opts.resume = true; break;
-      case '--help': case '-h': throw new Error(USAGE);
-      default: throw new Error(`unknown argument "${arg}"\n${USAGE}`);
-    }
+  const fail = (message: string) => new Error(`${message}\n${USAGE}`);
+  const { values } = parseOptions(argv, {
+    seed: { type: 'string' }, count: { type: 'string' }, split: { type: 'string' }, out: { type: 'string' },
+    templates: { type: 'string' }, browsers: { type: 'string' }, pages: { type: 'string' }, start: { type: 'string' },
+    quiet: { type: 'boolean' }, resume: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  }, { unknown: (arg) => `unknown argument "${arg}"`, error: fail });
+  if (values.help) throw new Error(USAGE);
+  const int = (name: 'seed' | 'count' | 'browsers' | 'pages' | 'start', min: number, fallback?: number) => {
+    const raw = values[name];
+    if (raw === undefined) return fallback;
+    const n = integerValue(raw);
+    if (n === undefined || n < min) throw fail(`--${name} must be an integer >= ${min}, got "${raw}"`);
+    return n;
+  };
+  const opts: Partial<DataOptions> = {};
+  const seed = int('seed', 0), count = int('count', 1);
+  if (seed !== undefined) opts.seed = seed;
+  if (count !== undefined) opts.count = count;
+  if (values.split !== undefined) {
+    if (!SPLITS.includes(values.split as Split)) throw fail(`--split must be train, val or test, got "${values.split}"`);
+    opts.split = values.split as Split;
   }
+  if (values.out !== undefined) opts.out = values.out;
+  opts.templates = DEFAULT_TEMPLATE_SET;
+  if (values.templates !== undefined) {
+    const t = Number(values.templates);
+    if (!TEMPLATE_SETS.includes(t as TemplateSet)) throw fail(`--templates must be one of ${TEMPLATE_SETS.join(', ')}, got "${values.templates}"`);
+    opts.templates = t as TemplateSet;
+  }
+  opts.browsers = int('browsers', 1, 2);
+  opts.pages = int('pages', 1, 2);
+  opts.start = int('start', 0, 0);
+  opts.quiet = values.quiet ?? false;
+  opts.resume = values.resume ?? false;
   for (const required of ['seed', 'count', 'split', 'out'] as const) {
-    if (opts[required] === undefined) throw new Error(`--${required} is required\n${USAGE}`);
+    if (opts[required] === undefined) throw fail(`--${required} is required`);
   }
   return opts as DataOptions;
 }

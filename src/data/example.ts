@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generatePair, type PairRecord } from './generate.js';
 import { RenderPage, launchBrowser } from './render.js';
+import { parseOptions } from '../cli/args.js';
 
 export const EXAMPLE_SEED = 777;
 
@@ -49,8 +50,13 @@ export async function makeExample(outDir: string): Promise<PairRecord> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const i = process.argv.indexOf('--out');
-  const out = i >= 0 ? process.argv[i + 1] : 'examples';
+  let out = 'examples';
+  try {
+    out = parseOptions(process.argv.slice(2), { out: { type: 'string' } }).values.out ?? out;
+  } catch (err) {
+    process.stderr.write(`example: ${(err as Error).message}\nusage: node dist/src/data/example.js [--out DIR]\n`);
+    process.exit(2);
+  }
   makeExample(out).then(
     (r) => process.stderr.write(`example: ${r.id} -> ${out}/before.png, ${out}/after.png, ${out}/example.json\n  ${r.captions[0]}\n`),
     (err) => {

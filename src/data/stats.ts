@@ -3,6 +3,7 @@
 // sizes, frames, caption vocabulary and lengths, and any record that breaks the format.
 import { readManifest, validateRecord } from './manifest.js';
 import type { PairRecord } from './generate.js';
+import { parseOptions } from '../cli/args.js';
 
 export interface CorpusStats {
   pairs: number;
@@ -88,14 +89,21 @@ export function formatStats(s: CorpusStats): string {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const dir = args.find((a) => !a.startsWith('--'));
-  if (!dir) {
-    process.stderr.write('usage: npm run --silent data:stats -- DIR [--json]\n');
+  const usage = 'usage: npm run --silent data:stats -- DIR [--json]\n';
+  let parsed: ReturnType<typeof parseOptions<{ json: { type: 'boolean' } }>>;
+  try {
+    parsed = parseOptions(process.argv.slice(2), { json: { type: 'boolean' } }, { positionals: true });
+  } catch (err) {
+    process.stderr.write(`data:stats: ${(err as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+  const dir = parsed.positionals[0];
+  if (!dir || parsed.positionals.length > 1) {
+    process.stderr.write(usage);
     process.exit(2);
   }
   const stats = corpusStats(readManifest(dir));
-  process.stdout.write((args.includes('--json') ? JSON.stringify(stats, null, 1) : formatStats(stats)) + '\n');
+  process.stdout.write((parsed.values.json ? JSON.stringify(stats, null, 1) : formatStats(stats)) + '\n');
   if (stats.invalid.length) process.exit(1);
 }
 
