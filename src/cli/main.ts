@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
 import { describe, DEFAULT_BEAM_WIDTH, type DescribeOptions } from '../core/pipeline.js';
 import { renderGallery, type GalleryEntry } from '../core/html-report.js';
-import { ImageInputError } from '../core/image.js';
+import { DEFAULT_IMAGE_LIMITS, ImageInputError, readInputBytes } from '../core/image.js';
 import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
 import { parseOptions } from './args.js';
 
@@ -190,7 +190,7 @@ async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Prom
       fs.mkdirSync(path.dirname(path.resolve(htmlFile)), { recursive: true });
       fs.writeFileSync(htmlFile, renderGallery([{
         name: `${beforePath} -> ${afterPath}`, status: 'compared', report,
-        beforePng: fs.readFileSync(beforePath), afterPng: fs.readFileSync(afterPath),
+        beforePng: readInputBytes(beforePath), afterPng: readInputBytes(afterPath),
       }], { title: 'ProCap Review' }));
     }
     const framesDir = args.flags.get('--frames');
@@ -217,7 +217,9 @@ function listPngs(root: string): string[] {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) walk(full);
-      else if (e.isFile() && e.name.toLowerCase().endsWith('.png')) found.push(path.relative(root, full).split(path.sep).join('/'));
+      // links, FIFOs and devices named *.png are listed too: reading them fails with a clear error for
+      // that pair (readInputBytes) rather than their other side passing for added or removed
+      else if (e.name.toLowerCase().endsWith('.png')) found.push(path.relative(root, full).split(path.sep).join('/'));
     }
   };
   walk(root);
@@ -232,8 +234,8 @@ function folderPairs(beforeDir: string, afterDir: string, filter?: RegExp): Pair
   const names = [...new Set([...a, ...b])].filter((n) => !filter || filter.test(n)).sort();
   return names.map((name) => ({
     name,
-    before: a.has(name) ? () => fs.readFileSync(path.join(beforeDir, name)) : undefined,
-    after: b.has(name) ? () => fs.readFileSync(path.join(afterDir, name)) : undefined,
+    before: a.has(name) ? () => readInputBytes(path.join(beforeDir, name), DEFAULT_IMAGE_LIMITS, beforeDir) : undefined,
+    after: b.has(name) ? () => readInputBytes(path.join(afterDir, name), DEFAULT_IMAGE_LIMITS, afterDir) : undefined,
     beforeLabel: path.join(beforeDir, name),
     afterLabel: path.join(afterDir, name),
   }));
@@ -241,15 +243,17 @@ function folderPairs(beforeDir: string, afterDir: string, filter?: RegExp): Pair
 
 function pairFolders(root: string): PairSource[] {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UsageError(`${root}: not a folder`);
+  // (lstat: a dangling link or a FIFO is there, and fails as that pair's error when read)
+  const there = (file: string) => fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
   return fs.readdirSync(root, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && (fs.existsSync(path.join(root, e.name, 'before.png')) || fs.existsSync(path.join(root, e.name, 'after.png'))))
+    .filter((e) => e.isDirectory() && (there(path.join(root, e.name, 'before.png')) || there(path.join(root, e.name, 'after.png'))))
     .map((e) => e.name).sort()
     .map((name) => {
       const b = path.join(root, name, 'before.png'), a = path.join(root, name, 'after.png');
       return {
         name,
-        before: fs.existsSync(b) ? () => fs.readFileSync(b) : undefined,
-        after: fs.existsSync(a) ? () => fs.readFileSync(a) : undefined,
+        before: there(b) ? () => readInputBytes(b, DEFAULT_IMAGE_LIMITS, root) : undefined,
+        after: there(a) ? () => readInputBytes(a, DEFAULT_IMAGE_LIMITS, root) : undefined,
         beforeLabel: b, afterLabel: a,
       };
     });
@@ -323,8 +327,20 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
     for (const source of sources) {
       if (!source.before || !source.after) {
         const status = source.before ? 'removed' : 'added';
+        let png: Uint8Array | undefined;
+        try {
+          png = (source.after ?? source.before)!();
+        } catch (e) {
+          // an added or removed screenshot that cannot be read is that pair's error; the run goes on
+          const message = e instanceof Error ? e.message : String(e);
+          result.summary.errors++;
+          entries.push({ name: source.name, status: 'error', error: message });
+          result.pairs.push({ name: source.name, status: 'error', changed: false, error: message });
+          err(`ERROR     ${source.name}: ${message}`);
+          continue;
+        }
         result.summary[status]++;
-        entries.push({ name: source.name, status, afterPng: source.after?.(), beforePng: source.before?.() });
+        entries.push({ name: source.name, status, ...(status === 'added' ? { afterPng: png } : { beforePng: png }) });
         result.pairs.push({ name: source.name, status, changed: true });
         continue;
       }

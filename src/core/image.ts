@@ -4,7 +4,8 @@
 // The header is checked by hand BEFORE pngjs allocates anything, so a hostile or broken file
 // is refused with a clear message naming it instead of exhausting memory.
 
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { sep } from 'node:path';
 import * as zlib from 'node:zlib';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
@@ -385,27 +386,53 @@ export function compositeOverWhite(data: Uint8Array): void {
   }
 }
 
-/** Reads and decodes a PNG file; every failure (missing, too big, corrupt) names the file. */
-export function readPngFile(path: string, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): RgbaImage {
-  let size: number;
+/**
+ * The bytes of an input file, opened once: it must be a regular file (not a FIFO, which would block
+ * a reader forever, nor a device such as /dev/zero, which never ends), no larger than the limit, and -
+ * when `within` is given - a file inside that folder once links are followed (a committed symlink must
+ * not make a batch read outside the compared tree). Every failure names the file.
+ */
+export function readInputBytes(path: string, limits: ImageLimits = DEFAULT_IMAGE_LIMITS, within?: string): Buffer {
+  let fd: number;
   try {
-    const stats = statSync(path);
-    if (!stats.isFile()) throw new ImageInputError(path, 'not a regular file');
-    size = stats.size;
+    // non-blocking: opening a FIFO for reading must not wait for a writer
+    fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch (error) {
+    throw new ImageInputError(path, `cannot read the file (${(error as Error).message})`);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
+      throw new ImageInputError(path, `not a regular file (${stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a folder' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : 'a special file'})`);
+    }
+    if (within !== undefined) {
+      const root = realpathSync(within);
+      const real = realpathSync(path);
+      if (real !== root && !real.startsWith(root + sep)) throw new ImageInputError(path, `a link to a file outside ${within} (${real})`);
+    }
+    if (stats.size > limits.maxFileBytes) {
+      throw new ImageInputError(path, `file too large: ${stats.size} bytes exceeds the limit of ${limits.maxFileBytes} bytes`);
+    }
+    // read what fstat promised, and no more (a file that grows while read is cut there)
+    const bytes = Buffer.alloc(stats.size);
+    let at = 0;
+    while (at < bytes.length) {
+      const n = readSync(fd, bytes, at, bytes.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return at === bytes.length ? bytes : bytes.subarray(0, at);
   } catch (error) {
     if (error instanceof ImageInputError) throw error;
     throw new ImageInputError(path, `cannot read the file (${(error as Error).message})`);
+  } finally {
+    closeSync(fd);
   }
-  if (size > limits.maxFileBytes) {
-    throw new ImageInputError(path, `file too large: ${size} bytes exceeds the limit of ${limits.maxFileBytes} bytes`);
-  }
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new ImageInputError(path, `cannot read the file (${(error as Error).message})`);
-  }
-  return decodePng(bytes, path, limits);
+}
+
+/** Reads and decodes a PNG file; every failure (missing, too big, not a regular file, corrupt) names the file. */
+export function readPngFile(path: string, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): RgbaImage {
+  return decodePng(readInputBytes(path, limits), path, limits);
 }
 
 /** Encodes RGBA (alpha kept as given) to PNG bytes, colour type 6, 8 bits. */

@@ -153,6 +153,52 @@ test('batch --pairs DIR and --git REF_A REF_B [--paths GLOB]', () => {
   assert.equal(cli(['batch', '--git', 'HEAD~1', 'nope', ...M], repo).code, 2);
 });
 
+test('batch: a link to /dev/zero, a FIFO, a link out of the tree and a dangling added file are that pair\'s errors; the run goes on', () => {
+  const root = tempDir('cli-special');
+  const pairs = path.join(root, 'pairs');
+  const good = writePair(path.join(pairs, 'c-good'));
+  const outside = path.join(root, 'outside.png');
+  fs.copyFileSync(good.before, outside);
+  const special: Record<string, (file: string) => void> = {
+    'a-zero': (f) => fs.symlinkSync('/dev/zero', f),
+    'b-fifo': (f) => execFileSync('mkfifo', [f]),
+    'd-outside': (f) => fs.symlinkSync(outside, f),
+  };
+  for (const [name, make] of Object.entries(special)) {
+    fs.mkdirSync(path.join(pairs, name));
+    make(path.join(pairs, name, 'before.png'));
+    fs.copyFileSync(good.after, path.join(pairs, name, 'after.png'));
+  }
+  const json = path.join(root, 'report.json');
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [CLI, 'batch', '--pairs', pairs, '--json-file', json, '--no-procedure', '--provider', 'cpu', ...M],
+    { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.signal, null, 'no hang, no crash');
+  assert.ok(Date.now() - started < 120_000);
+  assert.equal(r.status, 3, r.stderr);
+  const report = JSON.parse(fs.readFileSync(json, 'utf8'));
+  const byName = Object.fromEntries(report.pairs.map((p: { name: string }) => [p.name, p]));
+  assert.match(byName['a-zero'].error, /not a regular file \(a device\)/);
+  assert.match(byName['b-fifo'].error, /not a regular file \(a FIFO\)/);
+  assert.match(byName['d-outside'].error, /a link to a file outside/);
+  assert.equal(byName['c-good'].status, 'compared');
+  // folder mode: a FIFO is reported, not skipped (its other side is not "added"); a dangling added
+  // file is an error of its own, and the run still writes its report
+  const before = path.join(root, 'before'), after = path.join(root, 'after');
+  fs.mkdirSync(before);
+  fs.mkdirSync(after);
+  execFileSync('mkfifo', [path.join(before, 'x.png')]);
+  fs.copyFileSync(good.after, path.join(after, 'x.png'));
+  fs.symlinkSync(path.join(root, 'nowhere.png'), path.join(after, 'new.png'));
+  const json2 = path.join(root, 'report2.json');
+  const f = spawnSync(process.execPath, [CLI, 'batch', before, after, '--json-file', json2, '--no-procedure', '--provider', 'cpu', ...M],
+    { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(f.status, 3, f.stderr);
+  const folder = JSON.parse(fs.readFileSync(json2, 'utf8'));
+  assert.deepEqual(folder.pairs.map((p: { name: string; status: string }) => [p.name, p.status]), [['new.png', 'error'], ['x.png', 'error']]);
+  assert.equal(folder.summary.added, 0);
+});
+
 test('HTML gallery: escapes captions and names, no script or external resource, strict CSP', async () => {
   const { renderGallery } = await import('../../src/core/html-report.js');
   const pair = screenPair();
