@@ -33,8 +33,12 @@ export class ImageReadError extends Error {
 export async function readImageUri(uri: vscode.Uri, label: string): Promise<Uint8Array> {
   let size: number;
   try {
-    size = (await vscode.workspace.fs.stat(uri)).size;
+    const stat = await vscode.workspace.fs.stat(uri);
+    // a FIFO or a device (FileType.Unknown) would block or never end: only files are read
+    if ((stat.type & vscode.FileType.File) === 0) throw new ImageReadError(label, `${label} is not a regular file`);
+    size = stat.size;
   } catch (error) {
+    if (error instanceof ImageReadError) throw error;
     throw new ImageReadError(label, `cannot read ${label}: ${(error as Error).message}`);
   }
   if (size === 0) throw new ImageReadError(label, `${label} is empty (0 bytes), not a PNG image`);
