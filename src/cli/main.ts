@@ -40,6 +40,24 @@ options:
 exit codes: 0 ok, 1 changes found with --fail-on-change, 2 usage, 3 bad input image / failed pair,
             4 model files missing or corrupt, 5 internal error`;
 
+/**
+ * Writes a report file whole or not at all: into a temporary file beside it, then renamed over it. A
+ * full disk or a kill leaves the previous file (or none), never a truncated one; a link at `file` is
+ * replaced, not followed (its target is left alone).
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  const dir = path.dirname(path.resolve(file));
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(tmp, data);
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -187,8 +205,7 @@ async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Prom
     const report = await describe(sessions, beforePath, afterPath, describeOptionsFrom(args.flags));
     const htmlFile = args.flags.get('--html');
     if (typeof htmlFile === 'string') {
-      fs.mkdirSync(path.dirname(path.resolve(htmlFile)), { recursive: true });
-      fs.writeFileSync(htmlFile, renderGallery([{
+      writeFileAtomic(htmlFile, renderGallery([{
         name: `${beforePath} -> ${afterPath}`, status: 'compared', report,
         beforePng: readInputBytes(beforePath), afterPng: readInputBytes(afterPath),
       }], { title: 'ProCap Review' }));
@@ -373,12 +390,10 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
   }
   result.summary.seconds = Number(((performance.now() - started) / 1000).toFixed(3));
   if (jsonFile) {
-    fs.mkdirSync(path.dirname(path.resolve(jsonFile)), { recursive: true });
-    fs.writeFileSync(jsonFile, JSON.stringify(result, null, 2));
+    writeFileAtomic(jsonFile, JSON.stringify(result, null, 2));
   }
   if (htmlFile) {
-    fs.mkdirSync(path.dirname(path.resolve(htmlFile)), { recursive: true });
-    fs.writeFileSync(htmlFile, renderGallery(entries, { title: 'ProCap Review batch report', subtitle }));
+    writeFileAtomic(htmlFile, renderGallery(entries, { title: 'ProCap Review batch report', subtitle }));
   }
   if (flags.has('--json')) out(JSON.stringify(result, null, 2));
   else {

@@ -1,7 +1,10 @@
 // The command line's argument parsing (src/cli/main.ts parseArgs, on node:util's parser).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseArgs, UsageError } from '../../src/cli/main.js';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs, UsageError, writeFileAtomic } from '../../src/cli/main.js';
 
 test('an option that takes a value never takes the next option as it; -- ends the options', () => {
   assert.throws(() => parseArgs(['a.png', 'b.png', '--html', '--json'], 'describe'), (e: Error) => e instanceof UsageError && /--html needs a value \(got the option --json\)/.test(e.message));
@@ -18,4 +21,24 @@ test('an option that takes a value never takes the next option as it; -- ends th
   assert.equal(batch.flags.get('--html'), 'g.html');
   assert.equal(batch.flags.get('--shard'), '2/4');
   assert.equal(batch.flags.has('--json'), false);
+});
+
+test('report files are written whole through a temporary file; a link in the way is replaced, its target kept', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-atomic-'));
+  const target = path.join(dir, 'precious.txt');
+  fs.writeFileSync(target, 'keep me');
+  const report = path.join(dir, 'out', 'report.html');
+  fs.mkdirSync(path.dirname(report));
+  fs.symlinkSync(target, report);
+  writeFileAtomic(report, '<html>new</html>');
+  assert.equal(fs.readFileSync(target, 'utf8'), 'keep me', 'the link was not followed');
+  assert.ok(fs.lstatSync(report).isFile());
+  assert.equal(fs.readFileSync(report, 'utf8'), '<html>new</html>');
+  assert.deepEqual(fs.readdirSync(path.dirname(report)), ['report.html'], 'no temporary file left');
+  // a write that fails (a folder where the file should go) leaves no temporary file either
+  const blocked = path.join(dir, 'blocked');
+  fs.mkdirSync(path.join(blocked, 'report.json'), { recursive: true });
+  assert.throws(() => writeFileAtomic(path.join(blocked, 'report.json'), '{}'));
+  assert.deepEqual(fs.readdirSync(blocked), ['report.json']);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
