@@ -22,6 +22,8 @@ export const EXIT = {
   /** a model file is missing, corrupt or of another contract version */
   MODEL: 4,
   INTERNAL: 5,
+  /** an output file or folder cannot be written (checked before the work) */
+  OUTPUT: 6,
 } as const;
 
 const USAGE = `usage:
@@ -38,7 +40,7 @@ options:
   --threshold X       pixel diff colour threshold 0..1 (default 0.1)
   --max-pixels N      largest accepted image, width*height
 exit codes: 0 ok, 1 changes found with --fail-on-change, 2 usage, 3 bad input image / failed pair,
-            4 model files missing or corrupt, 5 internal error`;
+            4 model files missing or corrupt, 5 internal error, 6 an output cannot be written`;
 
 /**
  * Writes a report file whole or not at all: into a temporary file beside it, then renamed over it. A
@@ -47,14 +49,49 @@ exit codes: 0 ok, 1 changes found with --fail-on-change, 2 usage, 3 bad input im
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const dir = path.dirname(path.resolve(file));
-  fs.mkdirSync(dir, { recursive: true });
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
   try {
+    fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(tmp, data);
     fs.renameSync(tmp, file);
   } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // (no folder, no temporary file)
+    }
+    throw new OutputError(file, (e as Error).message);
+  }
+}
+
+/** An output that cannot be written: exit 6, naming it. */
+export class OutputError extends Error {
+  constructor(readonly file: string, problem: string) {
+    super(`cannot write ${file}: ${problem}`);
+    this.name = 'OutputError';
+  }
+}
+
+/**
+ * Checks before any work that `file` can be written (its folder made, a file created there and
+ * removed), so a bad output path fails in a second rather than after the whole run. With `folder`,
+ * `file` is itself the folder to write into.
+ */
+export function checkWritable(file: string, folder = false): void {
+  const dir = folder ? path.resolve(file) : path.dirname(path.resolve(file));
+  const probe = path.join(dir, `.procap-write-check.${process.pid}`);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(probe, '');
+    fs.rmSync(probe);
+    if (!folder && fs.existsSync(file) && fs.statSync(file).isDirectory()) throw new Error('a folder is in the way');
+  } catch (e) {
+    try {
+      fs.rmSync(probe, { force: true });
+    } catch {
+      // (the folder could not be made: nothing to remove)
+    }
+    throw new OutputError(file, (e as Error).message);
   }
 }
 
@@ -200,6 +237,8 @@ function stripFrames(report: ChangeReport): ChangeReport {
 async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Promise<number> {
   if (args.positional.length !== 2) throw new UsageError('describe needs exactly two PNG files: BEFORE AFTER');
   const [beforePath, afterPath] = args.positional;
+  if (typeof args.flags.get('--html') === 'string') checkWritable(String(args.flags.get('--html')));
+  if (typeof args.flags.get('--frames') === 'string') checkWritable(String(args.flags.get('--frames')), true);
   const sessions = sessionsFrom(args.flags);
   try {
     const report = await describe(sessions, beforePath, afterPath, describeOptionsFrom(args.flags));
@@ -211,7 +250,13 @@ async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Prom
       }], { title: 'ProCap Review' }));
     }
     const framesDir = args.flags.get('--frames');
-    if (typeof framesDir === 'string') writeFrames(report, framesDir);
+    if (typeof framesDir === 'string') {
+      try {
+        writeFrames(report, framesDir);
+      } catch (e) {
+        throw new OutputError(framesDir, (e as Error).message);
+      }
+    }
     out(args.flags.has('--json') ? JSON.stringify(stripFrames(report), null, 2) : textReport(report));
     return args.flags.has('--fail-on-change') && report.changed ? EXIT.CHANGES : EXIT.OK;
   } finally {
@@ -331,6 +376,13 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
   const outDir = typeof flags.get('--out') === 'string' ? String(flags.get('--out')) : undefined;
   const jsonFile = (flags.get('--json-file') as string | undefined) ?? (outDir ? path.join(outDir, 'report.json') : undefined);
   const htmlFile = (flags.get('--html') as string | undefined) ?? (outDir ? path.join(outDir, 'report.html') : undefined);
+  // outputs checked before the work; a report of an earlier run is removed now, so that a run that
+  // is stopped or fails does not leave it looking like this run's
+  for (const file of [jsonFile, htmlFile]) {
+    if (!file) continue;
+    checkWritable(file);
+    fs.rmSync(file, { force: true });
+  }
 
   const started = performance.now();
   const sessions = sessionsFrom(flags);
@@ -435,6 +487,10 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
     if (e instanceof ModelLoadError) {
       err(`procap: model error: ${e.message}`);
       return EXIT.MODEL;
+    }
+    if (e instanceof OutputError) {
+      err(`procap: ${e.message}`);
+      return EXIT.OUTPUT;
     }
     err(`procap: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
     return EXIT.INTERNAL;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseArgs, UsageError, writeFileAtomic } from '../../src/cli/main.js';
+import { checkWritable, OutputError, parseArgs, UsageError, writeFileAtomic } from '../../src/cli/main.js';
 
 test('an option that takes a value never takes the next option as it; -- ends the options', () => {
   assert.throws(() => parseArgs(['a.png', 'b.png', '--html', '--json'], 'describe'), (e: Error) => e instanceof UsageError && /--html needs a value \(got the option --json\)/.test(e.message));
@@ -38,7 +38,21 @@ test('report files are written whole through a temporary file; a link in the way
   // a write that fails (a folder where the file should go) leaves no temporary file either
   const blocked = path.join(dir, 'blocked');
   fs.mkdirSync(path.join(blocked, 'report.json'), { recursive: true });
-  assert.throws(() => writeFileAtomic(path.join(blocked, 'report.json'), '{}'));
+  assert.throws(() => writeFileAtomic(path.join(blocked, 'report.json'), '{}'), OutputError);
   assert.deepEqual(fs.readdirSync(blocked), ['report.json']);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('outputs are checked before the work: a file where a folder should be, or a folder in the way, is an OutputError naming the path', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-writable-'));
+  const file = path.join(dir, 'a-file');
+  fs.writeFileSync(file, 'x');
+  assert.throws(() => checkWritable(path.join(file, 'report.json')), (e: Error) => e instanceof OutputError && e.message.startsWith(`cannot write ${path.join(file, 'report.json')}`));
+  assert.throws(() => checkWritable(file, true), OutputError);
+  fs.mkdirSync(path.join(dir, 'report.html'));
+  assert.throws(() => checkWritable(path.join(dir, 'report.html')), /a folder is in the way/);
+  checkWritable(path.join(dir, 'new', 'deeper', 'report.json'));
+  assert.ok(fs.existsSync(path.join(dir, 'new', 'deeper')), 'the folder is made');
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'new', 'deeper')), [], 'and the probe removed');
   fs.rmSync(dir, { recursive: true, force: true });
 });
