@@ -10,15 +10,25 @@ const { diffImages } = await import(M + 'diff.js');
 const { findRegions } = await import(M + 'regions.js');
 const { jitterShiftOf } = await import(M + 'jitter.js');
 const { isRerendered } = await import(M + 'rerender.js');
-if (!process.argv[2]) { console.error('usage: node scripts/measure-noise.mjs SPLIT_DIR [MAX_PAIRS]   (after npm run build)'); process.exit(2); }
+if (!process.argv[2]) {
+  console.error('usage: node scripts/measure-noise.mjs SPLIT_DIR [MAX_PAIRS]   (after npm run build)');
+  process.exit(2);
+}
 const dir = process.argv[2];
-const man = readFileSync(`${dir}/manifest.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-const crops = readFileSync(`${dir}/crops.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const man = readFileSync(`${dir}/manifest.jsonl`, 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l));
+const crops = readFileSync(`${dir}/crops.jsonl`, 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l));
 const kindOf = new Map(crops.map((c) => [c.pair_id + ':' + c.box.join(','), c.kind]));
 const stats = {};
 let n = 0;
 for (const p of man.slice(0, Number(process.argv[3] ?? 1200))) {
-  const a = readPngFile(resolve(dir, p.before)), b = readPngFile(resolve(dir, p.after));
+  const a = readPngFile(resolve(dir, p.before)),
+    b = readPngFile(resolve(dir, p.after));
   const an = findRegions(diffImages(a, b));
   const noneTruth = (p.changes ?? []).every((c) => c.kind === 'none');
   for (const r of an.regions) {

@@ -15,9 +15,15 @@ export interface ParseOptionsConfig {
   error?: (message: string) => Error;
 }
 
-type Parsed<T extends OptionSpecs> = ReturnType<typeof parseArgs<{
-  args: string[]; options: T; strict: true; allowPositionals: boolean; tokens: true;
-}>>;
+type Parsed<T extends OptionSpecs> = ReturnType<
+  typeof parseArgs<{
+    args: string[];
+    options: T;
+    strict: true;
+    allowPositionals: boolean;
+    tokens: true;
+  }>
+>;
 
 /**
  * `args` parsed against `options` (node:util parseArgs: strict, tokens kept for "the last of two
@@ -34,14 +40,17 @@ export function parseOptions<T extends OptionSpecs>(args: string[], options: T, 
     const message = (e as Error).message;
     const code = (e as { code?: string }).code;
     const quoted = /'([^']+)'/.exec(message)?.[1] ?? '';
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw error(unknown(quoted || message));
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      throw error(unknown(quoted || message));
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       // "Option '--x' does not take an argument" | "Option '--x <value>' argument missing" |
       // "Option '--x' argument is ambiguous." (the next argument starts with a dash) ; short: "'-o, --out <value>'"
       const name = /^(-{1,2}[^\s,<]+)/.exec(quoted)?.[1] ?? quoted;
       if (/does not take an argument/.test(message)) throw error(`${name} takes no value`);
       const at = args.findIndex((a, i) => a === name && args[i + 1]?.startsWith('-'));
-      throw error(/ambiguous/.test(message) && at >= 0 ? `${name} needs a value (got the option ${args[at + 1]})` : `${name} needs a value`);
+      throw error(
+        /ambiguous/.test(message) && at >= 0 ? `${name} needs a value (got the option ${args[at + 1]})` : `${name} needs a value`,
+      );
     }
     throw error(message);
   }

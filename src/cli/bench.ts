@@ -35,9 +35,16 @@ interface BenchOptions {
 const USAGE = 'usage: npm run --silent bench -- [--json] [--quick] [--reps N] [--models DIR]';
 
 function parse(argv: string[]): BenchOptions {
-  const { values: v } = parseOptions(argv, {
-    json: { type: 'boolean' }, quick: { type: 'boolean' }, reps: { type: 'string' }, models: { type: 'string' },
-  }, { error: (message) => new Error(`${message}\n${USAGE}`) });
+  const { values: v } = parseOptions(
+    argv,
+    {
+      json: { type: 'boolean' },
+      quick: { type: 'boolean' },
+      reps: { type: 'string' },
+      models: { type: 'string' },
+    },
+    { error: (message) => new Error(`${message}\n${USAGE}`) },
+  );
   const o: BenchOptions = {
     json: v.json ?? false,
     quick: v.quick ?? false,
@@ -57,26 +64,36 @@ export function syntheticPair(width: number, height: number, changes: number): {
       for (let y = Math.max(0, y0); y < Math.min(height, y1); y++) {
         let i = (y * width + Math.max(0, x0)) * 4;
         for (let x = Math.max(0, x0); x < Math.min(width, x1); x++, i += 4) {
-          d[i] = r; d[i + 1] = g; d[i + 2] = b; d[i + 3] = 255;
+          d[i] = r;
+          d[i + 1] = g;
+          d[i + 2] = b;
+          d[i + 3] = 255;
         }
       }
     };
     fill(0, 0, width, height, 246, 247, 249);
     fill(0, 0, width, 48, 36, 41, 56); // header
     // a grid of cards with text-like stripes
-    const cols = Math.max(2, Math.floor(width / 320)), rows = Math.max(2, Math.floor((height - 60) / 200));
-    const cw = Math.floor(width / cols), ch = Math.floor((height - 60) / rows);
+    const cols = Math.max(2, Math.floor(width / 320)),
+      rows = Math.max(2, Math.floor((height - 60) / 200));
+    const cw = Math.floor(width / cols),
+      ch = Math.floor((height - 60) / rows);
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
-        const x0 = c * cw + 12, y0 = 60 + r * ch + 12, x1 = (c + 1) * cw - 12, y1 = 60 + (r + 1) * ch - 12;
+        const x0 = c * cw + 12,
+          y0 = 60 + r * ch + 12,
+          x1 = (c + 1) * cw - 12,
+          y1 = 60 + (r + 1) * ch - 12;
         fill(x0, y0, x1, y1, 255, 255, 255);
-        for (let s = 0; s < 4; s++) fill(x0 + 16, y0 + 20 + s * 22, x1 - 16 - ((r * 7 + c * 3 + s * 5) % 5) * 20, y0 + 30 + s * 22, 90, 96, 110);
+        for (let s = 0; s < 4; s++)
+          fill(x0 + 16, y0 + 20 + s * 22, x1 - 16 - ((r * 7 + c * 3 + s * 5) % 5) * 20, y0 + 30 + s * 22, 90, 96, 110);
       }
     }
     // the changed elements: buttons spread over the screen; in "after" they move down and change colour
     const grid = Math.ceil(Math.sqrt(changes));
     for (let k = 0; k < changes; k++) {
-      const gx = k % grid, gy = Math.floor(k / grid);
+      const gx = k % grid,
+        gy = Math.floor(k / grid);
       const x = Math.floor(((gx + 0.5) * width) / grid) - 50;
       const y = Math.floor(60 + ((gy + 0.5) * (height - 100)) / grid) - 16;
       if (variant === 'before') fill(x, y, x + 100, y + 32, 37, 99, 235);
@@ -123,15 +140,21 @@ async function measurePair(sessions: SessionManager, width: number, height: numb
   for (let i = 0; i < reps + 1; i++) {
     let first = NaN;
     const cpu0 = process.cpuUsage();
-    const report = await describe(sessions, before, after, { onCaptions: (_r, ms) => { first = ms; } });
+    const report = await describe(sessions, before, after, {
+      onCaptions: (_r, ms) => {
+        first = ms;
+      },
+    });
     const cpu = process.cpuUsage(cpu0);
     if (i > 0) runs.push({ report, first, cpu: (cpu.user + cpu.system) / 1000 }); // run 0 is the warm-up
   }
   // the baseline: what a plain pixel-diff tool does on the same pair (decode + pixelmatch), and pixelmatch alone
-  const pm: number[] = [], pmDecode: number[] = [];
+  const pm: number[] = [],
+    pmDecode: number[] = [];
   for (let i = 0; i < reps + 1; i++) {
     const t0 = performance.now();
-    const a = decodePng(before, 'before'), b = decodePng(after, 'after');
+    const a = decodePng(before, 'before'),
+      b = decodePng(after, 'after');
     const t1 = performance.now();
     pixelmatch(a.data, b.data, new Uint8Array(a.data.length), width, height, { threshold: 0.1, includeAA: false });
     const t2 = performance.now();
@@ -143,7 +166,9 @@ async function measurePair(sessions: SessionManager, width: number, height: numb
   const reg = runs[0].report.regions.filter((r) => !r.noiseOnly).length + (runs[0].report.global ? 1 : 0);
   const t = (f: (x: ChangeReport) => number) => median(runs.map((r) => f(r.report)));
   return {
-    size: `${width}x${height}`, changes, regions: reg,
+    size: `${width}x${height}`,
+    changes,
+    regions: reg,
     decode_ms: r1(t((x) => x.timings.decodeMs)),
     diff_ms: r1(t((x) => x.timings.diffMs)),
     regions_ms: r1(t((x) => x.timings.regionsMs)),
@@ -175,8 +200,11 @@ interface ContextRow {
 /** The layout context's cost on a pair, split by its two costly parts; medians over reps. */
 function measureContext(width: number, height: number, changes: number, reps: number): ContextRow {
   const { before, after } = syntheticPair(width, height, changes);
-  const a = decodePng(before, 'before'), b = decodePng(after, 'after');
-  const boxes = findRegions(diffImages(a, b)).regions.filter((r) => !r.noiseOnly).map((r) => r.box);
+  const a = decodePng(before, 'before'),
+    b = decodePng(after, 'after');
+  const boxes = findRegions(diffImages(a, b))
+    .regions.filter((r) => !r.noiseOnly)
+    .map((r) => r.box);
   const time = (f: () => void) => {
     const runs: number[] = [];
     for (let i = 0; i < reps + 1; i++) {
@@ -187,7 +215,9 @@ function measureContext(width: number, height: number, changes: number, reps: nu
     return r1(median(runs));
   };
   return {
-    size: `${width}x${height}`, changes, regions: boxes.length,
+    size: `${width}x${height}`,
+    changes,
+    regions: boxes.length,
     context_ms: time(() => boxes.forEach((_, i) => sampleContext(a, b, boxes, boxes, i, width, height))),
     motion_ms: time(() => boxes.forEach((box) => motionFeatures(a, b, box))),
     glyph_ms: time(() => boxes.forEach((box) => glyphFeatures(a, b, box))),
@@ -224,7 +254,16 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
 
   const sessions = new SessionManager({ modelsDir: o.modelsDir, provider: 'auto' });
   await sessions.loadAll();
-  const sizes: [number, number][] = o.quick ? [[512, 512], [1920, 1080]] : [[512, 512], [1920, 1080], [3840, 2160]];
+  const sizes: [number, number][] = o.quick
+    ? [
+        [512, 512],
+        [1920, 1080],
+      ]
+    : [
+        [512, 512],
+        [1920, 1080],
+        [3840, 2160],
+      ];
   const counts = o.quick ? [3] : [1, 3, 10];
   const rows: StageRow[] = [];
   for (const [w, h] of sizes) {
@@ -257,11 +296,16 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   const reviewer = new Reviewer({ modelsDir: o.modelsDir, provider: 'cpu' });
   await reviewer.warmUp();
   const pair = syntheticPair(1920, 1080, 3);
-  const viaWorker: number[] = [], viaWorkerFirst: number[] = [];
+  const viaWorker: number[] = [],
+    viaWorkerFirst: number[] = [];
   for (let i = 0; i < o.reps + 1; i++) {
     const t0 = performance.now();
     let first = NaN;
-    await reviewer.describe(pair.before, pair.after, { onCaptions: () => { first = performance.now() - t0; } });
+    await reviewer.describe(pair.before, pair.after, {
+      onCaptions: () => {
+        first = performance.now() - t0;
+      },
+    });
     if (i > 0) {
       viaWorker.push(performance.now() - t0);
       viaWorkerFirst.push(first);
@@ -272,23 +316,40 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   const stops: number[] = [];
   for (let i = 0; i < Math.max(2, o.reps); i++) {
     const controller = new AbortController();
-    await reviewer.describe(pair.before, pair.after, { signal: controller.signal, onCaptions: () => controller.abort() }).catch(() => undefined);
+    await reviewer
+      .describe(pair.before, pair.after, { signal: controller.signal, onCaptions: () => controller.abort() })
+      .catch(() => undefined);
     await reviewer.describe(pair.before, pair.after, { procedure: false }); // waits until the cancelled one stopped
     if (reviewer.lastCancel) stops.push(reviewer.lastCancel.stopMs);
   }
   await reviewer.dispose();
 
   // the region analysis alone on the 1080p pair (pure pixel side, for reference)
-  const a = decodePng(pair.before, 'a'), b = decodePng(pair.after, 'b');
+  const a = decodePng(pair.before, 'a'),
+    b = decodePng(pair.after, 'b');
   const d = diffImages(a, b);
   const regionCount = findRegions(d).regions.length;
-  const contextRows = (o.quick ? [[1920, 1080, 3]] : [[1920, 1080, 3], [1920, 1080, 10], [3840, 2160, 10]])
-    .map(([w, h, n]) => measureContext(w, h, n, o.reps));
+  const contextRows = (
+    o.quick
+      ? [[1920, 1080, 3]]
+      : [
+          [1920, 1080, 3],
+          [1920, 1080, 10],
+          [3840, 2160, 10],
+        ]
+  ).map(([w, h, n]) => measureContext(w, h, n, o.reps));
 
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const describeRss = childPeakRss(o.modelsDir, o.quick ? 2 : 5);
   return {
-    machine: { load_average_1m_at_start: Number(loadAtStart.toFixed(1)), load_average_1m_at_end: Number(os.loadavg()[0].toFixed(1)), cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? 'unknown', memory_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)), node: process.version },
+    machine: {
+      load_average_1m_at_start: Number(loadAtStart.toFixed(1)),
+      load_average_1m_at_end: Number(os.loadavg()[0].toFixed(1)),
+      cpus: os.cpus().length,
+      cpu_model: os.cpus()[0]?.model ?? 'unknown',
+      memory_gb: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+      node: process.version,
+    },
     reps: o.reps,
     quick: o.quick,
     first_caption_ms_1080p: hd.first_caption_ms,
@@ -339,14 +400,35 @@ function childPeakRss(modelsDir: string, count: number): number {
 
 function table(result: Record<string, unknown>): string {
   const rows = result.stages as StageRow[];
-  const cols: (keyof StageRow)[] = ['size', 'changes', 'regions', 'decode_ms', 'diff_ms', 'regions_ms', 'encoder_ms', 'decoder_per_caption_ms',
-    'interpolation_per_frame_ms', 'imagined_ms', 'first_caption_ms', 'full_report_ms', 'full_report_cpu_ms', 'pixelmatch_with_decode_ms', 'pixelmatch_ms'];
+  const cols: (keyof StageRow)[] = [
+    'size',
+    'changes',
+    'regions',
+    'decode_ms',
+    'diff_ms',
+    'regions_ms',
+    'encoder_ms',
+    'decoder_per_caption_ms',
+    'interpolation_per_frame_ms',
+    'imagined_ms',
+    'first_caption_ms',
+    'full_report_ms',
+    'full_report_cpu_ms',
+    'pixelmatch_with_decode_ms',
+    'pixelmatch_ms',
+  ];
   const lines = [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`];
   for (const r of rows) lines.push(`| ${cols.map((c) => String(r[c])).join(' | ')} |`);
-  const rest = Object.entries(result).filter(([k]) => k !== 'stages' && k !== 'layout_context').map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+  const rest = Object.entries(result)
+    .filter(([k]) => k !== 'stages' && k !== 'layout_context')
+    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
   const ctx = result.layout_context as ContextRow[];
-  const ctxLines = ['', '| size | changes | regions | context_ms | motion_ms | glyph_ms |', '|---|---|---|---|---|---|',
-    ...ctx.map((r) => `| ${r.size} | ${r.changes} | ${r.regions} | ${r.context_ms} | ${r.motion_ms} | ${r.glyph_ms} |`)];
+  const ctxLines = [
+    '',
+    '| size | changes | regions | context_ms | motion_ms | glyph_ms |',
+    '|---|---|---|---|---|---|',
+    ...ctx.map((r) => `| ${r.size} | ${r.changes} | ${r.regions} | ${r.context_ms} | ${r.motion_ms} | ${r.glyph_ms} |`),
+  ];
   return [...lines, ...ctxLines, '', ...rest].join('\n');
 }
 
@@ -369,5 +451,7 @@ async function main(): Promise<number> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().then((code) => { process.exitCode = code; });
+  main().then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -26,7 +26,11 @@ export interface PairSample {
   kinds: { truth: string; predicted: string }[];
 }
 
-export interface Interval { mean: number; lo: number; hi: number }
+export interface Interval {
+  mean: number;
+  lo: number;
+  hi: number;
+}
 
 export interface Comparison {
   pairs: number;
@@ -52,7 +56,8 @@ export interface Comparison {
 /** Exact two-sided McNemar test: P(X <= min(b, c)) * 2 for X ~ Binomial(b + c, 1/2), capped at 1. */
 export function mcnemarExact(b: number, c: number): number {
   const n = b + c;
-  let logTerm = -n * Math.LN2, tail = 0;   // log(C(n, i) / 2^n), updated term to term
+  let logTerm = -n * Math.LN2,
+    tail = 0; // log(C(n, i) / 2^n), updated term to term
   for (let i = 0; i <= Math.min(b, c); i++) {
     if (i > 0) logTerm += Math.log(n - i + 1) - Math.log(i);
     tail += Math.exp(logTerm);
@@ -62,7 +67,8 @@ export function mcnemarExact(b: number, c: number): number {
 
 /** The `q` quantile (0..1) of sorted values, linear between neighbours. */
 function quantile(sorted: number[], q: number): number {
-  const x = q * (sorted.length - 1), i = Math.floor(x);
+  const x = q * (sorted.length - 1),
+    i = Math.floor(x);
   return i + 1 < sorted.length ? sorted[i] + (x - i) * (sorted[i + 1] - sorted[i]) : sorted[i];
 }
 
@@ -73,12 +79,16 @@ function quantile(sorted: number[], q: number): number {
 export function bootstrapRatio(numerator: number[], denominator: number[], resamples: number, seed: number): Interval {
   const n = numerator.length;
   const ratio = (num: number, den: number) => (den ? num / den : 0);
-  const mean = ratio(numerator.reduce((s, v) => s + v, 0), denominator.reduce((s, v) => s + v, 0));
+  const mean = ratio(
+    numerator.reduce((s, v) => s + v, 0),
+    denominator.reduce((s, v) => s + v, 0),
+  );
   if (!n) return { mean: 0, lo: 0, hi: 0 };
   const rng = new Rng(seed);
   const stats: number[] = [];
   for (let r = 0; r < resamples; r++) {
-    let num = 0, den = 0;
+    let num = 0,
+      den = 0;
     for (let i = 0; i < n; i++) {
       const j = rng.int(0, n - 1);
       num += numerator[j];
@@ -95,7 +105,14 @@ export function bootstrapRatio(numerator: number[], denominator: number[], resam
  * resampled with replacement: the accuracy difference of two runs whose items hold different numbers
  * of regions.
  */
-export function bootstrapRatioDifference(numA: number[], denA: number[], numB: number[], denB: number[], resamples: number, seed: number): Interval {
+export function bootstrapRatioDifference(
+  numA: number[],
+  denA: number[],
+  numB: number[],
+  denB: number[],
+  resamples: number,
+  seed: number,
+): Interval {
   const n = numA.length;
   const sum = (xs: number[]) => xs.reduce((s, v) => s + v, 0);
   const ratio = (num: number, den: number) => (den ? num / den : 0);
@@ -104,10 +121,16 @@ export function bootstrapRatioDifference(numA: number[], denA: number[], numB: n
   const rng = new Rng(seed);
   const stats: number[] = [];
   for (let r = 0; r < resamples; r++) {
-    let na = 0, da = 0, nb = 0, db = 0;
+    let na = 0,
+      da = 0,
+      nb = 0,
+      db = 0;
     for (let i = 0; i < n; i++) {
       const j = rng.int(0, n - 1);
-      na += numA[j]; da += denA[j]; nb += numB[j]; db += denB[j];
+      na += numA[j];
+      da += denA[j];
+      nb += numB[j];
+      db += denB[j];
     }
     stats.push(ratio(nb, db) - ratio(na, da));
   }
@@ -127,29 +150,49 @@ export function comparePairs(a: PairSample[], b: PairSample[], resamples = 2000,
   if (byId.size !== b.length) throw new Error('the second file names a pair twice');
   if (a.length !== b.length || a.some((p) => !byId.has(p.pair))) {
     const missing = a.filter((p) => !byId.has(p.pair)).length;
-    throw new Error(`the two files do not hold the same pairs (${a.length} and ${b.length} pairs, ${missing} of the first missing from the second): run both evaluations on the same --data and --count`);
+    throw new Error(
+      `the two files do not hold the same pairs (${a.length} and ${b.length} pairs, ${missing} of the first missing from the second): run both evaluations on the same --data and --count`,
+    );
   }
-  let onlyA = 0, onlyB = 0, rightA = 0, rightB = 0, regions = 0, regionsB = 0;
-  const kindDiff: number[] = [], regionCount: number[] = [], ciderDiff: number[] = [], ones: number[] = [];
-  const pairRightA: number[] = [], pairRightB: number[] = [], pairRegionsA: number[] = [], pairRegionsB: number[] = [];
+  let onlyA = 0,
+    onlyB = 0,
+    rightA = 0,
+    rightB = 0,
+    regions = 0,
+    regionsB = 0;
+  const kindDiff: number[] = [],
+    regionCount: number[] = [],
+    ciderDiff: number[] = [],
+    ones: number[] = [];
+  const pairRightA: number[] = [],
+    pairRightB: number[] = [],
+    pairRegionsA: number[] = [],
+    pairRegionsB: number[] = [];
   for (const pa of a) {
     const pb = byId.get(pa.pair) as PairSample;
     if (byPair) {
       const right = (p: PairSample) => p.kinds.filter((k) => k.truth === k.predicted).length;
-      pairRightA.push(right(pa)); pairRegionsA.push(pa.kinds.length);
-      pairRightB.push(right(pb)); pairRegionsB.push(pb.kinds.length);
-      rightA += right(pa); rightB += right(pb);
-      regions += pa.kinds.length; regionsB += pb.kinds.length;
+      pairRightA.push(right(pa));
+      pairRegionsA.push(pa.kinds.length);
+      pairRightB.push(right(pb));
+      pairRegionsB.push(pb.kinds.length);
+      rightA += right(pa);
+      rightB += right(pb);
+      regions += pa.kinds.length;
+      regionsB += pb.kinds.length;
       ciderDiff.push(pb.cider - pa.cider);
       ones.push(1);
       continue;
     }
     if (pa.kinds.length !== pb.kinds.length || pa.kinds.some((k, i) => k.truth !== pb.kinds[i].truth)) {
-      throw new Error(`pair ${pa.pair}: the two runs found different regions (another runtime or other data?); a paired comparison needs the same regions (--by-pair compares pair by pair)`);
+      throw new Error(
+        `pair ${pa.pair}: the two runs found different regions (another runtime or other data?); a paired comparison needs the same regions (--by-pair compares pair by pair)`,
+      );
     }
     let diff = 0;
     pa.kinds.forEach((k, i) => {
-      const okA = k.truth === k.predicted, okB = pb.kinds[i].truth === pb.kinds[i].predicted;
+      const okA = k.truth === k.predicted,
+        okB = pb.kinds[i].truth === pb.kinds[i].predicted;
       rightA += +okA;
       rightB += +okB;
       if (okA && !okB) onlyA++;
@@ -197,27 +240,38 @@ export function comparePairs(a: PairSample[], b: PairSample[], resamples = 2000,
 
 export function readPairSamples(file: string): PairSample[] {
   if (!fs.existsSync(file)) throw new Error(`${file}: no such file (write it with npm run eval -- ... --samples ${file})`);
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((line, i) => {
-    let row: PairSample;
-    try {
-      row = JSON.parse(line) as PairSample;
-    } catch (err) {
-      throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`);
-    }
-    if (typeof row.pair !== 'string' || typeof row.cider !== 'number' || !Array.isArray(row.kinds)) {
-      throw new Error(`${file}:${i + 1}: not a line of npm run eval --samples (needs pair, cider, kinds)`);
-    }
-    return row;
-  });
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((line, i) => {
+      let row: PairSample;
+      try {
+        row = JSON.parse(line) as PairSample;
+      } catch (err) {
+        throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`);
+      }
+      if (typeof row.pair !== 'string' || typeof row.cider !== 'number' || !Array.isArray(row.kinds)) {
+        throw new Error(`${file}:${i + 1}: not a line of npm run eval --samples (needs pair, cider, kinds)`);
+      }
+      return row;
+    });
 }
 
 function main(argv: string[]): number {
-  let files: string[], resamples = 2000, seed = 1, json = false, byPair = false;
+  let files: string[], resamples: number, seed: number, json: boolean, byPair: boolean;
   try {
     const fail = (message: string) => new Error(`${message}\n${USAGE}`);
-    const { values, positionals } = parseOptions(argv, {
-      resamples: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' }, 'by-pair': { type: 'boolean' },
-    }, { positionals: true, error: fail });
+    const { values, positionals } = parseOptions(
+      argv,
+      {
+        resamples: { type: 'string' },
+        seed: { type: 'string' },
+        json: { type: 'boolean' },
+        'by-pair': { type: 'boolean' },
+      },
+      { positionals: true, error: fail },
+    );
     const int = (name: 'resamples' | 'seed', min: number, fallback: number) => {
       const text = values[name];
       if (text === undefined) return fallback;
@@ -225,8 +279,8 @@ function main(argv: string[]): number {
       if (n === undefined || n < min) throw fail(`--${name} must be an integer >= ${min}`);
       return n;
     };
-    resamples = int('resamples', 100, resamples);
-    seed = int('seed', 0, seed);
+    resamples = int('resamples', 100, 2000);
+    seed = int('seed', 0, 1);
     json = values.json ?? false;
     byPair = values['by-pair'] ?? false;
     files = positionals;
@@ -244,14 +298,17 @@ function main(argv: string[]): number {
     const f = (x: number, d = 4) => x.toFixed(d);
     const iv = (x: Interval, d: number) => `${f(x.mean, d)} [${f(x.lo, d)}, ${f(x.hi, d)}]`;
     const verdict = (x: Interval) => (x.lo > 0 ? 'B better' : x.hi < 0 ? 'A better' : 'no difference shown');
-    process.stdout.write([
-      `A ${files[0]}\nB ${files[1]}\n${c.pairs} pairs, ${c.by_pair ? `${c.regions} model regions in A, ${c.regions_b} in B (compared pair by pair)` : `${c.regions} model regions`}`,
-      `kind accuracy   A ${f(c.a.kind_accuracy)}  B ${f(c.b.kind_accuracy)}  B-A ${iv(c.kind_accuracy_difference, 4)}  ${verdict(c.kind_accuracy_difference)}`,
-      c.kind_mcnemar_p === null ? '                (no McNemar test: the runs found different regions)'
-        : `                right only in A ${c.kind_only_a}, only in B ${c.kind_only_b}; exact McNemar p = ${c.kind_mcnemar_p.toPrecision(3)}`,
-      `CIDEr-D         A ${f(c.a.cider, 2)}  B ${f(c.b.cider, 2)}  B-A ${iv(c.cider_difference, 2)}  ${verdict(c.cider_difference)}`,
-      `(95% intervals: bootstrap over pairs, ${c.resamples} resamples, seed ${c.seed})`,
-    ].join('\n') + '\n');
+    process.stdout.write(
+      [
+        `A ${files[0]}\nB ${files[1]}\n${c.pairs} pairs, ${c.by_pair ? `${c.regions} model regions in A, ${c.regions_b} in B (compared pair by pair)` : `${c.regions} model regions`}`,
+        `kind accuracy   A ${f(c.a.kind_accuracy)}  B ${f(c.b.kind_accuracy)}  B-A ${iv(c.kind_accuracy_difference, 4)}  ${verdict(c.kind_accuracy_difference)}`,
+        c.kind_mcnemar_p === null
+          ? '                (no McNemar test: the runs found different regions)'
+          : `                right only in A ${c.kind_only_a}, only in B ${c.kind_only_b}; exact McNemar p = ${c.kind_mcnemar_p.toPrecision(3)}`,
+        `CIDEr-D         A ${f(c.a.cider, 2)}  B ${f(c.b.cider, 2)}  B-A ${iv(c.cider_difference, 2)}  ${verdict(c.cider_difference)}`,
+        `(95% intervals: bootstrap over pairs, ${c.resamples} resamples, seed ${c.seed})`,
+      ].join('\n') + '\n',
+    );
     return 0;
   } catch (err) {
     process.stderr.write(`compare: ${(err as Error).message}\n`);

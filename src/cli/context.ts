@@ -14,21 +14,40 @@ import { parseOptions } from './args.js';
 
 const USAGE = 'usage: npm run --silent context -- --crops DIR/crops.jsonl [--manifest DIR/manifest.jsonl] [--out FILE] [--force]';
 
-interface Row { index: number; pair_id: string; box: Box; crop_box: Box; source?: string }
-interface Pair { id: string; before: string; after: string }
+interface Row {
+  index: number;
+  pair_id: string;
+  box: Box;
+  crop_box: Box;
+  source?: string;
+}
+interface Pair {
+  id: string;
+  before: string;
+  after: string;
+}
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): { crops: string; manifest: string; out: string; force: boolean } {
-  const { values } = parseOptions(argv, {
-    crops: { type: 'string' }, manifest: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' },
-  }, { unknown: (arg) => `unknown argument ${arg}`, error: (message) => new UsageError(message) });
+  const { values } = parseOptions(
+    argv,
+    {
+      crops: { type: 'string' },
+      manifest: { type: 'string' },
+      out: { type: 'string' },
+      force: { type: 'boolean' },
+    },
+    { unknown: (arg) => `unknown argument ${arg}`, error: (message) => new UsageError(message) },
+  );
   const { crops = '', manifest = '', out = '', force = false } = values;
   if (!crops) throw new UsageError('--crops is required');
   const dir = dirname(resolve(crops));
   return {
-    crops: resolve(crops), manifest: resolve(manifest || join(dir, 'manifest.jsonl')),
-    out: resolve(out || resolve(crops).replace(/\.jsonl$/, '') + '.context.npy'), force,
+    crops: resolve(crops),
+    manifest: resolve(manifest || join(dir, 'manifest.jsonl')),
+    out: resolve(out || resolve(crops).replace(/\.jsonl$/, '') + '.context.npy'),
+    force,
   };
 }
 
@@ -67,12 +86,20 @@ export function contextRows(rows: Row[], pairs: Map<string, Pair>, manifestDir: 
     if (!pair) throw new Error(`crops rows name pair ${pairId}, which the manifest does not have`);
     const before: RgbaImage = readPngFile(path(pair.before));
     const after: RgbaImage = readPngFile(path(pair.after));
-    const width = Math.max(before.width, after.width), height = Math.max(before.height, after.height);
+    const width = Math.max(before.width, after.width),
+      height = Math.max(before.height, after.height);
     const model = indices.filter((i) => usedByModel(rows[i]));
     for (const i of indices) {
       const group = model.includes(i) ? model : [...model, i];
-      const features = sampleContext(before, after, group.map((j) => rows[j].box), group.map((j) => rows[j].crop_box),
-        group.indexOf(i), width, height);
+      const features = sampleContext(
+        before,
+        after,
+        group.map((j) => rows[j].box),
+        group.map((j) => rows[j].crop_box),
+        group.indexOf(i),
+        width,
+        height,
+      );
       out.set(features, i * CONTEXT_SIZE);
     }
   }

@@ -94,7 +94,13 @@ function intersection(a: Box, b: Box): number {
 }
 
 export function isBox(value: unknown): value is Box {
-  return Array.isArray(value) && value.length === 4 && value.every((v) => typeof v === 'number' && Number.isFinite(v)) && value[2] > value[0] && value[3] > value[1];
+  return (
+    Array.isArray(value) &&
+    value.length === 4 &&
+    value.every((v) => typeof v === 'number' && Number.isFinite(v)) &&
+    value[2] > value[0] &&
+    value[3] > value[1]
+  );
 }
 
 /**
@@ -167,7 +173,7 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
   const before = readPngFile(resolvePath(manifestDir, pair.before));
   const after = readPngFile(resolvePath(manifestDir, pair.after));
   const diff = diffImages(before, after);
-  const analysis = withRenderingNoise(findRegions(diff), before, after);   // as the runtime does
+  const analysis = withRenderingNoise(findRegions(diff), before, after); // as the runtime does
   const width = diff.width;
   const height = diff.height;
   const changes = pair.changes ?? [];
@@ -219,8 +225,8 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
         cropBox: cropBoxFor(region.box, width, height),
         regionIndex,
         kind: matched.length > 0 ? changes[matched[0]].kind : shift ? 'reflow' : 'none',
-        captions: matched.length > 0 ? referencesFor(pair, matched)
-          : shift ? reflowCaptions(shift.dx, shift.dy) : NO_CHANGE_REFERENCES.slice(),
+        captions:
+          matched.length > 0 ? referencesFor(pair, matched) : shift ? reflowCaptions(shift.dx, shift.dy) : NO_CHANGE_REFERENCES.slice(),
         matched,
         wholeScreen: false,
         source: region.noiseOnly ? 'noise' : matched.length > 0 ? 'region' : shift ? 'reflow' : 'unmatched',
@@ -244,7 +250,7 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
         cropBox: cropBoxFor(box, width, height),
         regionIndex: -1,
         kind: 'none',
-        captions: noisy >= 0 ? referencesFor(pair, [noisy]) : (pair.captions?.length ? pair.captions.slice() : NO_CHANGE_REFERENCES.slice()),
+        captions: noisy >= 0 ? referencesFor(pair, [noisy]) : pair.captions?.length ? pair.captions.slice() : NO_CHANGE_REFERENCES.slice(),
         matched: noisy >= 0 ? [noisy] : [],
         wholeScreen: false,
         source: 'fallback',
@@ -258,7 +264,7 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
   const samples: CropSample[] = planned.map((p, s) => {
     const crop = (image: RgbaImage, out: Uint8Array) =>
       p.wholeScreen ? wholeScreenCrop(image, width, height, out) : extractCrop(image, p.cropBox, out);
-    crop(before, pairPixels.subarray((2 * s) * CROP_BYTES, (2 * s + 1) * CROP_BYTES));
+    crop(before, pairPixels.subarray(2 * s * CROP_BYTES, (2 * s + 1) * CROP_BYTES));
     crop(after, pairPixels.subarray((2 * s + 1) * CROP_BYTES, (2 * s + 2) * CROP_BYTES));
     frames.forEach((frame, f) => {
       const at = (s * FRAME_COUNT + f) * CROP_BYTES;
@@ -300,7 +306,11 @@ export class NpyAppender {
   private position: number;
   static readonly HEADER_BYTES = 128;
 
-  constructor(readonly path: string, private readonly rowShape: number[], private readonly descr = '|u1') {
+  constructor(
+    readonly path: string,
+    private readonly rowShape: number[],
+    private readonly descr = '|u1',
+  ) {
     this.fd = openSync(path, 'w');
     this.position = NpyAppender.HEADER_BYTES;
     this.writeHeader();
@@ -349,10 +359,17 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const { values } = parseOptions(argv, {
-    manifest: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, limit: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  }, { unknown: (arg) => `unknown argument ${arg}`, error: (message) => new UsageError(message) });
+  const { values } = parseOptions(
+    argv,
+    {
+      manifest: { type: 'string' },
+      out: { type: 'string' },
+      workers: { type: 'string' },
+      limit: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    { unknown: (arg) => `unknown argument ${arg}`, error: (message) => new UsageError(message) },
+  );
   if (values.help) throw new UsageError('');
   const options: Options = {
     manifest: values.manifest ?? '',
@@ -430,7 +447,10 @@ async function processPairs(pairs: ManifestPair[], manifestDir: string, workers:
     pairs.forEach((pair, i) => sink(runPairSafely(pair, i, manifestDir)));
     return;
   }
-  const pool = Array.from({ length: workers }, () => new Worker(fileURLToPath(import.meta.url), { workerData: { cropsWorker: true, manifestDir } }));
+  const pool = Array.from(
+    { length: workers },
+    () => new Worker(fileURLToPath(import.meta.url), { workerData: { cropsWorker: true, manifestDir } }),
+  );
   const pending = new Map<number, PairSamples>();
   let nextToSend = 0;
   let nextToWrite = 0;

@@ -24,14 +24,28 @@ const USAGE = 'usage: npm run --silent detail-crops -- --crops DIR/crops.jsonl -
 class UsageError extends Error {}
 
 interface Row {
-  index: number; pair_id: string; box: Box; crop_box: Box; source?: string; whole_screen?: boolean;
+  index: number;
+  pair_id: string;
+  box: Box;
+  crop_box: Box;
+  source?: string;
+  whole_screen?: boolean;
   [key: string]: unknown;
 }
-interface Pair { id: string; before: string; after: string; frames?: string[]; [key: string]: unknown }
+interface Pair {
+  id: string;
+  before: string;
+  after: string;
+  frames?: string[];
+  [key: string]: unknown;
+}
 
 function parseArgs(argv: string[]): { crops: string; out: string; force: boolean } {
-  const { values } = parseOptions(argv, { crops: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
-    { unknown: (arg) => `unknown argument ${arg}`, error: (message) => new UsageError(message) });
+  const { values } = parseOptions(
+    argv,
+    { crops: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } },
+    { unknown: (arg) => `unknown argument ${arg}`, error: (message) => new UsageError(message) },
+  );
   const { crops = '', out = '', force = false } = values;
   if (!crops) throw new UsageError('--crops is required');
   if (!out) throw new UsageError('--out is required');
@@ -55,10 +69,14 @@ function readContext(path: string, rows: number): Float32Array {
 }
 
 /** Whether the runtime feeds this row to the model as a region sample (and so may give it a detail view). */
-export const regionSample = (r: Row): boolean =>
-  !r.whole_screen && r.source !== 'noise' && r.source !== 'fallback';
+export const regionSample = (r: Row): boolean => !r.whole_screen && r.source !== 'noise' && r.source !== 'fallback';
 
-export interface DetailCropsSummary { rows: number; detailed: number; out: string; seconds: number }
+export interface DetailCropsSummary {
+  rows: number;
+  detailed: number;
+  out: string;
+  seconds: number;
+}
 
 export function writeDetailCrops(cropsPath: string, outDir: string, rule: DetailRule): DetailCropsSummary {
   const started = Date.now();
@@ -96,17 +114,32 @@ export function writeDetailCrops(cropsPath: string, outDir: string, rule: Detail
     used.add(pair.id);
     const values = context.subarray(n * CONTEXT_SIZE, (n + 1) * CONTEXT_SIZE);
     contextNpy.append(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), 1);
-    lines.push(JSON.stringify({
-      ...r, index: lines.length, box, crop_box: cropBox, has_frames: false, frames_index: -1, detail_of: n,
-    }));
+    lines.push(
+      JSON.stringify({
+        ...r,
+        index: lines.length,
+        box,
+        crop_box: cropBox,
+        has_frames: false,
+        frames_index: -1,
+        detail_of: n,
+      }),
+    );
   });
   pairsNpy.close();
   contextNpy.close();
   // the pairs the views come from, their image paths made absolute: training reads each shard's
   // manifest (pair-level references, the vocabulary)
-  const manifest = [...pairs.values()].filter((p) => used.has(p.id)).map((p) => JSON.stringify({
-    ...p, before: path(p.before), after: path(p.after), ...(Array.isArray(p.frames) ? { frames: p.frames.map(path) } : {}),
-  }));
+  const manifest = [...pairs.values()]
+    .filter((p) => used.has(p.id))
+    .map((p) =>
+      JSON.stringify({
+        ...p,
+        before: path(p.before),
+        after: path(p.after),
+        ...(Array.isArray(p.frames) ? { frames: p.frames.map(path) } : {}),
+      }),
+    );
   writeFileSync(join(outDir, 'manifest.jsonl'), manifest.length ? manifest.join('\n') + '\n' : '');
   writeFileSyncAtomic(join(outDir, 'crops.jsonl'), lines.length ? lines.join('\n') + '\n' : '');
   return { rows: rows.length, detailed: lines.length, out: outDir, seconds: (Date.now() - started) / 1000 };

@@ -11,13 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
 import { captionWords, ciderCeiling, ciderD, scoreCaptions, type CaptionSample } from '../core/metrics.js';
 import type { PairSample } from './compare.js';
-import { describe as describePair, DEFAULT_BEAM_WIDTH, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from "../core/pipeline.js";
+import { describe as describePair, DEFAULT_BEAM_WIDTH, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from '../core/pipeline.js';
 import { boxArea, globalKindOf, isBox, reflowShiftOf, regionMatchesChange } from './crops.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
 import { similarity } from '../core/read/correspond.js';
 import { integerValue, parseOptions } from './args.js';
 
-const USAGE = 'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--no-read] [--keep] [--samples FILE] [--json]';
+const USAGE =
+  'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--no-read] [--keep] [--samples FILE] [--json]';
 
 interface ManifestChange {
   kind: string;
@@ -57,12 +58,25 @@ const REPO_ROOT = path.resolve(here, '..', '..', '..');
 
 function parse(argv: string[]): EvalOptions {
   const fail = (message: string) => new Error(`${message}\n${USAGE}`);
-  const { values: v } = parseOptions(argv, {
-    split: { type: 'string' }, count: { type: 'string' }, seed: { type: 'string' }, beam: { type: 'string' },
-    provider: { type: 'string' }, threads: { type: 'string' }, models: { type: 'string' }, data: { type: 'string' },
-    'none-min': { type: 'string' }, samples: { type: 'string' },
-    keep: { type: 'boolean' }, 'no-read': { type: 'boolean' }, json: { type: 'boolean' },
-  }, { error: fail });
+  const { values: v } = parseOptions(
+    argv,
+    {
+      split: { type: 'string' },
+      count: { type: 'string' },
+      seed: { type: 'string' },
+      beam: { type: 'string' },
+      provider: { type: 'string' },
+      threads: { type: 'string' },
+      models: { type: 'string' },
+      data: { type: 'string' },
+      'none-min': { type: 'string' },
+      samples: { type: 'string' },
+      keep: { type: 'boolean' },
+      'no-read': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    { error: fail },
+  );
   const int = (name: string, text: string | undefined, min: number) => {
     if (text === undefined) return undefined;
     const n = integerValue(text);
@@ -88,7 +102,8 @@ function parse(argv: string[]): EvalOptions {
   if (o.count === undefined && !o.dataDir) throw new Error(`--count is required\n${USAGE}`);
   if (o.samplesFile !== undefined) {
     // checked before any work: the file is written at the end of a run that can take an hour
-    if (fs.existsSync(o.samplesFile)) throw new Error(`--samples ${o.samplesFile}: the file exists; remove it or name another (eval does not overwrite it)`);
+    if (fs.existsSync(o.samplesFile))
+      throw new Error(`--samples ${o.samplesFile}: the file exists; remove it or name another (eval does not overwrite it)`);
     if (!fs.existsSync(path.dirname(path.resolve(o.samplesFile)))) throw new Error(`--samples ${o.samplesFile}: its folder does not exist`);
   }
   return o as EvalOptions;
@@ -97,21 +112,28 @@ function parse(argv: string[]): EvalOptions {
 function generate(options: EvalOptions, outDir: string): void {
   const cli = path.join(REPO_ROOT, 'dist', 'src', 'data', 'cli.js');
   if (!fs.existsSync(cli)) throw new Error(`${cli}: the data engine is not built (npm run build)`);
-  const run = spawnSync(process.execPath, [cli, '--seed', String(options.seed), '--count', String(options.count),
-    '--split', options.split, '--out', outDir, '--quiet'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = spawnSync(
+    process.execPath,
+    [cli, '--seed', String(options.seed), '--count', String(options.count), '--split', options.split, '--out', outDir, '--quiet'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   if (run.status !== 0) throw new Error(`the data engine failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().slice(-2000)}`);
 }
 
 function readManifest(dir: string): ManifestPair[] {
   const file = path.join(dir, 'manifest.jsonl');
   if (!fs.existsSync(file)) throw new Error(`${file}: no manifest (was the data generated?)`);
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((line, i) => {
-    try {
-      return JSON.parse(line) as ManifestPair;
-    } catch (err) {
-      throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`);
-    }
-  });
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((line, i) => {
+      try {
+        return JSON.parse(line) as ManifestPair;
+      } catch (err) {
+        throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`);
+      }
+    });
 }
 
 /**
@@ -144,7 +166,11 @@ export function kindSamples(pair: ManifestPair, report: ChangeReport): KindSampl
  */
 export const REGION_GROUPS = ['one_change', 'change_and_pushed', 'several_changes', 'no_change_record', 'whole_screen'] as const;
 export type RegionGroup = (typeof REGION_GROUPS)[number];
-export interface KindSample { truth: string; predicted: string; group?: RegionGroup }
+export interface KindSample {
+  truth: string;
+  predicted: string;
+  group?: RegionGroup;
+}
 
 /** A region at most this many times the area of its one change's box (before and after boxes together) is that change. */
 export const PUSHED_AREA_FACTOR = 3;
@@ -153,10 +179,14 @@ export const PUSHED_AREA_FACTOR = 3;
 export function regionGroup(box: Box, matches: ManifestChange[]): RegionGroup {
   if (matches.length === 0) return 'no_change_record';
   if (matches.length > 1) return 'several_changes';
-  const boxes = [matches[0].bbox_before, matches[0].bbox_after].filter(isBox);   // the boxes regionMatchesChange reads
+  const boxes = [matches[0].bbox_before, matches[0].bbox_after].filter(isBox); // the boxes regionMatchesChange reads
   if (!boxes.length) return 'one_change';
-  const union: Box = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])),
-    Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
+  const union: Box = [
+    Math.min(...boxes.map((b) => b[0])),
+    Math.min(...boxes.map((b) => b[1])),
+    Math.max(...boxes.map((b) => b[2])),
+    Math.max(...boxes.map((b) => b[3])),
+  ];
   return boxArea(box) > PUSHED_AREA_FACTOR * boxArea(union) ? 'change_and_pushed' : 'one_change';
 }
 
@@ -193,9 +223,14 @@ export function tallyKinds(tally: KindTally, samples: KindSample[]): KindTally {
 
 /** The confusion rows sorted by kind, each row's mistakes most frequent first. */
 export function sortedConfusion(confusion: KindTally['confusion']): Record<string, Record<string, number>> {
-  return Object.fromEntries(Object.keys(confusion).sort().map((truth) => [
-    truth, Object.fromEntries(Object.entries(confusion[truth]).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
-  ]));
+  return Object.fromEntries(
+    Object.keys(confusion)
+      .sort()
+      .map((truth) => [
+        truth,
+        Object.fromEntries(Object.entries(confusion[truth]).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
+      ]),
+  );
 }
 
 /** How often the report quotes a text change's words exactly (src/core/read/: ChangeRegion.text). */
@@ -217,12 +252,18 @@ export function tallyQuotes(tally: QuoteTally, pair: ManifestPair, report: Chang
   for (const c of pair.changes) {
     if (c.kind !== 'text' || typeof c.from !== 'string' || typeof c.to !== 'string') continue;
     tally.changes++;
-    const to = squash(c.to), from = squash(c.from);
+    const to = squash(c.to),
+      from = squash(c.from);
     const newExact = regions.some((r) => r.text?.after !== undefined && squash(r.text.after) === to);
     const oldExact = regions.some((r) => r.text?.before !== undefined && squash(r.text.before) === from);
     if (newExact) tally.newExact++;
     if (oldExact) tally.oldExact++;
-    if (regions.some((r) => r.text?.after !== undefined && r.text.before !== undefined && squash(r.text.after) === to && squash(r.text.before) === from)) tally.bothExact++;
+    if (
+      regions.some(
+        (r) => r.text?.after !== undefined && r.text.before !== undefined && squash(r.text.after) === to && squash(r.text.before) === from,
+      )
+    )
+      tally.bothExact++;
     tally.charAccuracy += Math.max(0, ...regions.map((r) => (r.text?.after !== undefined ? similarity(squash(r.text.after), to) : 0)));
   }
   return tally;
@@ -241,14 +282,18 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
   const sessions = new SessionManager({ modelsDir: options.modelsDir, provider: options.provider, threads: options.threads });
   const samples: CaptionSample[] = [];
   const pairSamples: PairSample[] = [];
-  let noneTotal = 0, noneHit = 0;
+  let noneTotal = 0,
+    noneHit = 0;
   const kinds: KindTally = { total: 0, correct: 0, perKind: {}, confusion: {}, perGroup: {} };
   const quotes: QuoteTally = { changes: 0, newExact: 0, oldExact: 0, bothExact: 0, charAccuracy: 0 };
   const describeStart = performance.now();
   try {
     for (const pair of pairs) {
       const report = await describePair(sessions, path.join(dataDir, pair.before), path.join(dataDir, pair.after), {
-        beamWidth: options.beam, procedure: false, noneMinProbability: options.noneMin, read: !options.noRead,
+        beamWidth: options.beam,
+        procedure: false,
+        noneMinProbability: options.noneMin,
+        read: !options.noRead,
       });
       tallyQuotes(quotes, pair, report);
       // scored as caption words: the reader's quotes and punctuation are not words of the references
@@ -287,20 +332,28 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
     kind_accuracy: kinds.total ? round(kinds.correct / kinds.total) : null,
     nochange_recall: noneTotal ? round(noneHit / noneTotal) : null,
     nochange_pairs: noneTotal,
-    per_kind_accuracy: Object.fromEntries(Object.entries(kinds.perKind).sort().map(([k, v]) => [k, { count: v.total, accuracy: round(v.correct / v.total) }])),
+    per_kind_accuracy: Object.fromEntries(
+      Object.entries(kinds.perKind)
+        .sort()
+        .map(([k, v]) => [k, { count: v.total, accuracy: round(v.correct / v.total) }]),
+    ),
     kind_confusion: sortedConfusion(kinds.confusion),
-    text_quotes: quotes.changes ? {
-      changes: quotes.changes,
-      new_exact: round(quotes.newExact / quotes.changes),
-      old_exact: round(quotes.oldExact / quotes.changes),
-      both_exact: round(quotes.bothExact / quotes.changes),
-      new_char_accuracy: round(quotes.charAccuracy / quotes.changes),
-    } : null,
+    text_quotes: quotes.changes
+      ? {
+          changes: quotes.changes,
+          new_exact: round(quotes.newExact / quotes.changes),
+          old_exact: round(quotes.oldExact / quotes.changes),
+          both_exact: round(quotes.bothExact / quotes.changes),
+          new_char_accuracy: round(quotes.charAccuracy / quotes.changes),
+        }
+      : null,
     read: !options.noRead,
-    kind_accuracy_by_region: Object.fromEntries(REGION_GROUPS.filter((g) => kinds.perGroup[g]).map((g) => {
-      const v = kinds.perGroup[g]!;
-      return [g, { count: v.total, accuracy: round(v.correct / v.total) }];
-    })),
+    kind_accuracy_by_region: Object.fromEntries(
+      REGION_GROUPS.filter((g) => kinds.perGroup[g]).map((g) => {
+        const v = kinds.perGroup[g]!;
+        return [g, { count: v.total, accuracy: round(v.correct / v.total) }];
+      }),
+    ),
     provider: sessions.provider,
     seconds: round((performance.now() - started) / 1000, 2),
     generate_seconds: round(generateSeconds, 2),
@@ -322,7 +375,8 @@ async function main(argv: string[]): Promise<number> {
     const result = await run(options);
     if (options.json) process.stdout.write(JSON.stringify(result) + '\n');
     else {
-      for (const [k, v] of Object.entries(result)) process.stdout.write(`${k.padEnd(20)} ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
+      for (const [k, v] of Object.entries(result))
+        process.stdout.write(`${k.padEnd(20)} ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
     }
     return 0;
   } catch (err) {
@@ -332,5 +386,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -70,13 +70,28 @@ function posterise(image: RgbaImage, count: number): RgbaImage {
     const grey = (data[i] + data[i + 1] + data[i + 2]) / 3;
     if (count === 2) data.set(grey > 127 ? [255, 255, 255, 255] : [0, 0, 0, 255], i);
     else if (count === 4) data.set([data[i] > 127 ? 255 : 0, data[i + 1] > 127 ? 255 : 0, 0, 255], i);
-    else data.set([levels[Math.round((data[i] / 255) * (levels.length - 1))], levels[Math.round((data[i + 1] / 255) * (levels.length - 1))], levels[Math.round((data[i + 2] / 255) * (levels.length - 1))], 255], i);
+    else
+      data.set(
+        [
+          levels[Math.round((data[i] / 255) * (levels.length - 1))],
+          levels[Math.round((data[i + 1] / 255) * (levels.length - 1))],
+          levels[Math.round((data[i + 2] / 255) * (levels.length - 1))],
+          255,
+        ],
+        i,
+      );
   }
   return { width: image.width, height: image.height, data };
 }
 
 const ALL_VARIANTS: PngVariant[] = [];
-for (const [colorType, depths] of [[0, [1, 2, 4, 8, 16]], [2, [8, 16]], [3, [1, 2, 4, 8]], [4, [8, 16]], [6, [8, 16]]] as const) {
+for (const [colorType, depths] of [
+  [0, [1, 2, 4, 8, 16]],
+  [2, [8, 16]],
+  [3, [1, 2, 4, 8]],
+  [4, [8, 16]],
+  [6, [8, 16]],
+] as const) {
   for (const bitDepth of depths) for (const interlace of [false, true]) ALL_VARIANTS.push({ colorType, bitDepth, interlace } as PngVariant);
 }
 
@@ -94,7 +109,17 @@ export interface SeedPair {
 /** Generated pairs: many sizes (1x1 up to 400x300), every colour type / depth / interlace, mismatched sizes. */
 export function generatedPairs(): SeedPair[] {
   const pairs: SeedPair[] = [];
-  const sizes: [number, number][] = [[1, 1], [2, 3], [7, 5], [17, 9], [64, 48], [97, 96], [160, 100], [320, 200], [400, 300]];
+  const sizes: [number, number][] = [
+    [1, 1],
+    [2, 3],
+    [7, 5],
+    [17, 9],
+    [64, 48],
+    [97, 96],
+    [160, 100],
+    [320, 200],
+    [400, 300],
+  ];
   ALL_VARIANTS.forEach((variant, v) => {
     const [w, h] = sizes[v % sizes.length];
     const alpha = variant.colorType === 4 || variant.colorType === 6;
@@ -106,11 +131,23 @@ export function generatedPairs(): SeedPair[] {
     for (let y = y0; y < Math.min(h, y0 + Math.max(1, h / 4)); y++) {
       for (let x = x0; x < Math.min(w, x0 + Math.max(1, w / 4)); x++) after.data.set([200, 20, 20, 255], (y * w + x) * 4);
     }
-    pairs.push({ name: `generated-${v}-ct${variant.colorType}-d${variant.bitDepth}${variant.interlace ? '-i' : ''}`, before: encodeAs(before, variant), after: encodeAs(after, variant) });
+    pairs.push({
+      name: `generated-${v}-ct${variant.colorType}-d${variant.bitDepth}${variant.interlace ? '-i' : ''}`,
+      before: encodeAs(before, variant),
+      after: encodeAs(after, variant),
+    });
   });
   // mismatched sizes
-  pairs.push({ name: 'generated-taller', before: encodeAs(syntheticScreen(320, 200, 7, false), ALL_VARIANTS[12]), after: encodeAs(syntheticScreen(320, 266, 7, false), ALL_VARIANTS[12]) });
-  pairs.push({ name: 'generated-narrower', before: encodeAs(syntheticScreen(300, 120, 8, true), ALL_VARIANTS[22]), after: encodeAs(syntheticScreen(200, 140, 9, true), ALL_VARIANTS[6]) });
+  pairs.push({
+    name: 'generated-taller',
+    before: encodeAs(syntheticScreen(320, 200, 7, false), ALL_VARIANTS[12]),
+    after: encodeAs(syntheticScreen(320, 266, 7, false), ALL_VARIANTS[12]),
+  });
+  pairs.push({
+    name: 'generated-narrower',
+    before: encodeAs(syntheticScreen(300, 120, 8, true), ALL_VARIANTS[22]),
+    after: encodeAs(syntheticScreen(200, 140, 9, true), ALL_VARIANTS[6]),
+  });
   return pairs;
 }
 
@@ -120,7 +157,8 @@ export function realPairs(dir: string): SeedPair[] {
   for (const name of readdirSync(dir).sort()) {
     const before = join(dir, name, 'before.png');
     const after = join(dir, name, 'after.png');
-    if (existsSync(before) && existsSync(after)) pairs.push({ name: `real-${name}`, before: readFileSync(before), after: readFileSync(after) });
+    if (existsSync(before) && existsSync(after))
+      pairs.push({ name: `real-${name}`, before: readFileSync(before), after: readFileSync(after) });
   }
   return pairs;
 }
@@ -234,7 +272,10 @@ const MUTATIONS: Record<string, Mutation> = {
       const at = intBelow(rng, out.length);
       out.splice(at, 0, out[intBelow(rng, out.length)]);
     } else {
-      out.splice(intBelow(rng, out.length + 1), 0, { type: pick(rng, ['PLTE', 'tRNS', 'gAMA', 'ZZZZ', 'zzzz', 'IDAT', 'IHDR', 'IEND']), data: Uint8Array.from({ length: intBelow(rng, 40) }, () => intBelow(rng, 256)) });
+      out.splice(intBelow(rng, out.length + 1), 0, {
+        type: pick(rng, ['PLTE', 'tRNS', 'gAMA', 'ZZZZ', 'zzzz', 'IDAT', 'IHDR', 'IEND']),
+        data: Uint8Array.from({ length: intBelow(rng, 40) }, () => intBelow(rng, 256)),
+      });
     }
     return buildPng(out);
   },
@@ -425,7 +466,9 @@ function workerMain(setup: WorkerSetup): void {
       runPixelPipeline(fuzzCase.before, fuzzCase.after);
       if (setup.describe) {
         describeRunner ??= loadDescribe();
-        await (await describeRunner)(fuzzCase.before, fuzzCase.after);
+        await (
+          await describeRunner
+        )(fuzzCase.before, fuzzCase.after);
       }
     } catch (error) {
       if (error instanceof ImageInputError) {
@@ -436,7 +479,14 @@ function workerMain(setup: WorkerSetup): void {
         message = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
       }
     }
-    const result: CaseResult = { index, outcome, message, seedPair: fuzzCase.seedPair, mutations: fuzzCase.mutations, ms: performance.now() - caseStarted };
+    const result: CaseResult = {
+      index,
+      outcome,
+      message,
+      seedPair: fuzzCase.seedPair,
+      mutations: fuzzCase.mutations,
+      ms: performance.now() - caseStarted,
+    };
     parentPort!.postMessage(result);
   });
   parentPort!.postMessage({ ready: true, seeds: generated.length + real.length, real: real.length });
@@ -458,11 +508,23 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const { values, tokens } = parseOptions(argv, {
-    count: { type: 'string' }, json: { type: 'boolean' }, seed: { type: 'string' }, 'timeout-ms': { type: 'string' },
-    workers: { type: 'string' }, real: { type: 'string' }, 'no-real': { type: 'boolean' }, save: { type: 'string' },
-    only: { type: 'string' }, 'inject-faults': { type: 'boolean' }, describe: { type: 'boolean' },
-  }, { unknown: (arg) => `unknown argument ${arg}` });
+  const { values, tokens } = parseOptions(
+    argv,
+    {
+      count: { type: 'string' },
+      json: { type: 'boolean' },
+      seed: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      workers: { type: 'string' },
+      real: { type: 'string' },
+      'no-real': { type: 'boolean' },
+      save: { type: 'string' },
+      only: { type: 'string' },
+      'inject-faults': { type: 'boolean' },
+      describe: { type: 'boolean' },
+    },
+    { unknown: (arg) => `unknown argument ${arg}` },
+  );
   const integer = (name: 'count' | 'seed' | 'timeout-ms' | 'workers' | 'only') => {
     const text = values[name];
     if (text === undefined) return undefined;
@@ -470,7 +532,10 @@ function parseArgs(argv: string[]): Options {
     if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} needs a non-negative integer, got ${text}`);
     return n;
   };
-  const count = integer('count'), seed = integer('seed'), timeoutMs = integer('timeout-ms'), workers = integer('workers');
+  const count = integer('count'),
+    seed = integer('seed'),
+    timeoutMs = integer('timeout-ms'),
+    workers = integer('workers');
   const options: Options = {
     count: count ?? 1000,
     json: values.json ?? false,
@@ -478,7 +543,7 @@ function parseArgs(argv: string[]): Options {
     timeoutMs: timeoutMs === undefined ? 20000 : Math.max(1, timeoutMs),
     workers: workers === undefined ? Math.min(2, availableParallelism()) : Math.max(1, workers),
     // --real DIR and --no-real: the later one wins
-    realDir: values['no-real'] && !givenLater(tokens, 'real', 'no-real') ? '' : values.real ?? DEFAULT_REAL_DIR,
+    realDir: values['no-real'] && !givenLater(tokens, 'real', 'no-real') ? '' : (values.real ?? DEFAULT_REAL_DIR),
     injectFaults: values['inject-faults'] ?? false,
     describe: values.describe ?? false,
   };
@@ -488,7 +553,8 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
-const USAGE = 'usage: npm run --silent fuzz -- --count N [--json] [--seed S] [--timeout-ms T] [--workers W] [--real DIR | --no-real] [--save DIR] [--only K] [--describe]';
+const USAGE =
+  'usage: npm run --silent fuzz -- --count N [--json] [--seed S] [--timeout-ms T] [--workers W] [--real DIR | --no-real] [--save DIR] [--only K] [--describe]';
 
 async function main(): Promise<void> {
   let options: Options;
@@ -528,7 +594,13 @@ async function main(): Promise<void> {
       }
       active++;
       const worker = new Worker(fileURLToPath(import.meta.url), {
-        workerData: { fuzzWorker: true, seed: options.seed, realDir: options.realDir, injectFaults: options.injectFaults, describe: options.describe } satisfies WorkerSetup,
+        workerData: {
+          fuzzWorker: true,
+          seed: options.seed,
+          realDir: options.realDir,
+          injectFaults: options.injectFaults,
+          describe: options.describe,
+        } satisfies WorkerSetup,
         resourceLimits: { maxOldGenerationSizeMb: 1024 },
       });
       let current = -1;
@@ -599,8 +671,10 @@ async function main(): Promise<void> {
   };
   if (options.json) console.log(JSON.stringify(summary));
   else {
-    console.log(`fuzz: ${summary.cases} cases, ${summary.crashes} crashes, ${summary.hangs} hangs, max RSS ${summary.max_rss_mb} MB ` +
-      `(${summary.decoded_ok} ran through, ${summary.clear_errors} refused with a clear error; ${summary.seed_pairs} seed pairs, ${summary.real_seed_pairs} real) in ${summary.seconds} s`);
+    console.log(
+      `fuzz: ${summary.cases} cases, ${summary.crashes} crashes, ${summary.hangs} hangs, max RSS ${summary.max_rss_mb} MB ` +
+        `(${summary.decoded_ok} ran through, ${summary.clear_errors} refused with a clear error; ${summary.seed_pairs} seed pairs, ${summary.real_seed_pairs} real) in ${summary.seconds} s`,
+    );
   }
   process.exit(summary.crashes + summary.hangs > 0 ? 1 : 0);
 }
@@ -611,7 +685,10 @@ function saveCase(options: Options, index: number): void {
   mkdirSync(options.save!, { recursive: true });
   writeFileSync(join(options.save!, `case-${index}-before.png`), fuzzCase.before);
   writeFileSync(join(options.save!, `case-${index}-after.png`), fuzzCase.after);
-  writeFileSync(join(options.save!, `case-${index}.json`), JSON.stringify({ index, seed: options.seed, seedPair: fuzzCase.seedPair, mutations: fuzzCase.mutations }) + '\n');
+  writeFileSync(
+    join(options.save!, `case-${index}.json`),
+    JSON.stringify({ index, seed: options.seed, seedPair: fuzzCase.seedPair, mutations: fuzzCase.mutations }) + '\n',
+  );
 }
 
 if (!isMainThread && (workerData as WorkerSetup | undefined)?.fuzzWorker) {

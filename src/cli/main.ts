@@ -66,7 +66,10 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
 
 /** An output that cannot be written: exit 6, naming it. */
 export class OutputError extends Error {
-  constructor(readonly file: string, problem: string) {
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
     super(`cannot write ${file}: ${problem}`);
     this.name = 'OutputError';
   }
@@ -107,8 +110,21 @@ interface ParsedArgs {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = ['--html', '--frames', '--beam', '--provider', '--threads', '--models', '--out', '--json-file',
-  '--shard', '--paths', '--pairs', '--threshold', '--max-pixels'];
+const VALUE_FLAGS = [
+  '--html',
+  '--frames',
+  '--beam',
+  '--provider',
+  '--threads',
+  '--models',
+  '--out',
+  '--json-file',
+  '--shard',
+  '--paths',
+  '--pairs',
+  '--threshold',
+  '--max-pixels',
+];
 const BOOL_FLAGS = ['--json', '--fail-on-change', '--no-procedure', '--git', '--help'];
 const OPTIONS = Object.fromEntries([
   ...VALUE_FLAGS.map((f) => [f.slice(2), { type: 'string' as const }]),
@@ -122,13 +138,19 @@ const OPTIONS = Object.fromEntries([
  */
 export function parseArgs(argv: string[], command = 'batch'): ParsedArgs {
   const end = argv.indexOf('--');
-  const options = (end < 0 ? argv : argv.slice(0, end)).map((a) => (a.startsWith('--json=') ? `--json-file=${a.slice('--json='.length)}` : a));
+  const options = (end < 0 ? argv : argv.slice(0, end)).map((a) =>
+    a.startsWith('--json=') ? `--json-file=${a.slice('--json='.length)}` : a,
+  );
   if (command === 'describe' && options.some((a) => a === '--json-file' || a.startsWith('--json-file='))) {
     throw new UsageError('describe prints its JSON report with --json (redirect it to a file: --json > FILE)');
   }
-  const parsed = parseOptions(end < 0 ? options : [...options, ...argv.slice(end)], OPTIONS, { positionals: true, error: (m) => new UsageError(m) });
+  const parsed = parseOptions(end < 0 ? options : [...options, ...argv.slice(end)], OPTIONS, {
+    positionals: true,
+    error: (m) => new UsageError(m),
+  });
   const flags = new Map<string, string | true>();
-  for (const [k, v] of Object.entries(parsed.values)) if (v !== undefined && v !== false) flags.set(`--${k}`, v === true ? true : String(v));
+  for (const [k, v] of Object.entries(parsed.values))
+    if (v !== undefined && v !== false) flags.set(`--${k}`, v === true ? true : String(v));
   return { positional: parsed.positionals, flags };
 }
 
@@ -136,14 +158,16 @@ function intFlag(flags: ParsedArgs['flags'], name: string, min: number, max: num
   const v = flags.get(name);
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max} (got ${String(v)})`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${name} must be an integer from ${min} to ${max} (got ${String(v)})`);
   return n;
 }
 
 export function parseShard(text: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(text);
   if (!m) throw new UsageError(`--shard must look like i/n, e.g. 2/4 (got ${text})`);
-  const index = Number(m[1]), count = Number(m[2]);
+  const index = Number(m[1]),
+    count = Number(m[2]);
   if (count < 1 || index < 1 || index > count) throw new UsageError(`--shard ${text}: need 1 <= i <= n`);
   return { index, count };
 }
@@ -220,8 +244,10 @@ function textReport(report: ChangeReport): string {
   if (report.sizeChange) lines.push(`size: ${report.sizeChange}`);
   if (report.global) lines.push(`whole screen: [${report.global.kind}] ${report.global.caption}`);
   for (const r of report.regions) {
-    lines.push(`  #${r.id} [${r.kind}${r.noiseOnly ? ', noise' : ''}] ${r.caption}  box ${JSON.stringify(r.boxBefore)} confidence ${r.confidence.toFixed(2)}`
-      + (r.procedure ? `  keyframes ${r.procedure.keyframes.join(',')}` : ''));
+    lines.push(
+      `  #${r.id} [${r.kind}${r.noiseOnly ? ', noise' : ''}] ${r.caption}  box ${JSON.stringify(r.boxBefore)} confidence ${r.confidence.toFixed(2)}` +
+        (r.procedure ? `  keyframes ${r.procedure.keyframes.join(',')}` : ''),
+    );
   }
   lines.push(`provider: ${report.provider} (${report.providerReason}); ${Math.round(report.timings.totalMs)} ms`);
   return lines.join('\n');
@@ -229,8 +255,7 @@ function textReport(report: ChangeReport): string {
 
 function stripFrames(report: ChangeReport): ChangeReport {
   // JSON to stdout keeps the scores and keyframe indices but not the base64 pictures unless asked
-  const strip = (r: ChangeRegion): ChangeRegion => (r.procedure
-    ? { ...r, procedure: { ...r.procedure, frames: [], imagined: [] } } : r);
+  const strip = (r: ChangeRegion): ChangeRegion => (r.procedure ? { ...r, procedure: { ...r.procedure, frames: [], imagined: [] } } : r);
   return { ...report, regions: report.regions.map(strip), ...(report.global ? { global: strip(report.global) } : {}) };
 }
 
@@ -244,10 +269,21 @@ async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Prom
     const report = await describe(sessions, beforePath, afterPath, describeOptionsFrom(args.flags));
     const htmlFile = args.flags.get('--html');
     if (typeof htmlFile === 'string') {
-      writeFileAtomic(htmlFile, renderGallery([{
-        name: `${beforePath} -> ${afterPath}`, status: 'compared', report,
-        beforePng: readInputBytes(beforePath), afterPng: readInputBytes(afterPath),
-      }], { title: 'ProCap Review' }));
+      writeFileAtomic(
+        htmlFile,
+        renderGallery(
+          [
+            {
+              name: `${beforePath} -> ${afterPath}`,
+              status: 'compared',
+              report,
+              beforePng: readInputBytes(beforePath),
+              afterPng: readInputBytes(afterPath),
+            },
+          ],
+          { title: 'ProCap Review' },
+        ),
+      );
     }
     const framesDir = args.flags.get('--frames');
     if (typeof framesDir === 'string') {
@@ -292,7 +328,8 @@ function folderPairs(beforeDir: string, afterDir: string, filter?: RegExp): Pair
   for (const d of [beforeDir, afterDir]) {
     if (!fs.existsSync(d) || !fs.statSync(d).isDirectory()) throw new UsageError(`${d}: not a folder`);
   }
-  const a = new Set(listPngs(beforeDir)), b = new Set(listPngs(afterDir));
+  const a = new Set(listPngs(beforeDir)),
+    b = new Set(listPngs(afterDir));
   const names = [...new Set([...a, ...b])].filter((n) => !filter || filter.test(n)).sort();
   return names.map((name) => ({
     name,
@@ -307,16 +344,20 @@ function pairFolders(root: string): PairSource[] {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new UsageError(`${root}: not a folder`);
   // (lstat: a dangling link or a FIFO is there, and fails as that pair's error when read)
   const there = (file: string) => fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
-  return fs.readdirSync(root, { withFileTypes: true })
+  return fs
+    .readdirSync(root, { withFileTypes: true })
     .filter((e) => e.isDirectory() && (there(path.join(root, e.name, 'before.png')) || there(path.join(root, e.name, 'after.png'))))
-    .map((e) => e.name).sort()
+    .map((e) => e.name)
+    .sort()
     .map((name) => {
-      const b = path.join(root, name, 'before.png'), a = path.join(root, name, 'after.png');
+      const b = path.join(root, name, 'before.png'),
+        a = path.join(root, name, 'after.png');
       return {
         name,
         before: there(b) ? () => readInputBytes(b, DEFAULT_IMAGE_LIMITS, root) : undefined,
         after: there(a) ? () => readInputBytes(a, DEFAULT_IMAGE_LIMITS, root) : undefined,
-        beforeLabel: b, afterLabel: a,
+        beforeLabel: b,
+        afterLabel: a,
       };
     });
 }
@@ -324,28 +365,47 @@ function pairFolders(root: string): PairSource[] {
 function gitPairs(refA: string, refB: string, filter?: RegExp): PairSource[] {
   const git = (args: string[], encoding: 'utf8' | 'buffer') => {
     try {
-      return execFileSync('git', args, { encoding: encoding === 'utf8' ? 'utf8' : undefined, maxBuffer: 512 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+      return execFileSync('git', args, {
+        encoding: encoding === 'utf8' ? 'utf8' : undefined,
+        maxBuffer: 512 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (err) {
       const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim();
       throw new UsageError(`git ${args.join(' ')} failed: ${stderr || (err as Error).message}`);
     }
   };
-  const list = (ref: string) => new Set((git(['ls-tree', '-r', '--name-only', '-z', ref], 'utf8') as string)
-    .split('\0').filter((n) => n.toLowerCase().endsWith('.png') && (!filter || filter.test(n))));
-  const a = list(refA), b = list(refB);
+  const list = (ref: string) =>
+    new Set(
+      (git(['ls-tree', '-r', '--name-only', '-z', ref], 'utf8') as string)
+        .split('\0')
+        .filter((n) => n.toLowerCase().endsWith('.png') && (!filter || filter.test(n))),
+    );
+  const a = list(refA),
+    b = list(refB);
   const names = [...new Set([...a, ...b])].sort();
   const show = (ref: string, name: string) => () => new Uint8Array(git(['show', `${ref}:${name}`], 'buffer') as Buffer);
   return names.map((name) => ({
     name,
     before: a.has(name) ? show(refA, name) : undefined,
     after: b.has(name) ? show(refB, name) : undefined,
-    beforeLabel: `${refA}:${name}`, afterLabel: `${refB}:${name}`,
+    beforeLabel: `${refA}:${name}`,
+    afterLabel: `${refB}:${name}`,
   }));
 }
 
 export interface BatchResult {
   shard?: { index: number; count: number };
-  summary: { pairs: number; compared: number; changed: number; unchanged: number; added: number; removed: number; errors: number; seconds: number };
+  summary: {
+    pairs: number;
+    compared: number;
+    changed: number;
+    unchanged: number;
+    added: number;
+    removed: number;
+    errors: number;
+    seconds: number;
+  };
   pairs: { name: string; status: GalleryEntry['status']; changed: boolean; summary?: string; error?: string; report?: ChangeReport }[];
 }
 
@@ -363,7 +423,8 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
     sources = pairFolders(String(flags.get('--pairs')));
     subtitle = `pairs in ${String(flags.get('--pairs'))}`;
   } else {
-    if (args.positional.length !== 2) throw new UsageError('batch needs two folders (BEFORE_DIR AFTER_DIR), --pairs DIR, or --git REF_A REF_B');
+    if (args.positional.length !== 2)
+      throw new UsageError('batch needs two folders (BEFORE_DIR AFTER_DIR), --pairs DIR, or --git REF_A REF_B');
     sources = folderPairs(args.positional[0], args.positional[1], filter);
     subtitle = `${args.positional[0]} -> ${args.positional[1]}`;
   }
@@ -418,15 +479,25 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
         beforePng = source.before();
         afterPng = source.after();
         const report = await describe(sessions, beforePng, afterPng, {
-          ...options, beforeName: source.beforeLabel, afterName: source.afterLabel,
+          ...options,
+          beforeName: source.beforeLabel,
+          afterName: source.afterLabel,
         });
         result.summary.compared++;
         result.summary[report.changed ? 'changed' : 'unchanged']++;
         // screenshots are embedded only where something changed: keeps a big suite's gallery small
-        entries.push(report.changed
-          ? { name: source.name, status: 'compared', report, beforePng, afterPng }
-          : { name: source.name, status: 'compared', report });
-        result.pairs.push({ name: source.name, status: 'compared', changed: report.changed, summary: report.summary, report: stripFrames(report) });
+        entries.push(
+          report.changed
+            ? { name: source.name, status: 'compared', report, beforePng, afterPng }
+            : { name: source.name, status: 'compared', report },
+        );
+        result.pairs.push({
+          name: source.name,
+          status: 'compared',
+          changed: report.changed,
+          summary: report.summary,
+          report: stripFrames(report),
+        });
         err(`${report.changed ? 'CHANGED  ' : 'unchanged'} ${source.name}: ${report.summary}`);
       } catch (e) {
         if (e instanceof ModelLoadError) throw e;
@@ -450,8 +521,11 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
   if (flags.has('--json')) out(JSON.stringify(result, null, 2));
   else {
     const s = result.summary;
-    out(`${s.pairs} pair(s): ${s.changed} changed, ${s.unchanged} unchanged, ${s.added} added, ${s.removed} removed, ${s.errors} error(s) in ${s.seconds} s`
-      + (jsonFile ? `\nJSON: ${jsonFile}` : '') + (htmlFile ? `\nHTML: ${htmlFile}` : ''));
+    out(
+      `${s.pairs} pair(s): ${s.changed} changed, ${s.unchanged} unchanged, ${s.added} added, ${s.removed} removed, ${s.errors} error(s) in ${s.seconds} s` +
+        (jsonFile ? `\nJSON: ${jsonFile}` : '') +
+        (htmlFile ? `\nHTML: ${htmlFile}` : ''),
+    );
   }
   if (result.summary.errors) return EXIT.INPUT;
   const anyChange = result.summary.changed + result.summary.added + result.summary.removed > 0;
@@ -459,8 +533,11 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
 }
 
 /** Runs the CLI; returns the exit code (never calls process.exit, so tests can call it). */
-export async function main(argv: string[], out = (s: string) => process.stdout.write(s + '\n'),
-  err = (s: string) => process.stderr.write(s + '\n')): Promise<number> {
+export async function main(
+  argv: string[],
+  out = (s: string) => process.stdout.write(s + '\n'),
+  err = (s: string) => process.stderr.write(s + '\n'),
+): Promise<number> {
   try {
     const [command, ...rest] = argv;
     if (!command || command === '--help' || command === 'help') {
@@ -492,12 +569,14 @@ export async function main(argv: string[], out = (s: string) => process.stdout.w
       err(`procap: ${e.message}`);
       return EXIT.OUTPUT;
     }
-    err(`procap: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    err(`procap: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     return EXIT.INTERNAL;
   }
 }
 
 const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
 }

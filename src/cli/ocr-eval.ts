@@ -22,7 +22,8 @@ import { elementOf, type ElementRole } from '../core/read/element.js';
 import { editDistance, similarity } from '../core/read/correspond.js';
 import type { Box } from '../core/report.js';
 
-const USAGE = 'usage: npm run --silent ocr-eval -- [--data DIR | --count N [--split test] [--seed S]] [--realpairs DIR] [--limit N] [--json] [--out FILE]';
+const USAGE =
+  'usage: npm run --silent ocr-eval -- [--data DIR | --count N [--split test] [--seed S]] [--realpairs DIR] [--limit N] [--json] [--out FILE]';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
 /** roles whose element draws its label as one piece of text (containers hold other text too; icons, pictures and inputs draw none) */
@@ -30,7 +31,8 @@ const TEXT_ROLES = new Set(['button', 'link', 'tab', 'badge', 'tag', 'heading', 
 
 /** 1 - word edit distance / the longer word count. */
 export function wordAccuracy(truth: string, read: string): number {
-  const a = truth.split(/\s+/).filter(Boolean), b = read.split(/\s+/).filter(Boolean);
+  const a = truth.split(/\s+/).filter(Boolean),
+    b = read.split(/\s+/).filter(Boolean);
   if (!a.length && !b.length) return 1;
   return 1 - editDistance(a, b) / Math.max(a.length, b.length);
 }
@@ -51,13 +53,20 @@ interface SyntheticChange {
 
 /** The pairs of a data-engine folder (its manifest.jsonl). */
 function manifestPairs(dir: string): { before: string; after: string; changes: SyntheticChange[] }[] {
-  return fs.readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8').split('\n').filter((l) => l.trim())
+  return fs
+    .readFileSync(path.join(dir, 'manifest.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as { before: string; after: string; changes: SyntheticChange[] });
 }
 
 async function syntheticFigures(reader: TextReader, dir: string, limit: number) {
   const pairs = manifestPairs(dir);
-  let items = 0, exact = 0, chars = 0, words = 0, ms = 0;
+  let items = 0,
+    exact = 0,
+    chars = 0,
+    words = 0,
+    ms = 0;
   const misses: { truth: string; read: string }[] = [];
   for (const pair of pairs) {
     for (const c of pair.changes) {
@@ -80,7 +89,14 @@ async function syntheticFigures(reader: TextReader, dir: string, limit: number) 
     }
   }
   const r = (x: number) => Number(x.toFixed(4));
-  return { elements: items, exact: r(exact / items), char_accuracy: r(chars / items), word_accuracy: r(words / items), ms_per_region: r(ms / items), misses };
+  return {
+    elements: items,
+    exact: r(exact / items),
+    char_accuracy: r(chars / items),
+    word_accuracy: r(words / items),
+    ms_per_region: r(ms / items),
+    misses,
+  };
 }
 
 /** Which data-engine roles each element name stands for (a search box is an input). */
@@ -93,7 +109,8 @@ const ROLE_TRUTH: Record<ElementRole, string[]> = { button: ['button'], badge: [
  */
 async function elementFigures(reader: TextReader, dir: string, limit: number) {
   const pairs = manifestPairs(dir);
-  const named: Record<string, { given: number; right: number }> = {}, coverage: Record<string, { elements: number; named: number }> = {};
+  const named: Record<string, { given: number; right: number }> = {},
+    coverage: Record<string, { elements: number; named: number }> = {};
   const confusion: Record<string, Record<string, number>> = {};
   let elements = 0;
   for (const pair of pairs) {
@@ -104,8 +121,9 @@ async function elementFigures(reader: TextReader, dir: string, limit: number) {
       const box = onBefore ? c.bbox_before : c.bbox_after;
       if (!box) continue;
       const image = readPngFile(path.join(dir, onBefore ? pair.before : pair.after));
-      const lines = (await reader.read(image, [box[0] - 30, box[1] - 20, box[2] + 30, box[3] + 20]))
-        .filter((l) => l.box[0] >= box[0] - 2 && l.box[2] <= box[2] + 2 && l.box[1] >= box[1] - 2 && l.box[3] <= box[3] + 2);
+      const lines = (await reader.read(image, [box[0] - 30, box[1] - 20, box[2] + 30, box[3] + 20])).filter(
+        (l) => l.box[0] >= box[0] - 2 && l.box[2] <= box[2] + 2 && l.box[1] >= box[1] - 2 && l.box[3] <= box[3] + 2,
+      );
       if (lines.length !== 1) continue;
       elements++;
       const guess = elementOf(image, lines[0]);
@@ -126,9 +144,12 @@ async function elementFigures(reader: TextReader, dir: string, limit: number) {
     }
   }
   const r = (x: number) => Number(x.toFixed(4));
-  const given = Object.values(named).reduce((n, v) => n + v.given, 0), right = Object.values(named).reduce((n, v) => n + v.right, 0);
+  const given = Object.values(named).reduce((n, v) => n + v.given, 0),
+    right = Object.values(named).reduce((n, v) => n + v.right, 0);
   return {
-    elements, named: given, precision: given ? r(right / given) : null,
+    elements,
+    named: given,
+    precision: given ? r(right / given) : null,
     per_name: Object.fromEntries(Object.entries(named).map(([k, v]) => [k, { given: v.given, precision: r(v.right / v.given) }])),
     coverage: Object.fromEntries(Object.entries(coverage).map(([k, v]) => [k, { elements: v.elements, named: r(v.named / v.elements) }])),
     confusion,
@@ -136,7 +157,12 @@ async function elementFigures(reader: TextReader, dir: string, limit: number) {
 }
 
 async function realFigures(reader: TextReader, dir: string) {
-  let labels = 0, found = 0, chars = 0, ms = 0, images = 0, pairs = 0;
+  let labels = 0,
+    found = 0,
+    chars = 0,
+    ms = 0,
+    images = 0,
+    pairs = 0;
   const missed: { pair: string; label: string; best: string }[] = [];
   for (const name of fs.readdirSync(dir).sort()) {
     const meta = path.join(dir, name, 'meta.json');
@@ -170,9 +196,14 @@ async function main(): Promise<void> {
   try {
     ({ values } = parseArgs({
       options: {
-        data: { type: 'string' }, count: { type: 'string' }, split: { type: 'string', default: 'test' }, seed: { type: 'string', default: '424242' },
+        data: { type: 'string' },
+        count: { type: 'string' },
+        split: { type: 'string', default: 'test' },
+        seed: { type: 'string', default: '424242' },
         realpairs: { type: 'string', default: path.resolve(REPO_ROOT, '..', 'shared', 'realpairs') },
-        limit: { type: 'string', default: '400' }, json: { type: 'boolean', default: false }, out: { type: 'string' },
+        limit: { type: 'string', default: '400' },
+        json: { type: 'boolean', default: false },
+        out: { type: 'string' },
       },
     }));
   } catch (err) {
@@ -193,8 +224,22 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     temp = dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-ocr-eval-'));
-    const run = spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist', 'src', 'data', 'cli.js'), '--seed', values.seed!, '--count', String(count),
-      '--split', values.split!, '--out', dir, '--quiet'], { encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      [
+        path.join(REPO_ROOT, 'dist', 'src', 'data', 'cli.js'),
+        '--seed',
+        values.seed!,
+        '--count',
+        String(count),
+        '--split',
+        values.split!,
+        '--out',
+        dir,
+        '--quiet',
+      ],
+      { encoding: 'utf8' },
+    );
     if (run.status !== 0) throw new Error(`the data engine failed: ${(run.stderr || run.stdout).slice(-1000)}`);
   }
   const reader = new TextReader();
@@ -203,7 +248,12 @@ async function main(): Promise<void> {
     const elements = await elementFigures(reader, dir, limit);
     const real = fs.existsSync(values.realpairs!) ? await realFigures(reader, values.realpairs!) : null;
     const command = `npm run --silent ocr-eval -- ${process.argv.slice(2).join(' ')}`.trim();
-    const result = { command, synthetic: { data: values.data ?? `${values.split} split, seed ${values.seed}, ${values.count ?? 120} pairs`, ...synthetic }, elements, realpairs: real };
+    const result = {
+      command,
+      synthetic: { data: values.data ?? `${values.split} split, seed ${values.seed}, ${values.count ?? 120} pairs`, ...synthetic },
+      elements,
+      realpairs: real,
+    };
     // --out: the figures the model card quotes (models/text_reader.json), written whole or not at all
     if (values.out) {
       fs.writeFileSync(`${values.out}.tmp`, `${JSON.stringify(result, null, 1)}\n`);
@@ -212,9 +262,16 @@ async function main(): Promise<void> {
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 1)}\n`);
     else {
       const s = result.synthetic;
-      process.stdout.write(`synthetic UI text (DOM truth): ${s.elements} elements, exact ${s.exact}, characters ${s.char_accuracy}, words ${s.word_accuracy}, ${s.ms_per_region} ms per region\n`);
-      process.stdout.write(`element names (DOM truth): ${elements.elements} elements with one line read, ${elements.named} named, precision ${elements.precision}; ${JSON.stringify(elements.coverage)}\n`);
-      if (real) process.stdout.write(`real pairs' quoted labels: ${real.labels} labels, read exactly ${real.exact_recall}, characters ${real.char_accuracy}, ${real.ms_per_screenshot} ms per screenshot\n`);
+      process.stdout.write(
+        `synthetic UI text (DOM truth): ${s.elements} elements, exact ${s.exact}, characters ${s.char_accuracy}, words ${s.word_accuracy}, ${s.ms_per_region} ms per region\n`,
+      );
+      process.stdout.write(
+        `element names (DOM truth): ${elements.elements} elements with one line read, ${elements.named} named, precision ${elements.precision}; ${JSON.stringify(elements.coverage)}\n`,
+      );
+      if (real)
+        process.stdout.write(
+          `real pairs' quoted labels: ${real.labels} labels, read exactly ${real.exact_recall}, characters ${real.char_accuracy}, ${real.ms_per_screenshot} ms per screenshot\n`,
+        );
     }
   } finally {
     await reader.dispose();

@@ -11,7 +11,8 @@ import { SessionManager, type ProviderChoice } from '../core/session.js';
 import { describe as describePair } from '../core/pipeline.js';
 import type { ChangeReport } from '../core/report.js';
 
-const USAGE = 'usage: npm run --silent realpairs -- [--dir DIR] [--json] [--provider auto|cpu|cuda] [--models DIR] [--only NAME,...] [--no-read]';
+const USAGE =
+  'usage: npm run --silent realpairs -- [--dir DIR] [--json] [--provider auto|cpu|cuda] [--models DIR] [--only NAME,...] [--no-read]';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
 
@@ -58,7 +59,8 @@ export function readChecks(metaFile: string): PairChecks {
   const c = meta.checks as Partial<PairChecks> | undefined;
   const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
   if (!c || typeof c !== 'object') throw new Error(`${metaFile}: no "checks" object`);
-  if (!(c.change === true || c.change === false || c.change === null)) throw new Error(`${metaFile}: checks.change must be true, false or null`);
+  if (!(c.change === true || c.change === false || c.change === null))
+    throw new Error(`${metaFile}: checks.change must be true, false or null`);
   if (!Array.isArray(c.all) || !c.all.every(isStrings)) throw new Error(`${metaFile}: checks.all must be a list of lists of regexes`);
   if (!isStrings(c.none)) throw new Error(`${metaFile}: checks.none must be a list of regexes`);
   for (const re of [...c.all.flat(), ...c.none]) {
@@ -110,7 +112,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const only = values.only ? new Set(values.only.split(',').map((s) => s.trim())) : undefined;
-  const names = fs.readdirSync(dir)
+  const names = fs
+    .readdirSync(dir)
     .filter((d) => fs.existsSync(path.join(dir, d, 'meta.json')) && fs.existsSync(path.join(dir, d, 'before.png')))
     .filter((d) => !only || only.has(d))
     .sort();
@@ -125,7 +128,10 @@ async function main(): Promise<void> {
       const folder = path.join(dir, name);
       const checks = readChecks(path.join(folder, 'meta.json'));
       const started = performance.now();
-      const report = await describePair(sessions, path.join(folder, 'before.png'), path.join(folder, 'after.png'), { procedure: false, read: !values['no-read'] });
+      const report = await describePair(sessions, path.join(folder, 'before.png'), path.join(folder, 'after.png'), {
+        procedure: false,
+        read: !values['no-read'],
+      });
       const score = scoreChecks(report, checks);
       const captions = report.regions.filter((r) => r.kind !== 'none' && !r.noiseOnly).map((r) => `[${r.kind}] ${r.caption}`);
       outcomes.push({ name, ...score, summary: report.summary, captions, ms: Math.round(performance.now() - started) });
@@ -141,7 +147,9 @@ async function main(): Promise<void> {
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ dir, passed, total: outcomes.length, pairs: outcomes }, null, 1)}\n`);
   } else {
-    process.stdout.write(`realpairs: ${passed} of ${outcomes.length} pairs pass their checks (${(100 * passed / outcomes.length).toFixed(0)}%)\n`);
+    process.stdout.write(
+      `realpairs: ${passed} of ${outcomes.length} pairs pass their checks (${((100 * passed) / outcomes.length).toFixed(0)}%)\n`,
+    );
   }
 }
 

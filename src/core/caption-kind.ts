@@ -12,21 +12,36 @@ import type { ChangeKind } from './report.js';
 // "the text got bigger" is font before "got bigger" can say resize).
 const RULES: [ChangeKind, RegExp][] = [
   ['reflow', /^(the (content|elements|layout) here|this part of the layout)\b/],
-  ['theme', /^the (accent|theme) colour changed|^all .* elements turned|highlights across the page|as its main colour|switched to an? \w+ theme|^the whole screen turned|mode was turned on|^the theme changed|^everything switched to|^the background of the whole page/],
+  [
+    'theme',
+    /^the (accent|theme) colour changed|^all .* elements turned|highlights across the page|as its main colour|switched to an? \w+ theme|^the whole screen turned|mode was turned on|^the theme changed|^everything switched to|^the background of the whole page/,
+  ],
   ['text', /^the (text|wording|number|value) of .* changed$|^the number in .* changed$/],
-  ['spacing', /further apart|closer together|space between|the gap between|spread out more|packed tighter|(more|less) padding|space inside|the padding of|the spacing around|looks tighter|^the spacing (grew|shrank)/],
+  [
+    'spacing',
+    /further apart|closer together|space between|the gap between|spread out more|packed tighter|(more|less) padding|space inside|the padding of|the spacing around|looks tighter|^the spacing (grew|shrank)/,
+  ],
   ['reorder', /(swapped|switched) places|the order of|were reordered/],
   ['font', /\bbold\b|regular weight|font size|has (larger|smaller) text|uses a (serif|monospace|sans serif) font|the font of|font changed/],
   ['opacity', /faded|greyed out|transparent|dimmed|was hidden|invisible|no longer visible|fully visible/],
-  ['icon', /\bicon\b.*\b(became|was replaced by) an? |the icon changed from an? |changed shape|was swapped for an? |now shows an? .*\bicon$|the icon in .* changed$|has a different icon|different picture|another picture|picture .*was swapped|replaced by a different one|a different image appears|^the image\b.*was replaced$|\bicon changed$/],
+  [
+    'icon',
+    /\bicon\b.*\b(became|was replaced by) an? |the icon changed from an? |changed shape|was swapped for an? |now shows an? .*\bicon$|the icon in .* changed$|has a different icon|different picture|another picture|picture .*was swapped|replaced by a different one|a different image appears|^the image\b.*was replaced$|\bicon changed$/,
+  ],
   ['add', /was added|\bappeared|there is a new|one more/],
   ['remove', /was removed|disappeared|is gone|was deleted|no longer appears/],
-  ['move', /\b(moved|shifted)( slightly| a little| far)? (up|down|left|right|to the)\b|is now( slightly| much)? (lower|higher|further)|\bsits .* than before/],
+  [
+    'move',
+    /\b(moved|shifted)( slightly| a little| far)? (up|down|left|right|to the)\b|is now( slightly| much)? (lower|higher|further)|\bsits .* than before/,
+  ],
   ['text', /got longer$|\btext\b.* got shorter$/],
   ['font', /\btext\b.* got (bigger|smaller)$/],
   ['resize', /\b(got|is now|was made) (bigger|larger|smaller|wider|narrower|taller|shorter)\b|\b(grew|shrank)\b|was resized/],
   ['color', /(changed|went) from .* to \w+|turned \w+|changed to \w+|is now .*instead of|\bis now (\w+ )?\w+$/],
-  ['text', /changed$|shows a different value|was updated|was rewritten|shows different text|the wording of|was renamed|the label of .* was changed/],
+  [
+    'text',
+    /changed$|shows a different value|was updated|was rewritten|shows different text|the wording of|was renamed|the label of .* was changed/,
+  ],
 ];
 
 /** The kind one clause claims, or null when its wording is not one the patterns know. */

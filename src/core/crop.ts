@@ -73,7 +73,16 @@ function resizeTaps(sourceStart: number, sourceLength: number, targetLength: num
  * Area-average resize of the rectangle [x0, x0+sw) x [y0, y0+sh) of `image` (which may reach
  * outside the image: edge pixels are replicated) to a packed RGB target of tw x th pixels.
  */
-export function resampleArea(image: RgbaImage, x0: number, y0: number, sw: number, sh: number, tw: number, th: number, out?: Uint8Array): Uint8Array {
+export function resampleArea(
+  image: RgbaImage,
+  x0: number,
+  y0: number,
+  sw: number,
+  sh: number,
+  tw: number,
+  th: number,
+  out?: Uint8Array,
+): Uint8Array {
   const target = out ?? new Uint8Array(tw * th * 3);
   const xTaps = resizeTaps(x0, sw, tw, image.width);
   const yTaps = resizeTaps(y0, sh, th, image.height);

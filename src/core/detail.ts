@@ -23,7 +23,12 @@ export interface DetailRule {
   weight: number;
 }
 
-interface ContractDetail { min_crop_side: number; window: number; diff_threshold: number; weight: number }
+interface ContractDetail {
+  min_crop_side: number;
+  window: number;
+  diff_threshold: number;
+  weight: number;
+}
 
 /** A contract's detail rule (default: models/contract.json), or undefined when it has none (older models folders). */
 export function contractDetailRule(c: { crop?: { detail?: ContractDetail } } = contract): DetailRule | undefined {
@@ -66,7 +71,10 @@ export function densestStart(counts: ArrayLike<number>, win: number): number {
   let at = 0;
   for (let i = win; i < counts.length; i++) {
     sum += counts[i] - counts[i - win];
-    if (sum > best) { best = sum; at = i - win + 1; }
+    if (sum > best) {
+      best = sum;
+      at = i - win + 1;
+    }
   }
   return at;
 }
@@ -81,22 +89,31 @@ export function detailBoxFor(before: RgbaImage, after: RgbaImage, box: Box, rule
   const height = Math.min(before.height, after.height);
   const crop = cropBoxFor(box, width, height);
   if (crop[2] - crop[0] <= rule.minCropSide) return undefined;
-  const x0 = Math.max(0, box[0]), y0 = Math.max(0, box[1]);
-  const x1 = Math.min(width, box[2]), y1 = Math.min(height, box[3]);
+  const x0 = Math.max(0, box[0]),
+    y0 = Math.max(0, box[1]);
+  const x1 = Math.min(width, box[2]),
+    y1 = Math.min(height, box[3]);
   if (x1 <= x0 || y1 <= y0) return undefined;
-  const w = x1 - x0, h = y1 - y0;
+  const w = x1 - x0,
+    h = y1 - y0;
   const columns = new Float64Array(w);
   const rows = new Float64Array(h);
   for (let y = y0; y < y1; y++) {
     let ib = (y * before.width + x0) * 4;
     let ia = (y * after.width + x0) * 4;
     for (let x = 0; x < w; x++, ib += 4, ia += 4) {
-      const d = Math.abs(before.data[ib] - after.data[ia]) + Math.abs(before.data[ib + 1] - after.data[ia + 1])
-        + Math.abs(before.data[ib + 2] - after.data[ia + 2]);
-      if (d > rule.diffThreshold) { columns[x]++; rows[y - y0]++; }
+      const d =
+        Math.abs(before.data[ib] - after.data[ia]) +
+        Math.abs(before.data[ib + 1] - after.data[ia + 1]) +
+        Math.abs(before.data[ib + 2] - after.data[ia + 2]);
+      if (d > rule.diffThreshold) {
+        columns[x]++;
+        rows[y - y0]++;
+      }
     }
   }
-  const ww = Math.min(w, rule.window), wh = Math.min(h, rule.window);
+  const ww = Math.min(w, rule.window),
+    wh = Math.min(h, rule.window);
   const left = x0 + densestStart(columns, ww);
   const top = y0 + densestStart(rows, wh);
   return [left, top, left + ww, top + wh];

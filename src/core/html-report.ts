@@ -23,7 +23,7 @@ export interface GalleryOptions {
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c] as string));
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
 function pngDataUri(bytes: Uint8Array): string {
@@ -35,9 +35,21 @@ function reportImageUri(image: ReportImage): string {
 }
 
 const KIND_COLOURS: Record<string, string> = {
-  none: '#8a8a8a', move: '#1f77b4', reorder: '#17becf', resize: '#9467bd', color: '#d62728', text: '#2ca02c',
-  add: '#2ca02c', remove: '#d62728', icon: '#ff7f0e', font: '#8c564b', spacing: '#bcbd22', opacity: '#7f7f7f',
-  theme: '#e377c2', reflow: '#c7c7c7', size: '#000000',
+  none: '#8a8a8a',
+  move: '#1f77b4',
+  reorder: '#17becf',
+  resize: '#9467bd',
+  color: '#d62728',
+  text: '#2ca02c',
+  add: '#2ca02c',
+  remove: '#d62728',
+  icon: '#ff7f0e',
+  font: '#8c564b',
+  spacing: '#bcbd22',
+  opacity: '#7f7f7f',
+  theme: '#e377c2',
+  reflow: '#c7c7c7',
+  size: '#000000',
 };
 
 function colourOf(kind: string): string {
@@ -46,44 +58,68 @@ function colourOf(kind: string): string {
 
 /** An image with the region boxes drawn over it (inline SVG, scales with the image). */
 function boxedImage(src: string, width: number, height: number, regions: ChangeRegion[], side: 'before' | 'after', label: string): string {
-  const rects = regions.map((r) => {
-    const [x0, y0, x1, y1]: Box = side === 'before' ? r.boxBefore : r.boxAfter;
-    const stroke = Math.max(2, Math.round(Math.max(width, height) / 400));
-    const dash = r.noiseOnly ? ` stroke-dasharray="${stroke * 3} ${stroke * 2}"` : '';
-    return `<rect x="${x0}" y="${y0}" width="${Math.max(1, x1 - x0)}" height="${Math.max(1, y1 - y0)}" fill="none" stroke="${colourOf(r.kind)}" stroke-width="${stroke}"${dash}><title>${escapeHtml(`#${r.id} ${r.kind}: ${r.caption}`)}</title></rect>`
-      + `<text x="${x0 + 2}" y="${Math.max(12, y0 - 3)}" font-size="${Math.max(12, stroke * 6)}" fill="${colourOf(r.kind)}" font-family="sans-serif">${r.id}</text>`;
-  }).join('');
-  return `<figure class="shot"><div class="boxed"><img alt="${escapeHtml(label)}" src="${src}" width="${width}" height="${height}">`
-    + `<svg viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" aria-hidden="true">${rects}</svg></div>`
-    + `<figcaption>${escapeHtml(label)} (${width}x${height})</figcaption></figure>`;
+  const rects = regions
+    .map((r) => {
+      const [x0, y0, x1, y1]: Box = side === 'before' ? r.boxBefore : r.boxAfter;
+      const stroke = Math.max(2, Math.round(Math.max(width, height) / 400));
+      const dash = r.noiseOnly ? ` stroke-dasharray="${stroke * 3} ${stroke * 2}"` : '';
+      return (
+        `<rect x="${x0}" y="${y0}" width="${Math.max(1, x1 - x0)}" height="${Math.max(1, y1 - y0)}" fill="none" stroke="${colourOf(r.kind)}" stroke-width="${stroke}"${dash}><title>${escapeHtml(`#${r.id} ${r.kind}: ${r.caption}`)}</title></rect>` +
+        `<text x="${x0 + 2}" y="${Math.max(12, y0 - 3)}" font-size="${Math.max(12, stroke * 6)}" fill="${colourOf(r.kind)}" font-family="sans-serif">${r.id}</text>`
+      );
+    })
+    .join('');
+  return (
+    `<figure class="shot"><div class="boxed"><img alt="${escapeHtml(label)}" src="${src}" width="${width}" height="${height}">` +
+    `<svg viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" aria-hidden="true">${rects}</svg></div>` +
+    `<figcaption>${escapeHtml(label)} (${width}x${height})</figcaption></figure>`
+  );
 }
 
 function filmstrip(region: ChangeRegion): string {
   const p = region.procedure;
   if (!p) return '';
-  const frames = p.frames.map((f, i) => {
-    const isKey = p.keyframes.includes(i);
-    const score = i >= 1 && i <= p.scores.length ? `w=${p.scores[i - 1].toFixed(3)}` : (i === 0 ? 'before' : 'after');
-    return `<figure class="frame${isKey ? ' key' : ''}"><img alt="frame ${i}" src="${reportImageUri(f)}" width="${f.width}" height="${f.height}">`
-      + `<figcaption>${i}${isKey ? ' &#9733; key' : ''}<br>${escapeHtml(score)}</figcaption></figure>`;
-  }).join('');
-  const imagined = p.imagined.map((f, i) => `<figure class="frame imagined"><img alt="imagined ${i + 1}" src="${reportImageUri(f)}" width="${f.width}" height="${f.height}"><figcaption>imagined ${i + 1}</figcaption></figure>`).join('');
-  return `<div class="procedure"><div class="strip" title="interpolated procedure; keyframes marked">${frames}</div>`
-    + `<div class="strip imagined-strip" title="frames imagined by the procedure queries">${imagined}</div></div>`;
+  const frames = p.frames
+    .map((f, i) => {
+      const isKey = p.keyframes.includes(i);
+      const score = i >= 1 && i <= p.scores.length ? `w=${p.scores[i - 1].toFixed(3)}` : i === 0 ? 'before' : 'after';
+      return (
+        `<figure class="frame${isKey ? ' key' : ''}"><img alt="frame ${i}" src="${reportImageUri(f)}" width="${f.width}" height="${f.height}">` +
+        `<figcaption>${i}${isKey ? ' &#9733; key' : ''}<br>${escapeHtml(score)}</figcaption></figure>`
+      );
+    })
+    .join('');
+  const imagined = p.imagined
+    .map(
+      (f, i) =>
+        `<figure class="frame imagined"><img alt="imagined ${i + 1}" src="${reportImageUri(f)}" width="${f.width}" height="${f.height}"><figcaption>imagined ${i + 1}</figcaption></figure>`,
+    )
+    .join('');
+  return (
+    `<div class="procedure"><div class="strip" title="interpolated procedure; keyframes marked">${frames}</div>` +
+    `<div class="strip imagined-strip" title="frames imagined by the procedure queries">${imagined}</div></div>`
+  );
 }
 
 function regionRow(r: ChangeRegion, label = `#${r.id}`): string {
   const conf = `${Math.round(r.confidence * 100)}%`;
-  return `<li class="region${r.noiseOnly ? ' noise' : ''}"><span class="badge" style="background:${colourOf(r.kind)}">${escapeHtml(r.kind)}</span> `
-    + `<b>${escapeHtml(label)}</b> ${escapeHtml(r.caption)} <span class="meta">confidence ${conf}, ${r.diffPixels} px differ, box [${r.boxBefore.join(', ')}]${r.noiseOnly ? ', anti-aliasing / sub-pixel noise only' : ''}</span>`
-    + filmstrip(r) + '</li>';
+  return (
+    `<li class="region${r.noiseOnly ? ' noise' : ''}"><span class="badge" style="background:${colourOf(r.kind)}">${escapeHtml(r.kind)}</span> ` +
+    `<b>${escapeHtml(label)}</b> ${escapeHtml(r.caption)} <span class="meta">confidence ${conf}, ${r.diffPixels} px differ, box [${r.boxBefore.join(', ')}]${r.noiseOnly ? ', anti-aliasing / sub-pixel noise only' : ''}</span>` +
+    filmstrip(r) +
+    '</li>'
+  );
 }
 
 function entrySection(entry: GalleryEntry, index: number): string {
   const head = `<h2 id="pair-${index}">${escapeHtml(entry.name)}</h2>`;
   if (entry.status !== 'compared' || !entry.report) {
-    const text = entry.status === 'added' ? 'screenshot added (only in the new set)'
-      : entry.status === 'removed' ? 'screenshot removed (only in the old set)' : `error: ${entry.error ?? 'unknown'}`;
+    const text =
+      entry.status === 'added'
+        ? 'screenshot added (only in the new set)'
+        : entry.status === 'removed'
+          ? 'screenshot removed (only in the old set)'
+          : `error: ${entry.error ?? 'unknown'}`;
     return `<section class="pair ${entry.status}">${head}<p class="status">${escapeHtml(text)}</p></section>`;
   }
   const r = entry.report;
@@ -93,13 +129,15 @@ function entrySection(entry: GalleryEntry, index: number): string {
   ].join('');
   const regions = r.regions.map((x) => regionRow(x)).join('');
   const global = r.global ? regionRow(r.global, 'whole screen') : '';
-  return `<section class="pair ${r.changed ? 'changed' : 'unchanged'}">${head}`
-    + `<p class="summary">${escapeHtml(r.summary)}</p>`
-    + (r.sizeChange ? `<p class="size">${escapeHtml(r.sizeChange)}</p>` : '')
-    + `<div class="shots">${shots}</div>`
-    + (global || regions ? `<ol class="regions">${global}${regions}</ol>` : '')
-    + `<p class="meta">provider ${escapeHtml(r.provider)} (${escapeHtml(r.providerReason)}), ${escapeHtml(r.modelVersion)}, ${Math.round(r.timings.totalMs)} ms</p>`
-    + '</section>';
+  return (
+    `<section class="pair ${r.changed ? 'changed' : 'unchanged'}">${head}` +
+    `<p class="summary">${escapeHtml(r.summary)}</p>` +
+    (r.sizeChange ? `<p class="size">${escapeHtml(r.sizeChange)}</p>` : '') +
+    `<div class="shots">${shots}</div>` +
+    (global || regions ? `<ol class="regions">${global}${regions}</ol>` : '') +
+    `<p class="meta">provider ${escapeHtml(r.provider)} (${escapeHtml(r.providerReason)}), ${escapeHtml(r.modelVersion)}, ${Math.round(r.timings.totalMs)} ms</p>` +
+    '</section>'
+  );
 }
 
 const STYLE = `
@@ -127,8 +165,14 @@ export function renderGallery(entries: GalleryEntry[], options: GalleryOptions =
   const title = options.title ?? 'ProCap Review report';
   const changed = entries.filter((e) => e.report?.changed || e.status === 'added' || e.status === 'removed').length;
   const errors = entries.filter((e) => e.status === 'error').length;
-  const index = entries.map((e, i) => `<tr><td><a href="#pair-${i}">${escapeHtml(e.name)}</a></td><td>${escapeHtml(
-    e.status === 'compared' ? (e.report?.changed ? 'changed' : 'unchanged') : e.status)}</td><td>${escapeHtml(e.report?.summary ?? e.error ?? '')}</td></tr>`).join('');
+  const index = entries
+    .map(
+      (e, i) =>
+        `<tr><td><a href="#pair-${i}">${escapeHtml(e.name)}</a></td><td>${escapeHtml(
+          e.status === 'compared' ? (e.report?.changed ? 'changed' : 'unchanged') : e.status,
+        )}</td><td>${escapeHtml(e.report?.summary ?? e.error ?? '')}</td></tr>`,
+    )
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">

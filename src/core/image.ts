@@ -138,7 +138,13 @@ function inflatedSizeOf(header: PngHeader): number {
   if (!header.interlaced) return rowBytes(header.width) * header.height;
   // Adam7: seven passes, each a sub-image with its own rows.
   const passes = [
-    [0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2],
+    [0, 0, 8, 8],
+    [4, 0, 8, 8],
+    [0, 4, 4, 8],
+    [2, 0, 4, 4],
+    [0, 2, 2, 4],
+    [1, 0, 2, 2],
+    [0, 1, 1, 2],
   ];
   let total = 0;
   for (const [x0, y0, dx, dy] of passes) {
@@ -403,7 +409,10 @@ export function readInputBytes(path: string, limits: ImageLimits = DEFAULT_IMAGE
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) {
-      throw new ImageInputError(path, `not a regular file (${stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a folder' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : 'a special file'})`);
+      throw new ImageInputError(
+        path,
+        `not a regular file (${stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a folder' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : 'a special file'})`,
+      );
     }
     if (within !== undefined) {
       const root = realpathSync(within);
@@ -524,7 +533,8 @@ export function encodePngVariant(image: RgbaImage, variant: PngVariant): Buffer 
     return bitDepth === 8 ? v : Math.round((v * maxSample) / 255);
   };
   // source channels written for each colour type (-1: the palette index)
-  const channelOrder = colorType === 0 ? [0] : colorType === 2 ? [0, 1, 2] : colorType === 3 ? [-1] : colorType === 4 ? [0, 3] : [0, 1, 2, 3];
+  const channelOrder =
+    colorType === 0 ? [0] : colorType === 2 ? [0, 1, 2] : colorType === 3 ? [-1] : colorType === 4 ? [0, 3] : [0, 1, 2, 3];
   const sampleAt = (pixel: number, channel: number): number => {
     if (channel >= 0) return sampleOf(pixel, channel);
     const key = ((data[pixel * 4] << 24) | (data[pixel * 4 + 1] << 16) | (data[pixel * 4 + 2] << 8) | data[pixel * 4 + 3]) >>> 0;
@@ -532,7 +542,15 @@ export function encodePngVariant(image: RgbaImage, variant: PngVariant): Buffer 
   };
   const bytesPerPixel = Math.max(1, (channels * bitDepth) / 8);
   const passes = variant.interlace
-    ? [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]]
+    ? [
+        [0, 0, 8, 8],
+        [4, 0, 8, 8],
+        [0, 4, 4, 8],
+        [2, 0, 4, 4],
+        [0, 2, 2, 4],
+        [1, 0, 2, 2],
+        [0, 1, 1, 2],
+      ]
     : [[0, 0, 1, 1]];
   const rows: Uint8Array[] = [];
   let rowNumber = 0;
@@ -568,7 +586,8 @@ export function encodePngVariant(image: RgbaImage, variant: PngVariant): Buffer 
         const left = i >= bytesPerPixel ? row[i - bytesPerPixel] : 0;
         const up = previous[i];
         const upLeft = i >= bytesPerPixel ? previous[i - bytesPerPixel] : 0;
-        const predictor = filter === 0 ? 0 : filter === 1 ? left : filter === 2 ? up : filter === 3 ? (left + up) >> 1 : paeth(left, up, upLeft);
+        const predictor =
+          filter === 0 ? 0 : filter === 1 ? left : filter === 2 ? up : filter === 3 ? (left + up) >> 1 : paeth(left, up, upLeft);
         filtered[i + 1] = (row[i] - predictor) & 0xff;
       }
       rows.push(filtered);

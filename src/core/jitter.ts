@@ -29,7 +29,13 @@ export const DEFAULT_JITTER_OPTIONS: Required<JitterOptions> = { maxShift: 1, to
  * count). Counting stops as soon as the count exceeds `stopAbove` (the caller only needs to know that).
  */
 export function differingAfterShift(
-  before: RgbaImage, after: RgbaImage, box: Box, dx: number, dy: number, tolerance: number, stopAbove = Infinity,
+  before: RgbaImage,
+  after: RgbaImage,
+  box: Box,
+  dx: number,
+  dy: number,
+  tolerance: number,
+  stopAbove = Infinity,
 ): number {
   const [x0, y0, x1, y1] = box;
   let count = 0;
@@ -56,13 +62,20 @@ export function differingAfterShift(
 }
 
 /** The shift (|dx|, |dy| <= maxShift, not both 0) that explains the region's differences, if one does. */
-export function jitterShiftOf(before: RgbaImage, after: RgbaImage, box: Box, options: JitterOptions = {}): { dx: number; dy: number } | undefined {
+export function jitterShiftOf(
+  before: RgbaImage,
+  after: RgbaImage,
+  box: Box,
+  options: JitterOptions = {},
+): { dx: number; dy: number } | undefined {
   const { maxShift, tolerance, maxResidual } = { ...DEFAULT_JITTER_OPTIONS, ...options };
   if (maxShift < 1) return undefined;
   // the box grown by the shift, so the moved edge is inside it, clipped to both images
   const grown: Box = [
-    Math.max(0, box[0] - maxShift), Math.max(0, box[1] - maxShift),
-    Math.min(after.width, before.width, box[2] + maxShift), Math.min(after.height, before.height, box[3] + maxShift),
+    Math.max(0, box[0] - maxShift),
+    Math.max(0, box[1] - maxShift),
+    Math.min(after.width, before.width, box[2] + maxShift),
+    Math.min(after.height, before.height, box[3] + maxShift),
   ];
   const unshifted = differingAfterShift(before, after, grown, 0, 0, tolerance);
   if (unshifted === 0) return undefined;
@@ -73,8 +86,10 @@ export function jitterShiftOf(before: RgbaImage, after: RgbaImage, box: Box, opt
       if (dx === 0 && dy === 0) continue;
       // pixels near the image edge have no shifted source: only the inner box is compared
       const inner: Box = [
-        Math.max(grown[0], dx), Math.max(grown[1], dy),
-        Math.min(grown[2], before.width + dx), Math.min(grown[3], before.height + dy),
+        Math.max(grown[0], dx),
+        Math.max(grown[1], dy),
+        Math.min(grown[2], before.width + dx),
+        Math.min(grown[3], before.height + dy),
       ];
       const count = differingAfterShift(before, after, inner, dx, dy, tolerance, best ? Math.min(best.count, allowed) : allowed);
       if (!best || count < best.count) best = { dx, dy, count };
@@ -94,7 +109,10 @@ export interface RenderingNoiseOptions {
  * region, and the coverage and whole-screen rule recomputed from the regions left.
  */
 export function withRenderingNoise(
-  analysis: RegionAnalysis, before: RgbaImage, after: RgbaImage, options: RenderingNoiseOptions = {},
+  analysis: RegionAnalysis,
+  before: RgbaImage,
+  after: RgbaImage,
+  options: RenderingNoiseOptions = {},
   wholeScreenCoverage = DEFAULT_REGION_OPTIONS.wholeScreenCoverage,
 ): RegionAnalysis {
   const meaningful: PixelRegion[] = [];
@@ -111,7 +129,8 @@ export function withRenderingNoise(
     } else meaningful.push(r);
   }
   if (!changed) return analysis;
-  const byPosition = (a: PixelRegion, b: PixelRegion) => a.box[1] - b.box[1] || a.box[0] - b.box[0] || a.box[3] - b.box[3] || a.box[2] - b.box[2];
+  const byPosition = (a: PixelRegion, b: PixelRegion) =>
+    a.box[1] - b.box[1] || a.box[0] - b.box[0] || a.box[3] - b.box[3] || a.box[2] - b.box[2];
   noise.sort(byPosition);
   const area = analysis.width * analysis.height;
   const covered = meaningful.reduce((s, r) => s + (r.box[2] - r.box[0]) * (r.box[3] - r.box[1]), 0);

@@ -15,7 +15,12 @@ export interface CaptionSample {
  * coco-caption's tokenizer drops punctuation. References are already in this form.
  */
 export function captionWords(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, ' ').trim();
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 export function tokenizeCaption(text: string): string[] {
@@ -41,10 +46,12 @@ function checkSamples(samples: CaptionSample[]): void {
 /** Corpus BLEU-1..4 (coco-caption's Bleu scorer); returns [bleu1, bleu2, bleu3, bleu4] in 0..1. */
 export function bleu(samples: CaptionSample[], maxN = 4): number[] {
   checkSamples(samples);
-  const tiny = 1e-15, small = 1e-9;
+  const tiny = 1e-15,
+    small = 1e-9;
   const correct = new Array<number>(maxN).fill(0);
   const guess = new Array<number>(maxN).fill(0);
-  let testLength = 0, refLength = 0;
+  let testLength = 0,
+    refLength = 0;
   for (const s of samples) {
     const cand = tokenizeCaption(s.candidate);
     const refs = s.references.map(tokenizeCaption);
@@ -52,7 +59,8 @@ export function bleu(samples: CaptionSample[], maxN = 4): number[] {
     // "closest" reference length; ties go to the shorter one
     let best = refs[0].length;
     for (const r of refs) {
-      const d = Math.abs(r.length - cand.length), bd = Math.abs(best - cand.length);
+      const d = Math.abs(r.length - cand.length),
+        bd = Math.abs(best - cand.length);
       if (d < bd || (d === bd && r.length < best)) best = r.length;
     }
     refLength += best;
@@ -95,7 +103,8 @@ function lcsLength(a: string[], b: string[]): number {
 /** ROUGE-L of one candidate against its references (coco-caption's Rouge scorer). */
 export function rougeLSample(candidate: string, references: string[], beta = 1.2): number {
   const cand = tokenizeCaption(candidate);
-  let bestPrecision = 0, bestRecall = 0;
+  let bestPrecision = 0,
+    bestRecall = 0;
   for (const ref of references.map(tokenizeCaption)) {
     const lcs = lcsLength(cand, ref);
     bestPrecision = Math.max(bestPrecision, cand.length ? lcs / cand.length : 0);

@@ -9,9 +9,20 @@ import type { RgbaImage } from './image.js';
 
 /** Feature names, in order (appended to the layout context; models/CONTRACT.md). */
 export const MOTION_FEATURES = [
-  'after_content', 'after_same', 'after_shifted', 'after_new',
-  'before_content', 'before_same', 'before_shifted', 'before_gone',
-  'motion_dx', 'motion_dy', 'motion_dist', 'motion_spread', 'motion_opposed', 'motion_common',
+  'after_content',
+  'after_same',
+  'after_shifted',
+  'after_new',
+  'before_content',
+  'before_same',
+  'before_shifted',
+  'before_gone',
+  'motion_dx',
+  'motion_dy',
+  'motion_dist',
+  'motion_spread',
+  'motion_opposed',
+  'motion_common',
 ] as const;
 
 /** At most this many blocks along a side of the region (so at most 100 per image). */
@@ -36,10 +47,17 @@ const CANDIDATES = 6;
 const RETRY_OFFSETS = 4;
 
 /** Luma of a window of an image, [x0, x0 + w) x [y0, y0 + h) in image pixels, optionally averaged f x f. */
-interface Plane { x0: number; y0: number; w: number; h: number; v: Float32Array }
+interface Plane {
+  x0: number;
+  y0: number;
+  w: number;
+  h: number;
+  v: Float32Array;
+}
 
 function lumaPlane(image: RgbaImage, x0: number, y0: number, x1: number, y1: number): Plane {
-  const w = x1 - x0, h = y1 - y0;
+  const w = x1 - x0,
+    h = y1 - y0;
   const v = new Float32Array(w * h);
   for (let y = 0; y < h; y++) {
     let o = ((y + y0) * image.width + x0) * 4;
@@ -50,7 +68,8 @@ function lumaPlane(image: RgbaImage, x0: number, y0: number, x1: number, y1: num
 
 /** f x f means of a plane whose x0, y0 are multiples of f (partial cells at the far edges dropped). */
 function shrink(p: Plane, f: number): Plane {
-  const w = Math.floor(p.w / f), h = Math.floor(p.h / f);
+  const w = Math.floor(p.w / f),
+    h = Math.floor(p.h / f);
   const v = new Float32Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -76,11 +95,13 @@ function lattice(a: number, b: number, count: number): Int32Array {
 /** Sum of |src - dst shifted by (dx, dy)| over the lattice xs x ys (plane coordinates of src); Infinity
  *  where the shifted lattice leaves dst; stops early once over `limit`. */
 function latticeError(src: Plane, dst: Plane, xs: Int32Array, ys: Int32Array, dx: number, dy: number, limit: number): number {
-  const ox = src.x0 + dx - dst.x0, oy = src.y0 + dy - dst.y0;
+  const ox = src.x0 + dx - dst.x0,
+    oy = src.y0 + dy - dst.y0;
   if (xs[0] + ox < 0 || xs[xs.length - 1] + ox >= dst.w || ys[0] + oy < 0 || ys[ys.length - 1] + oy >= dst.h) return Infinity;
   let sum = 0;
   for (let j = 0; j < ys.length; j++) {
-    const sRow = ys[j] * src.w, dRow = (ys[j] + oy) * dst.w + ox;
+    const sRow = ys[j] * src.w,
+      dRow = (ys[j] + oy) * dst.w + ox;
     for (let i = 0; i < xs.length; i++) sum += Math.abs(src.v[sRow + xs[i]] - dst.v[dRow + xs[i]]);
     if (sum > limit) return sum;
   }
@@ -90,7 +111,11 @@ function latticeError(src: Plane, dst: Plane, xs: Int32Array, ys: Int32Array, dx
 type Rect = [number, number, number, number];
 
 /** A block's sample lattice in src and the error sum at or under which it matches. */
-interface BlockLattice { xs: Int32Array; ys: Int32Array; matchSum: number }
+interface BlockLattice {
+  xs: Int32Array;
+  ys: Int32Array;
+  matchSum: number;
+}
 
 function blockLattice(src: Plane, block: Rect): BlockLattice {
   const xs = lattice(block[0] - src.x0, block[2] - src.x0, SAMPLES_PER_SIDE);
@@ -108,8 +133,14 @@ type BlockResult = { state: 'same' } | { state: 'shifted'; dx: number; dy: numbe
 /** src looked up in dst; the axis search runs on planes averaged factor x factor, the square search on
  *  planes averaged SQUARE_FACTOR x SQUARE_FACTOR (it tries the most offsets). */
 interface Search {
-  src: Plane; dst: Plane; srcCoarse: Plane; dstCoarse: Plane; factor: number;
-  srcSquare: Plane; dstSquare: Plane; axisRadius: number;
+  src: Plane;
+  dst: Plane;
+  srcCoarse: Plane;
+  dstCoarse: Plane;
+  factor: number;
+  srcSquare: Plane;
+  dstSquare: Plane;
+  axisRadius: number;
 }
 
 /**
@@ -122,8 +153,14 @@ function findBlock(s: Search, block: Rect, recent: [number, number][]): BlockRes
   const [bx0, by0, bx1, by1] = block;
   const at = blockLattice(s.src, block);
   const { xs, ys, matchSum } = at;
-  let lo = Infinity, hi = -Infinity;
-  for (const y of ys) for (const x of xs) { const v = s.src.v[y * s.src.w + x]; if (v < lo) lo = v; if (v > hi) hi = v; }
+  let lo = Infinity,
+    hi = -Infinity;
+  for (const y of ys)
+    for (const x of xs) {
+      const v = s.src.v[y * s.src.w + x];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
   if (hi - lo < CONTENT_RANGE) return null;
   if (latticeError(s.src, s.dst, xs, ys, 0, 0, matchSum) <= matchSum) return { state: 'same' };
   const nearby = matchAt(s, at, recent);
@@ -136,7 +173,7 @@ function findBlock(s: Search, block: Rect, recent: [number, number][]): BlockRes
     };
     const cxs = lattice(...coarseSpan(bx0, bx1, c.x0, c.w), SAMPLES_PER_SIDE);
     const cys = lattice(...coarseSpan(by0, by1, c.y0, c.h), SAMPLES_PER_SIDE);
-    if (cxs[0] < 0 || cys[0] < 0) return { state: 'new', block };    // an image a few pixels across: no coarse plane
+    if (cxs[0] < 0 || cys[0] < 0) return { state: 'new', block }; // an image a few pixels across: no coarse plane
     const best: { e: number; dx: number; dy: number }[] = [];
     offsets((dx, dy) => {
       const worst = best.length < CANDIDATES ? Infinity : best[best.length - 1].e;
@@ -146,21 +183,33 @@ function findBlock(s: Search, block: Rect, recent: [number, number][]): BlockRes
       best.sort((p, q) => p.e - q.e);
       if (best.length > CANDIDATES) best.pop();
     });
-    let bestE = Infinity, bestDx = 0, bestDy = 0;
+    let bestE = Infinity,
+      bestDx = 0,
+      bestDy = 0;
     for (const cand of best) {
       for (let dy = cand.dy * f - f; dy <= cand.dy * f + f; dy++) {
         for (let dx = cand.dx * f - f; dx <= cand.dx * f + f; dx++) {
           if (!dx && !dy) continue;
           const e = latticeError(s.src, s.dst, xs, ys, dx, dy, bestE);
-          if (e < bestE) { bestE = e; bestDx = dx; bestDy = dy; }
+          if (e < bestE) {
+            bestE = e;
+            bestDx = dx;
+            bestDy = dy;
+          }
         }
       }
     }
     return bestE <= matchSum ? { state: 'shifted', dx: bestDx, dy: bestDy } : { state: 'new', block };
   };
-  const r1 = Math.ceil(s.axisRadius / s.factor), r2 = Math.ceil(DIAGONAL_RADIUS / SQUARE_FACTOR);
+  const r1 = Math.ceil(s.axisRadius / s.factor),
+    r2 = Math.ceil(DIAGONAL_RADIUS / SQUARE_FACTOR);
   const alongAxes = search(s.srcCoarse, s.dstCoarse, s.factor, (consider) => {
-    for (let d = 1; d <= r1; d++) { consider(d, 0); consider(-d, 0); consider(0, d); consider(0, -d); }
+    for (let d = 1; d <= r1; d++) {
+      consider(d, 0);
+      consider(-d, 0);
+      consider(0, d);
+      consider(0, -d);
+    }
   });
   if (alongAxes?.state === 'shifted') return alongAxes;
   return search(s.srcSquare, s.dstSquare, SQUARE_FACTOR, (consider) => {
@@ -194,10 +243,11 @@ function commonOffsets(results: BlockResult[], sign: 1 | -1, count: number): Map
 function trackBlocks(s: Search, box: Rect, size: number): BlockResult[] {
   const [x0, y0, x1, y1] = box;
   const out: BlockResult[] = [];
-  const recent: [number, number][] = [];     // the last distinct offsets found, newest first
+  const recent: [number, number][] = []; // the last distinct offsets found, newest first
   for (let by = y0; by < y1; by += size) {
     for (let bx = x0; bx < x1; bx += size) {
-      const bx1 = Math.min(x1, bx + size), by1 = Math.min(y1, by + size);
+      const bx1 = Math.min(x1, bx + size),
+        by1 = Math.min(y1, by + size);
       if (bx1 - bx < MIN_BLOCK / 2 || by1 - by < MIN_BLOCK / 2) continue;
       const r = findBlock(s, [bx, by, bx1, by1], recent);
       out.push(r);
@@ -230,9 +280,12 @@ export function median(values: number[]): number {
  * median (one rigid shift); all zero when nothing moved.
  */
 export function motionFeatures(before: RgbaImage, after: RgbaImage, box: Box): number[] {
-  const width = Math.min(before.width, after.width), height = Math.min(before.height, after.height);
-  const rx0 = Math.max(0, Math.floor(box[0])), ry0 = Math.max(0, Math.floor(box[1]));
-  const rx1 = Math.min(width, Math.ceil(box[2])), ry1 = Math.min(height, Math.ceil(box[3]));
+  const width = Math.min(before.width, after.width),
+    height = Math.min(before.height, after.height);
+  const rx0 = Math.max(0, Math.floor(box[0])),
+    ry0 = Math.max(0, Math.floor(box[1]));
+  const rx1 = Math.min(width, Math.ceil(box[2])),
+    ry1 = Math.min(height, Math.ceil(box[3]));
   if (rx1 - rx0 < MIN_BLOCK / 2 || ry1 - ry0 < MIN_BLOCK / 2) return new Array(MOTION_FEATURES.length).fill(0);
   const longer = Math.max(rx1 - rx0, ry1 - ry0);
   const size = Math.max(MIN_BLOCK, Math.ceil(longer / BLOCKS_PER_SIDE));
@@ -241,14 +294,35 @@ export function motionFeatures(before: RgbaImage, after: RgbaImage, box: Box): n
   // the window both searches may reach, aligned to the coarse grid
   const wx0 = Math.floor(Math.max(0, rx0 - axisRadius) / SQUARE_FACTOR) * SQUARE_FACTOR;
   const wy0 = Math.floor(Math.max(0, ry0 - axisRadius) / SQUARE_FACTOR) * SQUARE_FACTOR;
-  const wx1 = Math.min(width, rx1 + axisRadius), wy1 = Math.min(height, ry1 + axisRadius);
-  const planeB = lumaPlane(before, wx0, wy0, wx1, wy1), planeA = lumaPlane(after, wx0, wy0, wx1, wy1);
-  const coarseB = shrink(planeB, factor), coarseA = shrink(planeA, factor);
+  const wx1 = Math.min(width, rx1 + axisRadius),
+    wy1 = Math.min(height, ry1 + axisRadius);
+  const planeB = lumaPlane(before, wx0, wy0, wx1, wy1),
+    planeA = lumaPlane(after, wx0, wy0, wx1, wy1);
+  const coarseB = shrink(planeB, factor),
+    coarseA = shrink(planeA, factor);
   const squareB = factor === SQUARE_FACTOR ? coarseB : shrink(planeB, SQUARE_FACTOR);
   const squareA = factor === SQUARE_FACTOR ? coarseA : shrink(planeA, SQUARE_FACTOR);
   const region: Rect = [rx0, ry0, rx1, ry1];
-  const searchA: Search = { src: planeA, dst: planeB, srcCoarse: coarseA, dstCoarse: coarseB, factor, srcSquare: squareA, dstSquare: squareB, axisRadius };
-  const searchB: Search = { src: planeB, dst: planeA, srcCoarse: coarseB, dstCoarse: coarseA, factor, srcSquare: squareB, dstSquare: squareA, axisRadius };
+  const searchA: Search = {
+    src: planeA,
+    dst: planeB,
+    srcCoarse: coarseA,
+    dstCoarse: coarseB,
+    factor,
+    srcSquare: squareA,
+    dstSquare: squareB,
+    axisRadius,
+  };
+  const searchB: Search = {
+    src: planeB,
+    dst: planeA,
+    srcCoarse: coarseB,
+    dstCoarse: coarseA,
+    factor,
+    srcSquare: squareB,
+    dstSquare: squareA,
+    axisRadius,
+  };
   const fromAfter = trackBlocks(searchA, region, size);
   const fromBefore = trackBlocks(searchB, region, size);
   // blocks not found alone, tried at the region's commonest motions (either direction's finds)
@@ -256,15 +330,23 @@ export function motionFeatures(before: RgbaImage, after: RgbaImage, box: Box): n
   if (offsets.size) {
     const list = [...offsets.values()];
     const back = list.map(([dx, dy]) => [-dx, -dy] as [number, number]);
-    fromAfter.forEach((r, i) => { if (r?.state === 'new') fromAfter[i] = retryBlock(searchA, r.block, list); });
-    fromBefore.forEach((r, i) => { if (r?.state === 'new') fromBefore[i] = retryBlock(searchB, r.block, back); });
+    fromAfter.forEach((r, i) => {
+      if (r?.state === 'new') fromAfter[i] = retryBlock(searchA, r.block, list);
+    });
+    fromBefore.forEach((r, i) => {
+      if (r?.state === 'new') fromBefore[i] = retryBlock(searchB, r.block, back);
+    });
   }
 
   const shares = (results: BlockResult[]) => {
     const content = results.filter((r) => r !== null) as Exclude<BlockResult, null>[];
     const n = Math.max(1, content.length);
-    return [content.length / Math.max(1, results.length), content.filter((r) => r.state === 'same').length / n,
-      content.filter((r) => r.state === 'shifted').length / n, content.filter((r) => r.state === 'new').length / n];
+    return [
+      content.length / Math.max(1, results.length),
+      content.filter((r) => r.state === 'same').length / n,
+      content.filter((r) => r.state === 'shifted').length / n,
+      content.filter((r) => r.state === 'new').length / n,
+    ];
   };
   // motion of content from before to after: an after block found at +d in before moved by -d
   const motions: [number, number][] = [];
@@ -272,7 +354,8 @@ export function motionFeatures(before: RgbaImage, after: RgbaImage, box: Box): n
   for (const r of fromBefore) if (r?.state === 'shifted') motions.push([r.dx, r.dy]);
   let summary = [0, 0, 0, 0, 0, 0];
   if (motions.length) {
-    const mx = median(motions.map((m) => m[0])), my = median(motions.map((m) => m[1]));
+    const mx = median(motions.map((m) => m[0])),
+      my = median(motions.map((m) => m[1]));
     const spread = motions.reduce((s, m) => s + Math.hypot(m[0] - mx, m[1] - my), 0) / motions.length;
     // a swap sends content both ways along an axis, and its median is no direction at all
     const against = (axis: 0 | 1) => Math.min(motions.filter((m) => m[axis] > 0).length, motions.filter((m) => m[axis] < 0).length);

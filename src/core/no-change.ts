@@ -5,8 +5,14 @@ export const NO_CHANGE_CAPTION = 'no visible change';
 
 /** Every phrasing of the data engine's grammar for a "none" change (order matters to its seeded sampling). */
 export const NO_CHANGE_PHRASES: readonly string[] = [
-  NO_CHANGE_CAPTION, 'nothing changed', 'there is no visible difference', 'the two screenshots look the same',
-  'both images look identical', 'nothing visible changed', 'the screens look the same', 'no change can be seen',
+  NO_CHANGE_CAPTION,
+  'nothing changed',
+  'there is no visible difference',
+  'the two screenshots look the same',
+  'both images look identical',
+  'nothing visible changed',
+  'the screens look the same',
+  'no change can be seen',
 ];
 
 export function isNoChangeCaption(caption: string): boolean {

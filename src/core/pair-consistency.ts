@@ -15,7 +15,10 @@ export interface PairConsistencyRule {
   floor: number;
 }
 
-interface ContractPairConsistency { weight: number; floor: number }
+interface ContractPairConsistency {
+  weight: number;
+  floor: number;
+}
 
 /** A contract's rule, or undefined when it has none or its weight is 0; a floor not above 0 is refused. */
 export function contractPairConsistency(c: { pair_consistency?: ContractPairConsistency }): PairConsistencyRule | undefined {
@@ -31,9 +34,7 @@ export function contractPairConsistency(c: { pair_consistency?: ContractPairCons
  * for a joining row with at least one other joining row, log_softmax(z_r) + w * log(mean over the other
  * joining rows j of softmax(z_j) + floor); every other row unchanged.
  */
-export function pairConsistentLogits(
-  logits: ArrayLike<number>, kinds: number, joins: boolean[], rule: PairConsistencyRule,
-): Float32Array {
+export function pairConsistentLogits(logits: ArrayLike<number>, kinds: number, joins: boolean[], rule: PairConsistencyRule): Float32Array {
   const rows = joins.length;
   if (logits.length !== rows * kinds) throw new Error(`pair consistency: ${logits.length} logits for ${rows} rows of ${kinds} kinds`);
   const out = Float32Array.from(logits);

@@ -71,10 +71,18 @@ export const MAX_SUMMARY_CLAUSES = 3;
 
 /** What a region says when no caption of the beam agrees with its kind. */
 const KIND_FALLBACK_CAPTION: Record<string, string> = {
-  move: 'something moved here', reorder: 'items changed places here', resize: 'something changed size here',
-  color: 'something changed colour here', text: 'the text changed here', add: 'something was added here',
-  remove: 'something was removed here', icon: 'an icon or picture was swapped here', font: 'the font changed here',
-  spacing: 'the spacing changed here', opacity: 'something faded in or out here', theme: 'the theme changed',
+  move: 'something moved here',
+  reorder: 'items changed places here',
+  resize: 'something changed size here',
+  color: 'something changed colour here',
+  text: 'the text changed here',
+  add: 'something was added here',
+  remove: 'something was removed here',
+  icon: 'an icon or picture was swapped here',
+  font: 'the font changed here',
+  spacing: 'the spacing changed here',
+  opacity: 'something faded in or out here',
+  theme: 'the theme changed',
   reflow: 'the content here shifted with the layout',
 };
 
@@ -122,7 +130,12 @@ function isRgbaImage(x: ImageSource): x is RgbaImage {
   return typeof x === 'object' && !(x instanceof Uint8Array) && 'data' in x && 'width' in x;
 }
 
-function loadImage(source: ImageSource, name: string | undefined, fallbackName: string, limits: ImageLimits): { image: RgbaImage; path?: string } {
+function loadImage(
+  source: ImageSource,
+  name: string | undefined,
+  fallbackName: string,
+  limits: ImageLimits,
+): { image: RgbaImage; path?: string } {
   if (typeof source === 'string') return { image: readPngFile(source, limits), path: source };
   if (source instanceof Uint8Array) return { image: decodePng(source, name ?? fallbackName, limits), path: name };
   if (isRgbaImage(source)) return { image: source, path: name };
@@ -156,12 +169,13 @@ export function composeSummary(regionCaptions: string[], globalCaption?: string,
 export function summaryCaptions(regions: { kind: string; caption: string; noiseOnly: boolean; captionSource?: string }[]): string[] {
   const changed = regions.filter((r) => !r.noiseOnly && r.kind !== 'none');
   const causes = changed.filter((r) => r.kind !== 'reflow');
-  return mergedMoves((causes.length ? causes : changed.slice(0, 1)));
+  return mergedMoves(causes.length ? causes : changed.slice(0, 1));
 }
 
 /** The reader's caption of a plain move of quoted lines ("'A' moved 1 px right", "'A' and 'B' moved ...",
  * "'A' and 3 more lines moved ..."), split into its lines and its shift. */
-const PLAIN_MOVE = /^('[^']*')(?: and ('[^']*')| and (\d+) more lines)? moved (\d+ px (?:left|right|up|down)(?: and \d+ px (?:left|right|up|down))?)$/;
+const PLAIN_MOVE =
+  /^('[^']*')(?: and ('[^']*')| and (\d+) more lines)? moved (\d+ px (?:left|right|up|down)(?: and \d+ px (?:left|right|up|down))?)$/;
 
 /**
  * The regions' captions for the summary, where lines the reader saw move by the same shift in several
@@ -190,7 +204,8 @@ function mergedMoves(regions: { kind: string; caption: string; captionSource?: s
   return out.map((c) => {
     if (typeof c === 'string') return c;
     const g = groups.get(c.shift)!;
-    const who = g.lines === 1 ? g.first : g.lines === 2 && g.second ? `${g.first} and ${g.second}` : `${g.first} and ${g.lines - 1} more lines`;
+    const who =
+      g.lines === 1 ? g.first : g.lines === 2 && g.second ? `${g.first} and ${g.second}` : `${g.first} and ${g.lines - 1} more lines`;
     return `${who} moved ${c.shift}`;
   });
 }
@@ -213,7 +228,9 @@ interface ModelSample {
  * the region samples are a group of their own; width x height is the larger of the two images.
  */
 export function sampleContexts(
-  before: RgbaImage, after: RgbaImage, samples: { box: Box; cropBox: Box; wholeScreen: boolean }[],
+  before: RgbaImage,
+  after: RgbaImage,
+  samples: { box: Box; cropBox: Box; wholeScreen: boolean }[],
 ): Float32Array {
   const width = Math.max(before.width, after.width);
   const height = Math.max(before.height, after.height);
@@ -221,8 +238,15 @@ export function sampleContexts(
   const regions = samples.filter((s) => !s.wholeScreen);
   samples.forEach((sample, i) => {
     const group = sample.wholeScreen ? [sample] : regions;
-    const features = sampleContext(before, after, group.map((s) => s.box), group.map((s) => s.cropBox),
-      group.indexOf(sample), width, height);
+    const features = sampleContext(
+      before,
+      after,
+      group.map((s) => s.box),
+      group.map((s) => s.cropBox),
+      group.indexOf(sample),
+      width,
+      height,
+    );
     out.set(features, i * CONTEXT_SIZE);
   });
   return out;
@@ -240,7 +264,9 @@ export async function kindPriorBias(session: ort.InferenceSession, contexts: Flo
 /** The fusion rule of models/CONTRACT.md ("Kind prior"): fused = kind_logits + kind_bias, element-wise. */
 export function fuseKindLogits(kindLogits: ArrayLike<number>, kindBias: ArrayLike<number>): Float32Array {
   if (kindLogits.length !== kindBias.length) {
-    throw new Error(`kind prior: kind_bias has ${kindBias.length} values but kind_logits has ${kindLogits.length}; they must have the same [batch, kinds] shape`);
+    throw new Error(
+      `kind prior: kind_bias has ${kindBias.length} values but kind_logits has ${kindLogits.length}; they must have the same [batch, kinds] shape`,
+    );
   }
   const fused = new Float32Array(kindLogits.length);
   for (let i = 0; i < fused.length; i++) fused[i] = kindLogits[i] + kindBias[i];
@@ -252,14 +278,30 @@ export function fuseKindLogits(kindLogits: ArrayLike<number>, kindBias: ArrayLik
  * folder (contract "kind_members"), the committee's mean of log-probabilities over the same inputs.
  */
 async function viewKindLogits(
-  sessions: SessionManager, kindLogits: Float32Array, beforeFeatures: Float32Array, afterFeatures: Float32Array,
-  beforeImages: Float32Array, afterImages: Float32Array, contexts: Float32Array, batch: number,
+  sessions: SessionManager,
+  kindLogits: Float32Array,
+  beforeFeatures: Float32Array,
+  afterFeatures: Float32Array,
+  beforeImages: Float32Array,
+  afterImages: Float32Array,
+  contexts: Float32Array,
+  batch: number,
 ): Promise<Float32Array> {
   const members = await sessions.kindMembers();
   if (!members) return kindLogits;
   const c = sessions.contract;
-  const voted = await runKindMembers(members, beforeFeatures, afterFeatures, beforeImages, afterImages, contexts,
-    batch, c.n_I, c.feat_dim, CROP_SIZE);
+  const voted = await runKindMembers(
+    members,
+    beforeFeatures,
+    afterFeatures,
+    beforeImages,
+    afterImages,
+    contexts,
+    batch,
+    c.n_I,
+    c.feat_dim,
+    CROP_SIZE,
+  );
   return committeeKindLogits(kindLogits, voted.logProbs, batch, voted.members, c.kinds.length);
 }
 
@@ -269,7 +311,11 @@ async function viewKindLogits(
  * more batch, each with its region's layout context; only their kind logits are used.
  */
 async function withDetailViews(
-  sessions: SessionManager, samples: ModelSample[], kindLogits: Float32Array, contexts: Float32Array, checkpoint: () => void,
+  sessions: SessionManager,
+  samples: ModelSample[],
+  kindLogits: Float32Array,
+  contexts: Float32Array,
+  checkpoint: () => void,
 ): Promise<Float32Array> {
   const rule = contractDetailRule(sessions.contract);
   const rows = samples.map((s, i) => (s.detail ? i : -1)).filter((i) => i >= 0);
@@ -289,11 +335,29 @@ async function withDetailViews(
   rows.forEach((i, j) => detailContexts.set(contexts.subarray(i * CONTEXT_SIZE, (i + 1) * CONTEXT_SIZE), j * CONTEXT_SIZE));
   const detailBefore = ends.features.subarray(0, D * featSize);
   const detailAfter = ends.features.subarray(D * featSize, 2 * D * featSize);
-  const encoded = await encodeProcedure(await sessions.get('procedure_encoder'), detailBefore, detailAfter,
-    beforeTensor, afterTensor, detailContexts, D, c.n_I, c.feat_dim, CROP_SIZE);
+  const encoded = await encodeProcedure(
+    await sessions.get('procedure_encoder'),
+    detailBefore,
+    detailAfter,
+    beforeTensor,
+    afterTensor,
+    detailContexts,
+    D,
+    c.n_I,
+    c.feat_dim,
+    CROP_SIZE,
+  );
   checkpoint();
-  const detailLogits = await viewKindLogits(sessions, encoded.kindLogits, detailBefore, detailAfter, beforeTensor, afterTensor,
-    detailContexts, D);
+  const detailLogits = await viewKindLogits(
+    sessions,
+    encoded.kindLogits,
+    detailBefore,
+    detailAfter,
+    beforeTensor,
+    afterTensor,
+    detailContexts,
+    D,
+  );
   checkpoint();
   const n = c.kinds.length;
   const out = Float32Array.from(kindLogits);
@@ -312,8 +376,13 @@ interface ModelResult {
 
 /** Runs the ProCap models on a batch of crop pairs. */
 async function runModels(
-  sessions: SessionManager, samples: ModelSample[], contexts: Float32Array, options: DescribeOptions, timings: StageTimings,
-  checkpoint: () => void, onCaptions: (results: ModelResult[]) => void,
+  sessions: SessionManager,
+  samples: ModelSample[],
+  contexts: Float32Array,
+  options: DescribeOptions,
+  timings: StageTimings,
+  checkpoint: () => void,
+  onCaptions: (results: ModelResult[]) => void,
   /** per sample, given every sample's kind: whether the text reader will write its caption */
   readerWillCaption: (kinds: string[]) => boolean[] = (kinds) => kinds.map(() => false),
   /** per sample: the text the reader read there, for the decoder's slot tokens (none: no slots) */
@@ -340,20 +409,45 @@ async function runModels(
   checkpoint();
   const procedureEncoder = await sessions.get('procedure_encoder');
   const encoded = await encodeProcedure(
-    procedureEncoder, beforeFeatures, afterFeatures, beforeTensor, afterTensor, contexts, R, c.n_I, c.feat_dim, size);
+    procedureEncoder,
+    beforeFeatures,
+    afterFeatures,
+    beforeTensor,
+    afterTensor,
+    contexts,
+    R,
+    c.n_I,
+    c.feat_dim,
+    size,
+  );
   checkpoint();
   // the encoder sees the layout context too (contract v3); a kind committee, if any, votes on its kind
   // logits (contract v6); the kind prior's bias is fused on top
   const kindPrior = await sessions.get('kind_prior');
   const kindBias = await kindPriorBias(kindPrior, contexts, R);
-  const ownLogits = await viewKindLogits(sessions, encoded.kindLogits, beforeFeatures, afterFeatures, beforeTensor, afterTensor,
-    contexts, R);
+  const ownLogits = await viewKindLogits(
+    sessions,
+    encoded.kindLogits,
+    beforeFeatures,
+    afterFeatures,
+    beforeTensor,
+    afterTensor,
+    contexts,
+    R,
+  );
   checkpoint();
   const regionLogits = await withDetailViews(sessions, samples, ownLogits, contexts, checkpoint);
   // regions of one pair that share a change help each other (contract "pair_consistency")
   const pairRule = contractPairConsistency(c);
   const fused = fuseKindLogits(regionLogits, kindBias);
-  const decided = pairRule ? pairConsistentLogits(fused, c.kinds.length, samples.map((s) => !s.wholeScreen), pairRule) : fused;
+  const decided = pairRule
+    ? pairConsistentLogits(
+        fused,
+        c.kinds.length,
+        samples.map((s) => !s.wholeScreen),
+        pairRule,
+      )
+    : fused;
   const kinds = kindsFromLogits(decided, R, c.kinds);
   timings.encodeMs += performance.now() - t;
   checkpoint();
@@ -362,28 +456,34 @@ async function runModels(
   t = performance.now();
   const stepSession = await sessions.get('decoder_step');
   const settings = {
-    bos: sessions.vocab.bos, eos: sessions.vocab.eos, maxTokens: c.max_caption_tokens - 1,
-    layers: c.decoder_layers, dModel: c.d_model, checkpoint,
+    bos: sessions.vocab.bos,
+    eos: sessions.vocab.eos,
+    maxTokens: c.max_caption_tokens - 1,
+    layers: c.decoder_layers,
+    dModel: c.d_model,
+    checkpoint,
     // a slot token is written only where the reader read the text it stands for
     banned: samples.map((_, i) => unreadSlots(sessions.vocab, slotTexts[i])),
   };
   const width = options.beamWidth ?? DEFAULT_BEAM_WIDTH;
   const step = onnxStep(stepSession);
   const texts = (d: DecodedCaption) => [d, ...(d.alternatives ?? [])].map((h) => tokensToText(h.tokens, sessions.vocab));
-  const decoded = width > 1
-    ? await beamSearch(step, encoded.memory, R, width, settings)
-    : await greedyDecode(step, encoded.memory, R, settings);
+  const decoded =
+    width > 1 ? await beamSearch(step, encoded.memory, R, width, settings) : await greedyDecode(step, encoded.memory, R, settings);
   const candidates = decoded.map(texts);
   // a second, wider look for the regions whose beam wrote nothing that agrees with their kind (not
   // for those the text reader will caption: their wording is not used)
   const chosenKinds = kinds.map((k) => decidedKind(k, options.noneMinProbability).kind);
   const byReader = readerWillCaption(chosenKinds);
-  const unresolved = kinds.map((_, i) => i).filter((i) => chosenKinds[i] !== 'none' && !firstAgreeingCaption(chosenKinds[i], candidates[i])
-    && !byReader[i]);
+  const unresolved = kinds
+    .map((_, i) => i)
+    .filter((i) => chosenKinds[i] !== 'none' && !firstAgreeingCaption(chosenKinds[i], candidates[i]) && !byReader[i]);
   if (width > 1 && unresolved.length) {
     checkpoint();
-    const wider = await beamSearch(step, selectRows(encoded.memory, unresolved), unresolved.length, AGREEMENT_BEAM_WIDTH,
-      { ...settings, banned: unresolved.map((i) => settings.banned[i]) });
+    const wider = await beamSearch(step, selectRows(encoded.memory, unresolved), unresolved.length, AGREEMENT_BEAM_WIDTH, {
+      ...settings,
+      banned: unresolved.map((i) => settings.banned[i]),
+    });
     unresolved.forEach((i, j) => candidates[i].push(...texts(wider[j])));
   }
   const results: ModelResult[] = candidates.map((texts, i) => reconcileKindAndCaption(kinds[i], texts, options.noneMinProbability));
@@ -440,7 +540,10 @@ function asKind(kind: string): ChangeKind {
 
 /** Describes one screenshot pair. Throws ImageInputError for bad images, ModelLoadError for bad models. */
 export async function describe(
-  sessions: SessionManager, before: ImageSource, after: ImageSource, options: DescribeOptions = {},
+  sessions: SessionManager,
+  before: ImageSource,
+  after: ImageSource,
+  options: DescribeOptions = {},
 ): Promise<ChangeReport> {
   const started = performance.now();
   const timings = zeroTimings();
@@ -486,7 +589,13 @@ export async function describe(
   let pairReading: PairReading | undefined;
   if (reading) {
     t = performance.now();
-    pairReading = await readPair(sessions.textReader, a.image, b.image, analysis.regions.filter((r) => !r.noiseOnly).map((r) => r.box), checkpoint);
+    pairReading = await readPair(
+      sessions.textReader,
+      a.image,
+      b.image,
+      analysis.regions.filter((r) => !r.noiseOnly).map((r) => r.box),
+      checkpoint,
+    );
     timings.readMs = performance.now() - t;
     await pause();
   }
@@ -496,11 +605,22 @@ export async function describe(
   const detailRule = contractDetailRule(sessions.contract);
   const samples: ModelSample[] = meaningful.map((r) => {
     const cropBox = cropBoxFor(r.box, diff.width, diff.height);
-    const sample: ModelSample = { box: r.box, cropBox, wholeScreen: false, before: extractCrop(a.image, cropBox), after: extractCrop(b.image, cropBox) };
+    const sample: ModelSample = {
+      box: r.box,
+      cropBox,
+      wholeScreen: false,
+      before: extractCrop(a.image, cropBox),
+      after: extractCrop(b.image, cropBox),
+    };
     const detailBox = detailRule && detailRule.weight > 0 ? detailBoxFor(a.image, b.image, r.box, detailRule) : undefined;
     if (detailBox) {
       const detailCrop = cropBoxFor(detailBox, diff.width, diff.height);
-      sample.detail = { box: detailBox, cropBox: detailCrop, before: extractCrop(a.image, detailCrop), after: extractCrop(b.image, detailCrop) };
+      sample.detail = {
+        box: detailBox,
+        cropBox: detailCrop,
+        before: extractCrop(a.image, detailCrop),
+        after: extractCrop(b.image, detailCrop),
+      };
     }
     return sample;
   });
@@ -519,16 +639,28 @@ export async function describe(
     if (!result) {
       const total = r.diffPixels + r.aaPixels + r.faintPixels;
       return {
-        id, boxBefore: r.box, boxAfter: r.box, kind: 'none', caption: NO_CHANGE_CAPTION,
+        id,
+        boxBefore: r.box,
+        boxAfter: r.box,
+        kind: 'none',
+        caption: NO_CHANGE_CAPTION,
         confidence: total ? (r.aaPixels + r.faintPixels) / total : 1,
-        diffPixels: r.diffPixels, noiseOnly: true, cropBox: cropBoxFor(r.box, diff.width, diff.height),
+        diffPixels: r.diffPixels,
+        noiseOnly: true,
+        cropBox: cropBoxFor(r.box, diff.width, diff.height),
       };
     }
     return {
-      id, boxBefore: r.box, boxAfter: r.box, kind: asKind(result.kind),
+      id,
+      boxBefore: r.box,
+      boxAfter: r.box,
+      kind: asKind(result.kind),
       caption: result.caption || NO_CHANGE_CAPTION,
-      confidence: result.probability, diffPixels: r.diffPixels, noiseOnly: false,
-      cropBox: cropBox ?? r.box, ...(detailCropBox ? { detailCropBox } : {}),
+      confidence: result.probability,
+      diffPixels: r.diffPixels,
+      noiseOnly: false,
+      cropBox: cropBox ?? r.box,
+      ...(detailCropBox ? { detailCropBox } : {}),
       ...(result.procedure ? { procedure: result.procedure } : {}),
     };
   };
@@ -544,9 +676,16 @@ export async function describe(
     const result = results[results.length - 1];
     const box = wholeScreenBox(diff.width, diff.height);
     const global: ChangeRegion = {
-      id: 0, boxBefore: box, boxAfter: box, kind: asKind(result.kind), caption: fillCaptionSlots(result.caption, {}) || NO_CHANGE_CAPTION,
-      confidence: result.probability, diffPixels: meaningful.reduce((s, r) => s + r.diffPixels, 0), noiseOnly: false,
-      cropBox: box, ...(result.procedure ? { procedure: result.procedure } : {}),
+      id: 0,
+      boxBefore: box,
+      boxAfter: box,
+      kind: asKind(result.kind),
+      caption: fillCaptionSlots(result.caption, {}) || NO_CHANGE_CAPTION,
+      confidence: result.probability,
+      diffPixels: meaningful.reduce((s, r) => s + r.diffPixels, 0),
+      noiseOnly: false,
+      cropBox: box,
+      ...(result.procedure ? { procedure: result.procedure } : {}),
     };
     return { regions, global };
   };
@@ -558,17 +697,27 @@ export async function describe(
     const contexts = sampleContexts(a.image, b.image, samples);
     timings.encodeMs += performance.now() - t;
     await pause();
-    results = await runModels(sessions, samples, contexts, options, timings, checkpoint, (captioned) => {
-      if (options.onCaptions) {
-        const early = buildRegions(captioned);
-        options.onCaptions(early.global ? [...early.regions, early.global] : early.regions, performance.now() - started);
-      }
-    }, (kinds) => {
-      // the region samples come first, in the reading's order; the whole-screen one (last) is the models'
-      const regionKinds = kinds.filter((_, i) => !samples[i].wholeScreen);
-      const written = pairReading ? readerWritesAll(pairReading, regionKinds) : regionKinds.map(() => false);
-      return kinds.map((_, i) => !samples[i].wholeScreen && written[i]);
-    }, samples.map((s, i) => (s.wholeScreen || !pairReading ? undefined : slotTextsOf(pairReading)[i])));
+    results = await runModels(
+      sessions,
+      samples,
+      contexts,
+      options,
+      timings,
+      checkpoint,
+      (captioned) => {
+        if (options.onCaptions) {
+          const early = buildRegions(captioned);
+          options.onCaptions(early.global ? [...early.regions, early.global] : early.regions, performance.now() - started);
+        }
+      },
+      (kinds) => {
+        // the region samples come first, in the reading's order; the whole-screen one (last) is the models'
+        const regionKinds = kinds.filter((_, i) => !samples[i].wholeScreen);
+        const written = pairReading ? readerWritesAll(pairReading, regionKinds) : regionKinds.map(() => false);
+        return kinds.map((_, i) => !samples[i].wholeScreen && written[i]);
+      },
+      samples.map((s, i) => (s.wholeScreen || !pairReading ? undefined : slotTextsOf(pairReading)[i])),
+    );
   } else {
     options.onCaptions?.(buildRegions([]).regions, performance.now() - started);
   }

@@ -6,8 +6,21 @@
 export type Box = [number, number, number, number];
 
 export type ChangeKind =
-  | 'none' | 'move' | 'reorder' | 'resize' | 'color' | 'text' | 'add' | 'remove'
-  | 'icon' | 'font' | 'spacing' | 'opacity' | 'theme' | 'reflow' | 'size';
+  | 'none'
+  | 'move'
+  | 'reorder'
+  | 'resize'
+  | 'color'
+  | 'text'
+  | 'add'
+  | 'remove'
+  | 'icon'
+  | 'font'
+  | 'spacing'
+  | 'opacity'
+  | 'theme'
+  | 'reflow'
+  | 'size';
 
 /** A small RGBA picture carried in the report (frames, crops). PNG bytes, base64. */
 export interface ReportImage {

@@ -41,7 +41,11 @@ export interface RerenderOptions {
 }
 
 export const DEFAULT_RERENDER_OPTIONS: Required<RerenderOptions> = {
-  radius: 2, maxBlurredDifference: 24, maxImbalance: 0.1, antialiasMode: true, maxHueImbalance: 0.3,
+  radius: 2,
+  maxBlurredDifference: 24,
+  maxImbalance: 0.1,
+  antialiasMode: true,
+  maxHueImbalance: 0.3,
 };
 
 /** A pixel differs, for the anti-aliasing-mode test, when |dR|+|dG|+|dB| is at least this. */
@@ -65,14 +69,25 @@ export interface AntialiasModeStats {
 
 /** The fringe measures of the anti-aliasing-mode test over `box` (clipped to the common area). */
 export function antialiasModeStats(before: RgbaImage, after: RgbaImage, box: Box): AntialiasModeStats {
-  const width = Math.min(before.width, after.width), height = Math.min(before.height, after.height);
-  const x0 = Math.max(0, Math.floor(box[0])), y0 = Math.max(0, Math.floor(box[1]));
-  const x1 = Math.min(width, Math.ceil(box[2])), y1 = Math.min(height, Math.ceil(box[3]));
-  const p = before.data, q = after.data;
-  let pixels = 0, chromaB = 0, chromaA = 0, hueB = 0, hueAbsB = 0, hueA = 0, hueAbsA = 0;
+  const width = Math.min(before.width, after.width),
+    height = Math.min(before.height, after.height);
+  const x0 = Math.max(0, Math.floor(box[0])),
+    y0 = Math.max(0, Math.floor(box[1]));
+  const x1 = Math.min(width, Math.ceil(box[2])),
+    y1 = Math.min(height, Math.ceil(box[3]));
+  const p = before.data,
+    q = after.data;
+  let pixels = 0,
+    chromaB = 0,
+    chromaA = 0,
+    hueB = 0,
+    hueAbsB = 0,
+    hueA = 0,
+    hueAbsA = 0;
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
-      const b = (y * before.width + x) * 4, a = (y * after.width + x) * 4;
+      const b = (y * before.width + x) * 4,
+        a = (y * after.width + x) * 4;
       if (Math.abs(q[a] - p[b]) + Math.abs(q[a + 1] - p[b + 1]) + Math.abs(q[a + 2] - p[b + 2]) < AA_DIFF_THRESHOLD) continue;
       pixels++;
       chromaB += Math.max(p[b], p[b + 1], p[b + 2]) - Math.min(p[b], p[b + 1], p[b + 2]);
@@ -90,9 +105,14 @@ export function antialiasModeStats(before: RgbaImage, after: RgbaImage, box: Box
 
 /** The anti-aliasing-mode part of the verdict: neutral grey on one side, balanced colour fringes on the other. */
 function isAntialiasModeSwitch(stats: AntialiasModeStats, maxHueImbalance: number): boolean {
-  const coloured = Math.max(stats.chromaBefore, stats.chromaAfter), grey = Math.min(stats.chromaBefore, stats.chromaAfter);
-  return stats.pixels >= AA_MIN_PIXELS && coloured >= AA_MIN_CHROMA && grey <= AA_GREY_FRACTION * coloured
-    && stats.hueImbalance <= maxHueImbalance;
+  const coloured = Math.max(stats.chromaBefore, stats.chromaAfter),
+    grey = Math.min(stats.chromaBefore, stats.chromaAfter);
+  return (
+    stats.pixels >= AA_MIN_PIXELS &&
+    coloured >= AA_MIN_CHROMA &&
+    grey <= AA_GREY_FRACTION * coloured &&
+    stats.hueImbalance <= maxHueImbalance
+  );
 }
 
 export interface RerenderStats {
@@ -108,27 +128,41 @@ export interface RerenderStats {
  * blurred difference exceeds `stopAbove` the scan stops (the caller only needs to know that).
  */
 export function rerenderStats(
-  before: RgbaImage, after: RgbaImage, box: Box, radius = DEFAULT_RERENDER_OPTIONS.radius, stopAbove = Infinity,
+  before: RgbaImage,
+  after: RgbaImage,
+  box: Box,
+  radius = DEFAULT_RERENDER_OPTIONS.radius,
+  stopAbove = Infinity,
 ): RerenderStats {
-  const width = Math.min(before.width, after.width), height = Math.min(before.height, after.height);
-  const x0 = Math.max(0, Math.floor(box[0]) - radius), y0 = Math.max(0, Math.floor(box[1]) - radius);
-  const x1 = Math.min(width, Math.ceil(box[2]) + radius), y1 = Math.min(height, Math.ceil(box[3]) + radius);
+  const width = Math.min(before.width, after.width),
+    height = Math.min(before.height, after.height);
+  const x0 = Math.max(0, Math.floor(box[0]) - radius),
+    y0 = Math.max(0, Math.floor(box[1]) - radius);
+  const x1 = Math.min(width, Math.ceil(box[2]) + radius),
+    y1 = Math.min(height, Math.ceil(box[3]) + radius);
   if (x1 <= x0 || y1 <= y0) return { blurredDifference: 0, imbalance: 0 };
   // columns ox..ex feed the horizontal window of x0..x1
-  const ox = Math.max(0, x0 - radius), ex = Math.min(width, x1 + radius);
+  const ox = Math.max(0, x0 - radius),
+    ex = Math.min(width, x1 + radius);
   const n = ex - ox;
-  const columns = new Float64Array(3 * n);      // per column and channel: the sum of (after - before) over the window's rows
+  const columns = new Float64Array(3 * n); // per column and channel: the sum of (after - before) over the window's rows
   const prefix = new Float64Array(3 * (n + 1)); // per channel: running sums of `columns` along the row
   const addRow = (y: number, sign: number) => {
     for (let x = ox; x < ex; x++) {
-      const b = (y * before.width + x) * 4, a = (y * after.width + x) * 4, c = (x - ox) * 3;
+      const b = (y * before.width + x) * 4,
+        a = (y * after.width + x) * 4,
+        c = (x - ox) * 3;
       for (let k = 0; k < 3; k++) columns[c + k] += sign * (after.data[a + k] - before.data[b + k]);
     }
   };
-  let top = Math.max(0, y0 - radius), bottom = top;  // rows [top, bottom) are in `columns`
-  let blurred = 0, signed = 0, absolute = 0;
+  let top = Math.max(0, y0 - radius),
+    bottom = top; // rows [top, bottom) are in `columns`
+  let blurred = 0,
+    signed = 0,
+    absolute = 0;
   for (let y = y0; y < y1; y++) {
-    const wantTop = Math.max(0, y - radius), wantBottom = Math.min(height, y + radius + 1);
+    const wantTop = Math.max(0, y - radius),
+      wantBottom = Math.min(height, y + radius + 1);
     for (; bottom < wantBottom; bottom++) addRow(bottom, 1);
     for (; top < wantTop; top++) addRow(top, -1);
     for (let x = 0; x < n; x++) {
@@ -136,14 +170,19 @@ export function rerenderStats(
     }
     const rows = bottom - top;
     for (let x = x0; x < x1; x++) {
-      const left = Math.max(ox, x - radius) - ox, right = Math.min(ex, x + radius + 1) - ox;
+      const left = Math.max(ox, x - radius) - ox,
+        right = Math.min(ex, x + radius + 1) - ox;
       const count = (right - left) * rows;
       for (let k = 0; k < 3; k++) {
         const mean = Math.abs(prefix[right * 3 + k] - prefix[left * 3 + k]) / count;
         if (mean > blurred) blurred = mean;
       }
-      const b = (y * before.width + x) * 4, a = (y * after.width + x) * 4;
-      const luma = 0.299 * (after.data[a] - before.data[b]) + 0.587 * (after.data[a + 1] - before.data[b + 1]) + 0.114 * (after.data[a + 2] - before.data[b + 2]);
+      const b = (y * before.width + x) * 4,
+        a = (y * after.width + x) * 4;
+      const luma =
+        0.299 * (after.data[a] - before.data[b]) +
+        0.587 * (after.data[a + 1] - before.data[b + 1]) +
+        0.114 * (after.data[a + 2] - before.data[b + 2]);
       signed += luma;
       absolute += Math.abs(luma);
     }

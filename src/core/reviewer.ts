@@ -125,7 +125,8 @@ export class Reviewer {
       const o = this.options;
       const job: Job = {
         id: this.nextId++,
-        before, after,
+        before,
+        after,
         options: {
           beamWidth: request.beamWidth ?? o.beamWidth,
           keyframes: o.keyframes,
@@ -137,7 +138,9 @@ export class Reviewer {
         },
         signal: request.signal,
         onCaptions: request.onCaptions,
-        resolve, reject, settled: false,
+        resolve,
+        reject,
+        settled: false,
       };
       if (request.signal) {
         const onAbort = () => this.cancel(job);
@@ -206,7 +209,9 @@ export class Reviewer {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const settings: WorkerSettings = {
-      modelsDir: this.options.modelsDir, provider: this.options.provider, threads: this.options.threads,
+      modelsDir: this.options.modelsDir,
+      provider: this.options.provider,
+      threads: this.options.threads,
     };
     const worker = new Worker(this.workerPath, { workerData: settings });
     this.workerStarts++;
@@ -283,7 +288,8 @@ export class Reviewer {
     if (this.stopping && m.id === this.stopping.id) {
       if (m.type === 'result' || m.type === 'error') {
         this.lastCancel = {
-          id: m.id, outcome: m.type === 'error' && m.error.name === 'AbortError' ? 'stopped' : 'finished-anyway',
+          id: m.id,
+          outcome: m.type === 'error' && m.error.name === 'AbortError' ? 'stopped' : 'finished-anyway',
           stopMs: performance.now() - this.stopping.cancelledAt,
         };
         clearTimeout(this.stopping.timer);

@@ -12,11 +12,16 @@ import { cpuSessionOptions } from './session-options.js';
 
 export type ProviderChoice = 'auto' | 'cpu' | 'cuda';
 export type ModelName =
-  | 'interpolator' | 'tokenizer_encoder' | 'tokenizer_decoder' | 'procedure_encoder' | 'decoder_step' | 'kind_prior'
-  | 'kind_members';
+  'interpolator' | 'tokenizer_encoder' | 'tokenizer_decoder' | 'procedure_encoder' | 'decoder_step' | 'kind_prior' | 'kind_members';
 /** The models every models folder has. */
-export const MODEL_NAMES: ModelName[] =
-  ['interpolator', 'tokenizer_encoder', 'tokenizer_decoder', 'procedure_encoder', 'decoder_step', 'kind_prior'];
+export const MODEL_NAMES: ModelName[] = [
+  'interpolator',
+  'tokenizer_encoder',
+  'tokenizer_decoder',
+  'procedure_encoder',
+  'decoder_step',
+  'kind_prior',
+];
 /** Models used when their file is there (contract "optional": true): the kind committee's members. */
 export const OPTIONAL_MODEL_NAMES: ModelName[] = ['kind_members'];
 
@@ -37,12 +42,15 @@ export interface Contract {
   kinds: string[];
   vocab_file: string;
   special_tokens: Record<string, number>;
-  models: Record<ModelName, {
-    file: string;
-    optional?: boolean;
-    inputs: Record<string, (number | string)[]>;
-    outputs: Record<string, (number | string)[]>;
-  }>;
+  models: Record<
+    ModelName,
+    {
+      file: string;
+      optional?: boolean;
+      inputs: Record<string, (number | string)[]>;
+      outputs: Record<string, (number | string)[]>;
+    }
+  >;
   /** the crop rule; `detail` (optional): the detail view of large regions (src/core/detail.ts). */
   crop?: { detail?: { min_crop_side: number; window: number; diff_threshold: number; weight: number } };
   /** optional: regions of one pair help each other's kind (src/core/pair-consistency.ts). */
@@ -79,7 +87,10 @@ const RESTORE_HINT =
 
 /** A model file that is missing, unreadable, corrupt or does not match the contract. */
 export class ModelLoadError extends Error {
-  constructor(readonly file: string, problem: string) {
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
     super(`${file}: ${problem}. ${RESTORE_HINT}`);
     this.name = 'ModelLoadError';
   }
@@ -113,11 +124,13 @@ export function loadContract(modelsDir: string): Contract {
  */
 function checkContextFeatures(modelsDir: string, contract: Contract): void {
   const listed = contract.context_features;
-  const same = Array.isArray(listed) && listed.length === CONTEXT_FEATURES.length
-    && CONTEXT_FEATURES.every((name, i) => listed[i] === name);
+  const same =
+    Array.isArray(listed) && listed.length === CONTEXT_FEATURES.length && CONTEXT_FEATURES.every((name, i) => listed[i] === name);
   if (!same) {
-    throw new ModelLoadError(path.join(modelsDir, 'contract.json'),
-      `context_features (${Array.isArray(listed) ? listed.length : 'none'}) are not the ${CONTEXT_FEATURES.length} features src/core/context.ts computes, in its order`);
+    throw new ModelLoadError(
+      path.join(modelsDir, 'contract.json'),
+      `context_features (${Array.isArray(listed) ? listed.length : 'none'}) are not the ${CONTEXT_FEATURES.length} features src/core/context.ts computes, in its order`,
+    );
   }
 }
 
@@ -132,7 +145,10 @@ export function loadVocabulary(modelsDir: string, contract: Contract): Vocabular
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new ModelLoadError(file, missing ? 'the vocabulary file is missing' : `the vocabulary is not valid JSON (${(err as Error).message})`);
+    throw new ModelLoadError(
+      file,
+      missing ? 'the vocabulary file is missing' : `the vocabulary is not valid JSON (${(err as Error).message})`,
+    );
   }
   let words: string[] | undefined;
   const asList = (v: unknown): string[] | undefined =>
@@ -147,9 +163,13 @@ export function loadVocabulary(modelsDir: string, contract: Contract): Vocabular
   if (asList(raw)) words = asList(raw);
   else if (raw && typeof raw === 'object') {
     const o = raw as Record<string, unknown>;
-    words = asList(o.itos) ?? asList(o.words) ?? asList(o.tokens) ?? asList(o.vocab)
-      ?? (o.stoi && typeof o.stoi === 'object' ? fromMap(o.stoi as Record<string, unknown>) : undefined)
-      ?? fromMap(o);
+    words =
+      asList(o.itos) ??
+      asList(o.words) ??
+      asList(o.tokens) ??
+      asList(o.vocab) ??
+      (o.stoi && typeof o.stoi === 'object' ? fromMap(o.stoi as Record<string, unknown>) : undefined) ??
+      fromMap(o);
   }
   if (!words || words.length === 0) throw new ModelLoadError(file, 'the vocabulary has no word list');
   const special = contract.special_tokens;
@@ -181,7 +201,10 @@ function checkExportInfo(modelsDir: string, contract: Contract): ExportRecord {
     throw new ModelLoadError(file, `not valid JSON (${(err as Error).message})`);
   }
   if (info.contract_version !== undefined && info.contract_version !== contract.contract_version) {
-    throw new ModelLoadError(file, `the models were exported for contract version ${String(info.contract_version)}, but contract.json is version ${contract.contract_version}`);
+    throw new ModelLoadError(
+      file,
+      `the models were exported for contract version ${String(info.contract_version)}, but contract.json is version ${contract.contract_version}`,
+    );
   }
   const record = (x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? x : {});
   return {
@@ -208,28 +231,44 @@ function checkIntegrity(file: string, bytes: Buffer, exported: ExportRecord): vo
   }
   const sha = exported.sha256[name];
   if (typeof sha === 'string' && createHash('sha256').update(bytes).digest('hex') !== sha) {
-    throw new ModelLoadError(file, 'the model file is not the one exported: its SHA-256 differs from export_info.json (corrupt or replaced file?)');
+    throw new ModelLoadError(
+      file,
+      'the model file is not the one exported: its SHA-256 differs from export_info.json (corrupt or replaced file?)',
+    );
   }
   intact.set(file, stamp);
 }
 
 /** Checks a loaded session's names, dtypes and fixed dimensions against the contract. */
 function checkAgainstContract(file: string, session: ort.InferenceSession, spec: Contract['models'][ModelName]): void {
-  const check = (kind: 'input' | 'output', wanted: Record<string, (number | string)[]>,
-    names: readonly string[], meta: readonly ort.InferenceSession.ValueMetadata[]) => {
+  const check = (
+    kind: 'input' | 'output',
+    wanted: Record<string, (number | string)[]>,
+    names: readonly string[],
+    meta: readonly ort.InferenceSession.ValueMetadata[],
+  ) => {
     for (const [name, shape] of Object.entries(wanted)) {
       if (!names.includes(name)) {
-        throw new ModelLoadError(file, `${kind} "${name}" required by contract is absent (the file has ${names.join(', ')}); it was exported for another contract version`);
+        throw new ModelLoadError(
+          file,
+          `${kind} "${name}" required by contract is absent (the file has ${names.join(', ')}); it was exported for another contract version`,
+        );
       }
       const m = meta.find((x) => x.name === name);
       if (!m || !m.isTensor || m.shape.length === 0) continue;
       if (m.shape.length !== shape.length) {
-        throw new ModelLoadError(file, `${kind} "${name}" has rank ${m.shape.length}, contract says [${shape.join(', ')}]; it was exported for another contract version`);
+        throw new ModelLoadError(
+          file,
+          `${kind} "${name}" has rank ${m.shape.length}, contract says [${shape.join(', ')}]; it was exported for another contract version`,
+        );
       }
       shape.forEach((dim, i) => {
         const got = m.shape[i];
         if (typeof dim === 'number' && typeof got === 'number' && got !== dim) {
-          throw new ModelLoadError(file, `${kind} "${name}" dimension ${i} is ${got}, contract says ${dim}; it was exported for another contract version`);
+          throw new ModelLoadError(
+            file,
+            `${kind} "${name}" dimension ${i} is ${got}, contract says ${dim}; it was exported for another contract version`,
+          );
         }
       });
     }
@@ -315,8 +354,10 @@ export class SessionManager {
     if (!spec) return undefined;
     if (!fs.existsSync(this.filePath('kind_members'))) {
       if (this.exportedMembers.length === 0) return undefined;
-      throw new ModelLoadError(this.filePath('kind_members'),
-        `the kind committee's model file is missing (export_info.json lists ${this.exportedMembers.length} member checkpoints)`);
+      throw new ModelLoadError(
+        this.filePath('kind_members'),
+        `the kind committee's model file is missing (export_info.json lists ${this.exportedMembers.length} member checkpoints)`,
+      );
     }
     return this.get('kind_members');
   }
@@ -357,7 +398,10 @@ export class SessionManager {
       session = await this.createWithProvider(bytes);
     } catch (err) {
       if (err instanceof ModelLoadError) throw err;
-      throw new ModelLoadError(file, `onnxruntime could not load the model (truncated or corrupt file?): ${firstLine((err as Error).message)}`);
+      throw new ModelLoadError(
+        file,
+        `onnxruntime could not load the model (truncated or corrupt file?): ${firstLine((err as Error).message)}`,
+      );
     } finally {
       this.loadMs += performance.now() - started;
     }
@@ -387,7 +431,9 @@ export class SessionManager {
     // CUDA first; onnxruntime throws (it does not fall back) when the CUDA provider library is absent.
     try {
       const session = await ort.InferenceSession.create(bytes, {
-        ...this.baseOptions(), executionProviders: ['cuda'], logSeverityLevel: 4,
+        ...this.baseOptions(),
+        executionProviders: ['cuda'],
+        logSeverityLevel: 4,
       });
       this.decided ??= { provider: 'cuda', reason: `${this.requestedProvider === 'auto' ? 'auto: ' : ''}cuda loaded` };
       return session;
@@ -408,19 +454,28 @@ export class SessionManager {
     const pending = [...this.sessions.values()];
     this.sessions.clear();
     await this.reader?.dispose();
-    await Promise.all(pending.map(async (p) => {
-      try {
-        await (await p).release();
-      } catch {
-        // a session that failed to load has nothing to release
-      }
-    }));
+    await Promise.all(
+      pending.map(async (p) => {
+        try {
+          await (await p).release();
+        } catch {
+          // a session that failed to load has nothing to release
+        }
+      }),
+    );
   }
 }
 
 function firstLine(message: string): string {
   // onnxruntime appends multi-line native logs; the first line says what failed
-  return message.split('\n')[0].replace(/\u001b\[[0-9;]*m/g, '').slice(0, 300);
+  return (
+    message
+      .split('\n')[0]
+      // (ANSI colour codes in onnxruntime's messages)
+      // eslint-disable-next-line no-control-regex
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .slice(0, 300)
+  );
 }
 
 export { ort };

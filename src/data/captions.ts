@@ -17,9 +17,9 @@ export const QUOTED_REFS = 2;
 
 const PLURALS: Record<string, string> = {
   'search box': 'search boxes',
-  'tabs': 'tabs',
-  'page': 'pages',
-  'text': 'texts',
+  tabs: 'tabs',
+  page: 'pages',
+  text: 'texts',
 };
 
 export function plural(role: string): string {
@@ -92,7 +92,12 @@ function moveClauses(f: CaptionFacts): string[] {
   const post = band === 'slight' ? ['a little', 'a bit'] : band === 'far' ? ['a long way', 'a lot'] : [''];
   const out: string[] = [];
   for (const d of dir) {
-    out.push(`moved ${pre[0]} ${d}`, `shifted ${pre[pre.length - 1]} ${d}`, `moved ${d} ${post[0]}`, `was moved ${d} ${post[post.length - 1]}`);
+    out.push(
+      `moved ${pre[0]} ${d}`,
+      `shifted ${pre[pre.length - 1]} ${d}`,
+      `moved ${d} ${post[0]}`,
+      `was moved ${d} ${post[post.length - 1]}`,
+    );
   }
   if (comparative) {
     const degree = band === 'slight' ? 'slightly' : band === 'far' ? 'much' : '';
@@ -133,13 +138,38 @@ export function slotWords(text: string): string {
 }
 
 /** Roles whose label is text shown on screen; icons, avatars, images, bars and containers carry names, not text. */
-const SHOWN_TEXT_ROLES = new Set(['heading', 'text', 'label', 'link', 'number', 'cell', 'tab', 'menu item', 'button', 'badge', 'tag', 'logo', 'row', 'card', 'input', 'search box', 'date']);
+const SHOWN_TEXT_ROLES = new Set([
+  'heading',
+  'text',
+  'label',
+  'link',
+  'number',
+  'cell',
+  'tab',
+  'menu item',
+  'button',
+  'badge',
+  'tag',
+  'logo',
+  'row',
+  'card',
+  'input',
+  'search box',
+  'date',
+]);
 
 /** The visible text a change's captions may quote, from its record (undefined: nothing to quote). */
-export function quoteOf(change: { kind: string; role: string; label: string; from: string | null; to: string | null }): CaptionFacts['quote'] {
+export function quoteOf(change: {
+  kind: string;
+  role: string;
+  label: string;
+  from: string | null;
+  to: string | null;
+}): CaptionFacts['quote'] {
   if (!SHOWN_TEXT_ROLES.has(change.role) || change.kind === 'none' || change.kind === 'theme') return undefined;
   if (change.kind === 'text') {
-    const old = slotWords(change.from ?? ''), now = slotWords(change.to ?? '');
+    const old = slotWords(change.from ?? ''),
+      now = slotWords(change.to ?? '');
     return old && now && old !== now ? { old, new: now } : undefined;
   }
   if (change.kind === 'reorder') {
@@ -164,54 +194,63 @@ export function quotingVariants(f: CaptionFacts, pos: string[]): string[] {
   switch (f.kind) {
     case 'text':
       if (!q.old || !q.new) break;
-      add('<old> now reads <new>'), add(`the ${role === 'text' ? 'text' : role} <old> now reads <new>`), add('<old> changed to <new>');
+      (add('<old> now reads <new>'), add(`the ${role === 'text' ? 'text' : role} <old> now reads <new>`), add('<old> changed to <new>'));
       if (f.numeric) add('the number <old> now reads <new>');
-      else add('the text <old> was replaced by <new>'), role !== 'text' && add(`the ${role} <old> was renamed to <new>`);
+      else (add('the text <old> was replaced by <new>'), role !== 'text' && add(`the ${role} <old> was renamed to <new>`));
       break;
     case 'add':
       if (!label) break;
-      add(`${article(role)} ${role} <label> was added`), add('<label> was added'), add(`a new ${role} <label> appeared`), add('<label> appeared');
+      (add(`${article(role)} ${role} <label> was added`),
+        add('<label> was added'),
+        add(`a new ${role} <label> appeared`),
+        add('<label> appeared'));
       for (const p of pos.slice(0, 1)) add(`${article(role)} ${role} <label> was added ${p}`);
       break;
     case 'remove':
       if (!label) break;
-      add(`the ${role} <label> was removed`), add(`the <label> ${role} was removed`), add('<label> was removed'), add('<label> disappeared');
+      (add(`the ${role} <label> was removed`),
+        add(`the <label> ${role} was removed`),
+        add('<label> was removed'),
+        add('<label> disappeared'));
       break;
     case 'move':
       if (!label) break;
-      for (const c of moveClauses(f).slice(0, 3)) add(`the <label> ${role} ${c}`), add(`<label> ${c}`);
+      for (const c of moveClauses(f).slice(0, 3)) (add(`the <label> ${role} ${c}`), add(`<label> ${c}`));
       break;
     case 'color':
       if (!label || !f.fromColor || !f.toColor) break;
-      add(`<label> changed colour from ${f.fromColor} to ${f.toColor}`), add(`the ${role} <label> turned ${f.toColor}`);
+      (add(`<label> changed colour from ${f.fromColor} to ${f.toColor}`), add(`the ${role} <label> turned ${f.toColor}`));
       if (f.colorProp === 'color') add(`the text <label> changed colour from ${f.fromColor} to ${f.toColor}`);
       break;
     case 'opacity':
       if (!label) break;
-      if (f.opacityTo === 'faded') add('<label> faded'), add(`the ${role} <label> faded`), add(`the <label> ${role} is now greyed out`);
-      else if (f.opacityTo === 'hidden') add('<label> was hidden'), add(`the ${role} <label> became invisible`), add(`the <label> ${role} is no longer visible`);
-      else add('<label> faded in'), add(`the ${role} <label> became fully visible`), add(`the <label> ${role} is no longer greyed out`);
+      if (f.opacityTo === 'faded') (add('<label> faded'), add(`the ${role} <label> faded`), add(`the <label> ${role} is now greyed out`));
+      else if (f.opacityTo === 'hidden')
+        (add('<label> was hidden'), add(`the ${role} <label> became invisible`), add(`the <label> ${role} is no longer visible`));
+      else (add('<label> faded in'), add(`the ${role} <label> became fully visible`), add(`the <label> ${role} is no longer greyed out`));
       break;
     case 'font':
       if (!label) break;
       add('the font of the text <label> changed');
-      if (f.fontChange === 'bold') add('<label> became bold'), add(`the ${role} <label> is now bold`);
-      else if (f.fontChange === 'unbold') add('<label> is no longer bold'), add(`the ${role} <label> became regular weight`);
-      else if (f.fontChange === 'bigger') add('the text <label> got bigger'), add(`the ${role} <label> has larger text`);
-      else if (f.fontChange === 'smaller') add('the text <label> got smaller'), add(`the ${role} <label> has smaller text`);
-      else add(`the ${role} <label> uses another font`), add('<label> is set in another font');
+      if (f.fontChange === 'bold') (add('<label> became bold'), add(`the ${role} <label> is now bold`));
+      else if (f.fontChange === 'unbold') (add('<label> is no longer bold'), add(`the ${role} <label> became regular weight`));
+      else if (f.fontChange === 'bigger') (add('the text <label> got bigger'), add(`the ${role} <label> has larger text`));
+      else if (f.fontChange === 'smaller') (add('the text <label> got smaller'), add(`the ${role} <label> has smaller text`));
+      else (add(`the ${role} <label> uses another font`), add('<label> is set in another font'));
       break;
     case 'resize':
       if (!label) break;
-      add(`the <label> ${role} was resized`), add(`the ${role} <label> got ${sizeWord(f).adj[0]}`);
+      (add(`the <label> ${role} was resized`), add(`the ${role} <label> got ${sizeWord(f).adj[0]}`));
       break;
     case 'icon':
       if (!label || role === 'image' || !f.toIcon) break;
-      add(`the <label> ${role} now shows ${article(f.toIcon)} ${f.toIcon} icon`), add(`the icon of <label> changed`);
+      (add(`the <label> ${role} now shows ${article(f.toIcon)} ${f.toIcon} icon`), add(`the icon of <label> changed`));
       break;
     case 'reorder':
       if (!q.old || !q.new) break;
-      add('<old> and <new> swapped places'), add(`the ${plural(role)} <old> and <new> switched places`), add('<old> and <new> traded places');
+      (add('<old> and <new> swapped places'),
+        add(`the ${plural(role)} <old> and <new> switched places`),
+        add('<old> and <new> traded places'));
       break;
   }
   return normaliseWithSlots(out);
@@ -222,7 +261,12 @@ export function normaliseWithSlots(captions: string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const c of captions) {
-    const s = c.split(/\s+/).map((w) => ((SLOTS as readonly string[]).includes(w) ? w : w.toLowerCase().replace(/[^a-z]+/g, ' '))).join(' ').replace(/\s+/g, ' ').trim();
+    const s = c
+      .split(/\s+/)
+      .map((w) => ((SLOTS as readonly string[]).includes(w) ? w : w.toLowerCase().replace(/[^a-z]+/g, ' ')))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!s || wordCount(s) > MAX_CAPTION_WORDS || seen.has(s)) continue;
     seen.add(s);
     out.push(s);
@@ -256,7 +300,7 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
     case 'resize': {
       const { adj, verb } = sizeWord(f);
       for (const n of nps) {
-        for (const a of adj) add(`${n} got ${a}`), add(`${n} is now ${a}`), add(`${n} was made ${a}`);
+        for (const a of adj) (add(`${n} got ${a}`), add(`${n} is now ${a}`), add(`${n} was made ${a}`));
         if (verb) add(`${n} ${verb}`);
         add(`${n} was resized`);
       }
@@ -274,19 +318,21 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
         add(`${plain} went from ${from} to ${to}`);
       }
       if (f.colorProp !== 'border-color' && (f.colorProp !== 'color' || TEXT_ROLES.has(f.role))) {
-        for (const p of ['', ...pos.slice(0, 1)]) add(`the ${from} ${f.role} ${p} turned ${to}`), add(`the ${from} ${f.role} ${p} is now ${to}`);
+        for (const p of ['', ...pos.slice(0, 1)])
+          (add(`the ${from} ${f.role} ${p} turned ${to}`), add(`the ${from} ${f.role} ${p} is now ${to}`));
       }
       break;
     }
     case 'text':
       for (const n of nps) {
-        if (f.numeric && f.role === 'number') add(`${n} changed`), add(`${n} shows a different value`), add(`${n} was updated`);
-        else if (f.numeric) add(`the number in ${n} changed`), add(`${n} shows a different value`), add(`the value of ${n} was updated`);
+        if (f.numeric && f.role === 'number') (add(`${n} changed`), add(`${n} shows a different value`), add(`${n} was updated`));
+        else if (f.numeric) (add(`the number in ${n} changed`), add(`${n} shows a different value`), add(`the value of ${n} was updated`));
         else {
-          add(`${textOf(f, n)} changed`), f.role === 'text' && add(`${n} was rewritten`);
+          (add(`${textOf(f, n)} changed`), f.role === 'text' && add(`${n} was rewritten`));
           f.role !== 'text' && add(`${n} shows different text`);
           add(`the wording of ${n} changed`);
-          if (['button', 'tab', 'link', 'menu item', 'badge', 'tag', 'label'].includes(f.role)) add(`the label of ${n} was changed`), add(`${n} was renamed`);
+          if (['button', 'tab', 'link', 'menu item', 'badge', 'tag', 'label'].includes(f.role))
+            (add(`the label of ${n} was changed`), add(`${n} was renamed`));
         }
         if (f.longer) add(`${textOf(f, n)} got longer`);
         if (f.shorter) add(`${textOf(f, n)} got shorter`);
@@ -309,7 +355,8 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
       break;
     }
     case 'remove':
-      for (const n of nps) add(`${n} was removed`), add(`${n} disappeared`), add(`${n} is gone`), add(`${n} was deleted`), add(`${n} no longer appears`);
+      for (const n of nps)
+        (add(`${n} was removed`), add(`${n} disappeared`), add(`${n} is gone`), add(`${n} was deleted`), add(`${n} no longer appears`));
       break;
     case 'reorder': {
       const many = plural(f.role);
@@ -321,13 +368,17 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
         add(`the ${many} ${w} were reordered`);
         add(`two ${many} ${w} switched places`);
       }
-      for (const n of np.short) add(`${n} and the ${f.role} next to it swapped places`), add(`${n} switched places with its neighbour`);
+      for (const n of np.short) (add(`${n} and the ${f.role} next to it swapped places`), add(`${n} switched places with its neighbour`));
       break;
     }
     case 'icon': {
       if (f.role === 'image') {
-        for (const n of nps) add(`${n} was replaced`), add(`${n} shows a different picture`), add(`${n} changed to another picture`), add(`the picture ${n.replace(/^the image ?/, '')} was swapped`);
-        add('the picture was replaced by a different one'), add('a different image appears');
+        for (const n of nps)
+          (add(`${n} was replaced`),
+            add(`${n} shows a different picture`),
+            add(`${n} changed to another picture`),
+            add(`the picture ${n.replace(/^the image ?/, '')} was swapped`));
+        (add('the picture was replaced by a different one'), add('a different image appears'));
         break;
       }
       const from = f.fromIcon!;
@@ -337,9 +388,10 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
       add(`the icon changed from ${article(from)} ${from} to ${article(to)} ${to}`);
       for (const p of pos.slice(0, 1)) add(`the ${from} icon ${p} became ${article(to)} ${to} icon`);
       if (f.role === 'icon') {
-        for (const n of nps) add(`${n} changed shape`), add(`${n} was swapped for ${article(to)} ${to} icon`);
+        for (const n of nps) (add(`${n} changed shape`), add(`${n} was swapped for ${article(to)} ${to} icon`));
       } else {
-        for (const n of nps) add(`${n} now shows ${article(to)} ${to} icon`), add(`the icon in ${n} changed`), add(`${n} has a different icon`);
+        for (const n of nps)
+          (add(`${n} now shows ${article(to)} ${to} icon`), add(`the icon in ${n} changed`), add(`${n} has a different icon`));
       }
       break;
     }
@@ -348,13 +400,31 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
         // "<noun phrase> font ..." reads badly after a place phrase: short noun phrases only there
         const isShort = np.short.includes(n);
         switch (f.fontChange) {
-          case 'bold': add(`${n} is now bold`), add(`${n} became bold`), add(`${textOf(f, n)} was made bold`); break;
-          case 'unbold': add(`${n} is no longer bold`), add(`${n} is not bold any more`), add(`${textOf(f, n)} became regular weight`); break;
-          case 'bigger': add(`${textOf(f, n)} got bigger`), isShort && add(`${n} font size increased`), f.role !== 'text' && add(`${n} has larger text`); break;
-          case 'smaller': add(`${textOf(f, n)} got smaller`), isShort && add(`${n} font size decreased`), f.role !== 'text' && add(`${n} has smaller text`); break;
-          case 'serif': add(`${n} now uses a serif font`), add(`the font of ${n} changed to serif`), add(`the font of ${n} changed`); break;
-          case 'mono': add(`${n} now uses a monospace font`), add(`the font of ${n} changed to monospace`), add(`the font of ${n} changed`); break;
-          case 'sans': add(`${n} now uses a sans serif font`), add(`the font of ${n} changed to sans serif`), add(`the font of ${n} changed`); break;
+          case 'bold':
+            (add(`${n} is now bold`), add(`${n} became bold`), add(`${textOf(f, n)} was made bold`));
+            break;
+          case 'unbold':
+            (add(`${n} is no longer bold`), add(`${n} is not bold any more`), add(`${textOf(f, n)} became regular weight`));
+            break;
+          case 'bigger':
+            (add(`${textOf(f, n)} got bigger`),
+              isShort && add(`${n} font size increased`),
+              f.role !== 'text' && add(`${n} has larger text`));
+            break;
+          case 'smaller':
+            (add(`${textOf(f, n)} got smaller`),
+              isShort && add(`${n} font size decreased`),
+              f.role !== 'text' && add(`${n} has smaller text`));
+            break;
+          case 'serif':
+            (add(`${n} now uses a serif font`), add(`the font of ${n} changed to serif`), add(`the font of ${n} changed`));
+            break;
+          case 'mono':
+            (add(`${n} now uses a monospace font`), add(`the font of ${n} changed to monospace`), add(`the font of ${n} changed`));
+            break;
+          case 'sans':
+            (add(`${n} now uses a sans serif font`), add(`the font of ${n} changed to sans serif`), add(`the font of ${n} changed`));
+            break;
         }
       }
       break;
@@ -364,33 +434,56 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
         const many = plural(f.childRole);
         const area = areaPhrase(f);
         for (const w of area ? ['', area] : ['']) {
-          if (more) add(`the ${many} ${w} moved further apart`), add(`more space between the ${many} ${w}`), add(`the gap between the ${many} ${w} grew`), add(`the ${many} ${w} are spread out more`);
-          else add(`the ${many} ${w} moved closer together`), add(`less space between the ${many} ${w}`), add(`the gap between the ${many} ${w} got smaller`), add(`the ${many} ${w} are packed tighter`);
+          if (more)
+            (add(`the ${many} ${w} moved further apart`),
+              add(`more space between the ${many} ${w}`),
+              add(`the gap between the ${many} ${w} grew`),
+              add(`the ${many} ${w} are spread out more`));
+          else
+            (add(`the ${many} ${w} moved closer together`),
+              add(`less space between the ${many} ${w}`),
+              add(`the gap between the ${many} ${w} got smaller`),
+              add(`the ${many} ${w} are packed tighter`));
         }
       } else {
         for (const n of nps) {
-          if (more) add(`${n} got more padding`), add(`more space inside ${n}`), add(`the padding of ${n} increased`), add(`the spacing around ${n} grew`);
-          else add(`${n} got less padding`), add(`less space inside ${n}`), add(`the padding of ${n} decreased`), add(`${n} looks tighter`);
+          if (more)
+            (add(`${n} got more padding`),
+              add(`more space inside ${n}`),
+              add(`the padding of ${n} increased`),
+              add(`the spacing around ${n} grew`));
+          else
+            (add(`${n} got less padding`), add(`less space inside ${n}`), add(`the padding of ${n} decreased`), add(`${n} looks tighter`));
         }
       }
       break;
     }
     case 'opacity':
       for (const n of nps) {
-        if (f.opacityTo === 'faded') add(`${n} faded`), add(`${n} is now greyed out`), add(`${n} became partly transparent`), add(`${n} looks dimmed`);
-        else if (f.opacityTo === 'hidden') add(`${n} was hidden`), add(`${n} became invisible`), add(`${n} faded out completely`), add(`${n} is no longer visible`);
-        else add(`${n} became fully visible`), add(`${n} is no longer faded`), add(`${n} faded in`), add(`${n} is no longer greyed out`);
+        if (f.opacityTo === 'faded')
+          (add(`${n} faded`), add(`${n} is now greyed out`), add(`${n} became partly transparent`), add(`${n} looks dimmed`));
+        else if (f.opacityTo === 'hidden')
+          (add(`${n} was hidden`), add(`${n} became invisible`), add(`${n} faded out completely`), add(`${n} is no longer visible`));
+        else (add(`${n} became fully visible`), add(`${n} is no longer faded`), add(`${n} faded in`), add(`${n} is no longer greyed out`));
       }
       break;
     case 'theme':
       if (f.themeChange === 'accent') {
         const from = f.fromColor!;
         const to = f.toColor!;
-        add(`the accent colour changed from ${from} to ${to}`), add(`the theme colour changed from ${from} to ${to}`), add(`all ${from} elements turned ${to}`), add(`the ${from} highlights across the page became ${to}`), add(`the page uses ${to} instead of ${from} as its main colour`);
+        (add(`the accent colour changed from ${from} to ${to}`),
+          add(`the theme colour changed from ${from} to ${to}`),
+          add(`all ${from} elements turned ${to}`),
+          add(`the ${from} highlights across the page became ${to}`),
+          add(`the page uses ${to} instead of ${from} as its main colour`));
       } else {
         const mode = f.themeChange === 'dark' ? 'dark' : 'light';
         const other = mode === 'dark' ? 'light' : 'dark';
-        add(`the page switched to a ${mode} theme`), add(`the whole screen turned ${mode}`), add(`${mode} mode was turned on`), add(`the theme changed from ${other} to ${mode}`), add(`everything switched to ${mode} colours`);
+        (add(`the page switched to a ${mode} theme`),
+          add(`the whole screen turned ${mode}`),
+          add(`${mode} mode was turned on`),
+          add(`the theme changed from ${other} to ${mode}`),
+          add(`everything switched to ${mode} colours`));
         if (f.fromBg && f.toBg && f.fromBg !== f.toBg) add(`the background of the whole page changed from ${f.fromBg} to ${f.toBg}`);
       }
       break;
@@ -405,23 +498,35 @@ export function captionVariants(f: CaptionFacts, pos: string[]): string[] {
 export function minimalCaption(f: CaptionFacts): string {
   const r = f.role;
   switch (f.kind) {
-    case 'none': return 'no visible change';
+    case 'none':
+      return 'no visible change';
     case 'move': {
       const dx = f.dx ?? 0;
       const dy = f.dy ?? 0;
       return `the ${r} moved ${Math.abs(dy) >= Math.abs(dx) ? (dy > 0 ? 'down' : 'up') : dx > 0 ? 'right' : 'left'}`;
     }
-    case 'resize': return `the ${r} got ${sizeWord(f).adj[0].split(' ')[0]}`;
-    case 'color': return `the ${r} turned ${f.toColor}`;
-    case 'text': return r === 'text' ? 'the text changed' : `the ${r} text changed`;
-    case 'add': return `${article(r)} ${r} was added`;
-    case 'remove': return `the ${r} was removed`;
-    case 'reorder': return `two ${plural(r)} swapped places`;
-    case 'icon': return r === 'image' ? 'the image was replaced' : `the ${f.fromIcon} icon changed`;
-    case 'font': return r === 'text' ? 'the font changed' : `the ${r} font changed`;
-    case 'spacing': return f.more ? 'the spacing grew' : 'the spacing shrank';
-    case 'opacity': return f.opacityTo === 'faded' ? `the ${r} faded` : f.opacityTo === 'hidden' ? `the ${r} was hidden` : `the ${r} faded in`;
-    case 'theme': return 'the theme changed';
+    case 'resize':
+      return `the ${r} got ${sizeWord(f).adj[0].split(' ')[0]}`;
+    case 'color':
+      return `the ${r} turned ${f.toColor}`;
+    case 'text':
+      return r === 'text' ? 'the text changed' : `the ${r} text changed`;
+    case 'add':
+      return `${article(r)} ${r} was added`;
+    case 'remove':
+      return `the ${r} was removed`;
+    case 'reorder':
+      return `two ${plural(r)} swapped places`;
+    case 'icon':
+      return r === 'image' ? 'the image was replaced' : `the ${f.fromIcon} icon changed`;
+    case 'font':
+      return r === 'text' ? 'the font changed' : `the ${r} font changed`;
+    case 'spacing':
+      return f.more ? 'the spacing grew' : 'the spacing shrank';
+    case 'opacity':
+      return f.opacityTo === 'faded' ? `the ${r} faded` : f.opacityTo === 'hidden' ? `the ${r} was hidden` : `the ${r} faded in`;
+    case 'theme':
+      return 'the theme changed';
   }
 }
 
@@ -430,7 +535,11 @@ export function normalise(captions: string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const c of captions) {
-    const s = c.toLowerCase().replace(/[^a-z ]+/g, ' ').replace(/\s+/g, ' ').trim();
+    const s = c
+      .toLowerCase()
+      .replace(/[^a-z ]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!s || s.split(' ').length > MAX_CAPTION_WORDS || seen.has(s)) continue;
     seen.add(s);
     out.push(s);
@@ -473,7 +582,14 @@ export function regionCaptions(rng: Rng, f: CaptionFacts, width: number, height:
   const minimal = normalise([minimalCaption(f)]);
   const placedWords = new Set(pos.concat(f.area ? [`in the ${f.area}`] : []));
   const placed = all.filter((c) => [...placedWords].some((p) => c.includes(p)) && wordCount(c) <= 10);
-  return { role: f.role, refs, ...(quoting.length ? { quote: f.quote } : {}), short: short.concat(minimal.filter((m) => !short.includes(m))), minimal: minimal[0], placed };
+  return {
+    role: f.role,
+    refs,
+    ...(quoting.length ? { quote: f.quote } : {}),
+    short: short.concat(minimal.filter((m) => !short.includes(m))),
+    minimal: minimal[0],
+    placed,
+  };
 }
 
 /**

@@ -1,7 +1,17 @@
 // Change kinds: each planner picks a target element on a rendered screen and returns the DOM
 // operations that reach its state at time t (t = 1 is the "after" screen; continuous kinds are
 // also rendered at t = 1/8 ... 7/8), plus what a caption needs to describe it.
-import { ACCENT_NAMES, COLOR_NAMES, COLOR_SHADES, colorDistance, mixHex, paletteById, paletteVars, type ColorName, type Palette } from './colors.js';
+import {
+  ACCENT_NAMES,
+  COLOR_NAMES,
+  COLOR_SHADES,
+  colorDistance,
+  mixHex,
+  paletteById,
+  paletteVars,
+  type ColorName,
+  type Palette,
+} from './colors.js';
 import { ICON_NAMES, IMAGE_SCENES, iconInner, imageBody } from './icons.js';
 import type { Rng } from './rng.js';
 import type { ElementMeta, Kind, Role, ScreenBuilder } from './screen.js';
@@ -97,7 +107,9 @@ const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
 const px = (v: number) => `${Math.round(v * 100) / 100}px`;
 
 export function boxVisible(box: Box | null | undefined, width: number, height: number, minSide = 4): box is Box {
-  return !!box && box[0] >= 0 && box[1] >= 0 && box[2] <= width && box[3] <= height && box[2] - box[0] >= minSide && box[3] - box[1] >= minSide;
+  return (
+    !!box && box[0] >= 0 && box[1] >= 0 && box[2] <= width && box[3] <= height && box[2] - box[0] >= minSide && box[3] - box[1] >= minSide
+  );
 }
 
 function visibleTargets(ctx: PlanContext, kind: Kind, filter?: (m: ElementMeta, box: Box) => boolean): ElementMeta[] {
@@ -129,16 +141,26 @@ function distinctColor(rng: Rng, fromHex: string | null, fromName: ColorName | n
 function newText(rng: Rng, meta: ElementMeta): string {
   const make = (): string => {
     switch (meta.textSort) {
-      case 'button': return rng.pick(W.BUTTON_LABELS);
-      case 'nav': return rng.pick(W.NAV_LABELS);
-      case 'heading': return rng.pick(W.HEADINGS);
-      case 'field': return rng.pick(W.FIELD_LABELS);
-      case 'name': return W.person(rng);
-      case 'status': return rng.pick(W.STATUSES);
-      case 'number': return W.number(rng);
-      case 'date': return W.date(rng);
-      case 'title': return rng.pick(W.CARD_TITLES);
-      default: return W.sentence(rng, 3, 9);
+      case 'button':
+        return rng.pick(W.BUTTON_LABELS);
+      case 'nav':
+        return rng.pick(W.NAV_LABELS);
+      case 'heading':
+        return rng.pick(W.HEADINGS);
+      case 'field':
+        return rng.pick(W.FIELD_LABELS);
+      case 'name':
+        return W.person(rng);
+      case 'status':
+        return rng.pick(W.STATUSES);
+      case 'number':
+        return W.number(rng);
+      case 'date':
+        return W.date(rng);
+      case 'title':
+        return rng.pick(W.CARD_TITLES);
+      default:
+        return W.sentence(rng, 3, 9);
     }
   };
   return W.otherThan(rng, meta.label, make);
@@ -198,7 +220,8 @@ const planMove: Planner = (ctx) => {
     return {
       ...base('move', m, true),
       opsAt: (t) => offsetOps(m.id, dx * t, dy * t),
-      from: null, to: null,
+      from: null,
+      to: null,
       attrs: { dx, dy },
       facts: { kind: 'move', role: m.role, color: m.color, area: m.area, dx, dy },
     };
@@ -231,11 +254,16 @@ const planResize: Planner = (ctx) => {
     ...base('resize', m, true),
     opsAt: (t) => {
       const ops: Op[] = [];
-      if (which !== 'h') ops.push({ o: 'style', id: m.id, sub, prop: 'width', value: px(lerp(w0, w1, t)) }, { o: 'style', id: m.id, sub, prop: 'flex', value: 'none' });
+      if (which !== 'h')
+        ops.push(
+          { o: 'style', id: m.id, sub, prop: 'width', value: px(lerp(w0, w1, t)) },
+          { o: 'style', id: m.id, sub, prop: 'flex', value: 'none' },
+        );
       if (which !== 'w') ops.push({ o: 'style', id: m.id, sub, prop: 'height', value: px(lerp(h0, h1, t)) });
       return ops;
     },
-    from: `${w0}x${h0}`, to: `${w1}x${h1}`,
+    from: `${w0}x${h0}`,
+    to: `${w1}x${h1}`,
     attrs: { width_from: w0, width_to: w1, height_from: h0, height_to: h1 },
     facts: { kind: 'resize', role: m.role, color: m.color, area: m.area, widthRatio: w1 / w0, heightRatio: h1 / h0 },
   };
@@ -253,7 +281,8 @@ const planColor: Planner = (ctx) => {
   return {
     ...base('color', m, true),
     opsAt: (t) => [{ o: 'style', id: m.id, prop, value: mixHex(fromHex, to.hex, t) }],
-    from: fromName, to: to.name,
+    from: fromName,
+    to: to.name,
     attrs: { property: prop, from_hex: fromHex, to_hex: to.hex },
     facts: { kind: 'color', role: m.role, color: fromName, area: m.area, colorProp: prop, fromColor: fromName, toColor: to.name },
   };
@@ -265,7 +294,10 @@ export function nearestName(hex: string): ColorName {
   for (const name of COLOR_NAMES) {
     for (const s of COLOR_SHADES[name]) {
       const d = colorDistance(hex, s);
-      if (d < bestD) { bestD = d; best = name; }
+      if (d < bestD) {
+        bestD = d;
+        best = name;
+      }
     }
   }
   return best;
@@ -280,15 +312,26 @@ const planText: Planner = (ctx) => {
   return {
     ...base('text', m, false),
     opsAt: () => [{ o: 'text', id: m.id, value }],
-    from: m.label, to: value,
+    from: m.label,
+    to: value,
     attrs: {},
-    facts: { kind: 'text', role: m.role, color: m.color, area: m.area, numeric: m.textSort === 'number', longer: value.length >= m.label.length * 1.6 && value.length - m.label.length >= 4, shorter: value.length * 1.6 <= m.label.length && m.label.length - value.length >= 4 },
+    facts: {
+      kind: 'text',
+      role: m.role,
+      color: m.color,
+      area: m.area,
+      numeric: m.textSort === 'number',
+      longer: value.length >= m.label.length * 1.6 && value.length - m.label.length >= 4,
+      shorter: value.length * 1.6 <= m.label.length && m.label.length - value.length >= 4,
+    },
   };
 };
 
 const planAdd: Planner = (ctx) => {
   const { rng, builder } = ctx;
-  const groups = [...builder.factories.keys()].filter((g) => !ctx.used.has(g) && boxVisible(ctx.rects.get(g), ctx.width, ctx.height, 2) && groupMembers(ctx, g).length > 0);
+  const groups = [...builder.factories.keys()].filter(
+    (g) => !ctx.used.has(g) && boxVisible(ctx.rects.get(g), ctx.width, ctx.height, 2) && groupMembers(ctx, g).length > 0,
+  );
   if (!groups.length) return null;
   const group = rng.pick(groups);
   const members = groupMembers(ctx, group);
@@ -300,10 +343,17 @@ const planAdd: Planner = (ctx) => {
   for (const meta of builder.elements.slice(before)) ctx.used.add(meta.id);
   const where = rng.chance(0.5) ? 'afterend' : 'beforebegin';
   return {
-    kind: 'add', target: added, setup: [], continuous: false, beforeIds: [], afterIds: [added.id],
-    role: added.role, label: added.label,
+    kind: 'add',
+    target: added,
+    setup: [],
+    continuous: false,
+    beforeIds: [],
+    afterIds: [added.id],
+    role: added.role,
+    label: added.label,
     opsAt: () => [{ o: 'insert', ref: ref.id, where, html }],
-    from: null, to: added.label,
+    from: null,
+    to: added.label,
     attrs: { group },
     facts: { kind: 'add', role: added.role, color: added.color, area: added.area },
   };
@@ -318,7 +368,8 @@ const planRemove: Planner = (ctx) => {
     ...base('remove', m, false),
     afterIds: [],
     opsAt: () => [{ o: 'remove', id: m.id }],
-    from: m.label, to: null,
+    from: m.label,
+    to: null,
     attrs: {},
     facts: { kind: 'remove', role: m.role, color: m.color, area: m.area },
   };
@@ -333,15 +384,27 @@ const planReorder: Planner = (ctx) => {
   const i = members.indexOf(m);
   const next = members[i + 1];
   const prev = members[i - 1];
-  const other = next && boxVisible(ctx.rects.get(next.id), ctx.width, ctx.height) && !ctx.used.has(next.id) ? next : prev && boxVisible(ctx.rects.get(prev.id), ctx.width, ctx.height) && !ctx.used.has(prev.id) ? prev : null;
+  const other =
+    next && boxVisible(ctx.rects.get(next.id), ctx.width, ctx.height) && !ctx.used.has(next.id)
+      ? next
+      : prev && boxVisible(ctx.rects.get(prev.id), ctx.width, ctx.height) && !ctx.used.has(prev.id)
+        ? prev
+        : null;
   if (!other) return null;
   ctx.used.add(other.id);
   const [first, second] = other === next ? [m, other] : [other, m];
   return {
-    kind: 'reorder', target: m, setup: [], continuous: false, beforeIds: [first.id, second.id], afterIds: [first.id, second.id],
-    role: m.role, label: `${first.label} | ${second.label}`,
+    kind: 'reorder',
+    target: m,
+    setup: [],
+    continuous: false,
+    beforeIds: [first.id, second.id],
+    afterIds: [first.id, second.id],
+    role: m.role,
+    label: `${first.label} | ${second.label}`,
     opsAt: () => [{ o: 'swap', first: first.id, second: second.id }],
-    from: `${first.label} | ${second.label}`, to: `${second.label} | ${first.label}`,
+    from: `${first.label} | ${second.label}`,
+    to: `${second.label} | ${first.label}`,
     attrs: {},
     facts: { kind: 'reorder', role: m.role, color: m.color, area: m.area },
   };
@@ -360,7 +423,8 @@ const planIcon: Planner = (ctx) => {
     return {
       ...base('icon', m, false),
       opsAt: () => [{ o: 'icon', id: m.id, body }],
-      from: m.icon!, to: 'image:' + scene,
+      from: m.icon!,
+      to: 'image:' + scene,
       attrs: {},
       facts: { kind: 'icon', role: m.role, color: m.color, area: m.area, fromIcon: 'image', toIcon: 'image' },
     };
@@ -369,13 +433,18 @@ const planIcon: Planner = (ctx) => {
   return {
     ...base('icon', m, false),
     opsAt: () => [{ o: 'icon', id: m.id, body: iconInner(toIcon) }],
-    from: m.icon!, to: toIcon,
+    from: m.icon!,
+    to: toIcon,
     attrs: {},
     facts: { kind: 'icon', role: m.role, color: m.color, area: m.area, fromIcon: m.icon, toIcon },
   };
 };
 
-const FONT_STACKS = { serif: "'Noto Serif', 'DejaVu Serif', serif", mono: "'DejaVu Sans Mono', 'Liberation Mono', monospace", sans: "'Liberation Sans', 'Noto Sans', sans-serif" };
+const FONT_STACKS = {
+  serif: "'Noto Serif', 'DejaVu Serif', serif",
+  mono: "'DejaVu Sans Mono', 'Liberation Mono', monospace",
+  sans: "'Liberation Sans', 'Noto Sans', sans-serif",
+};
 
 const planFont: Planner = (ctx) => {
   const { rng } = ctx;
@@ -410,7 +479,8 @@ const planFont: Planner = (ctx) => {
   return {
     ...base('font', m, false),
     opsAt: () => [op],
-    from, to,
+    from,
+    to,
     attrs: { property: choice },
     facts: { kind: 'font', role: m.role, color: m.color, area: m.area, fontChange },
   };
@@ -430,7 +500,8 @@ const planSpacing: Planner = (ctx) => {
   return {
     ...base('spacing', m, true),
     opsAt: (t) => [{ o: 'style', id: m.id, prop, value: px(lerp(v0, v1, t)) }],
-    from: `${v0}px`, to: `${v1}px`,
+    from: `${v0}px`,
+    to: `${v1}px`,
     attrs: { property: prop },
     facts: { kind: 'spacing', role: m.role, color: m.color, area: m.area, more, spacingProp: prop, childRole },
   };
@@ -448,7 +519,8 @@ const planOpacity: Planner = (ctx) => {
     ...base('opacity', m, true),
     setup: mode === 'visible' ? [{ o: 'style', id: m.id, prop: 'opacity', value: o0.toFixed(3) }] : [],
     opsAt: (t) => [{ o: 'style', id: m.id, prop: 'opacity', value: lerp(o0, o1, t).toFixed(3) }],
-    from: o0.toFixed(2), to: o1.toFixed(2),
+    from: o0.toFixed(2),
+    to: o1.toFixed(2),
     attrs: {},
     facts: { kind: 'opacity', role: m.role, color: m.color, area: m.area, opacityTo: mode as 'faded' | 'hidden' | 'visible' },
   };
@@ -459,7 +531,9 @@ const planTheme: Planner = (ctx) => {
   const toDark = !palette.dark;
   const accentOnly = rng.chance(0.3);
   const candidates = ctx.paletteIds.filter((id) => id !== palette.id);
-  const pool = candidates.map((id) => paletteById(rng, id)).filter((p) => (accentOnly ? p.dark === palette.dark && p.primary.name !== palette.primary.name : p.dark === toDark));
+  const pool = candidates
+    .map((id) => paletteById(rng, id))
+    .filter((p) => (accentOnly ? p.dark === palette.dark && p.primary.name !== palette.primary.name : p.dark === toDark));
   if (!pool.length) return null;
   let target = rng.pick(pool);
   if (accentOnly) {
@@ -470,8 +544,14 @@ const planTheme: Planner = (ctx) => {
   const v1 = paletteVars(target);
   const themeChange = accentOnly ? 'accent' : toDark ? 'dark' : 'light';
   return {
-    kind: 'theme', target: null, setup: [], continuous: true, beforeIds: ['#page'], afterIds: ['#page'],
-    role: 'page', label: 'theme',
+    kind: 'theme',
+    target: null,
+    setup: [],
+    continuous: true,
+    beforeIds: ['#page'],
+    afterIds: ['#page'],
+    role: 'page',
+    label: 'theme',
     opsAt: (t) => {
       const values: Record<string, string> = {};
       for (const key of Object.keys(v0)) values[key] = mixHex(v0[key], v1[key], t);
@@ -480,7 +560,17 @@ const planTheme: Planner = (ctx) => {
     from: accentOnly ? palette.primary.name : palette.dark ? 'dark' : 'light',
     to: accentOnly ? target.primary.name : toDark ? 'dark' : 'light',
     attrs: { palette_from: palette.id, palette_to: target.id },
-    facts: { kind: 'theme', role: 'page', color: null, area: null, themeChange, fromBg: palette.bg.name, toBg: target.bg.name, fromColor: palette.primary.name, toColor: target.primary.name },
+    facts: {
+      kind: 'theme',
+      role: 'page',
+      color: null,
+      area: null,
+      themeChange,
+      fromBg: palette.bg.name,
+      toBg: target.bg.name,
+      fromColor: palette.primary.name,
+      toColor: target.primary.name,
+    },
   };
 };
 
@@ -491,14 +581,23 @@ const planTheme: Planner = (ctx) => {
  */
 const planNone: Planner = (ctx) => {
   const { rng } = ctx;
-  const inputs = ctx.builder.elements.filter((m) => (m.role === 'input' || m.role === 'search box') && !ctx.used.has(m.id) && boxVisible(ctx.rects.get(m.id), ctx.width, ctx.height));
+  const inputs = ctx.builder.elements.filter(
+    (m) => (m.role === 'input' || m.role === 'search box') && !ctx.used.has(m.id) && boxVisible(ctx.rects.get(m.id), ctx.width, ctx.height),
+  );
   const noise = rng.weighted(['identical', 'subpixel', 'caret', 'tint'], [0.2, 0.35, ctx.hasCaret || inputs.length ? 0.2 : 0, 0.15]);
   const targets = visibleTargets(ctx, 'move').concat(visibleTargets(ctx, 'color', (m) => !!m.colorHex && !!m.colorProp));
   const none = (m: ElementMeta | null, ops: Op[], setup: Op[] = []): PlannedChange => ({
-    kind: 'none', target: m, setup, continuous: false, beforeIds: m ? [m.id] : [], afterIds: m ? [m.id] : [],
-    role: m ? m.role : 'page', label: m ? m.label : '',
+    kind: 'none',
+    target: m,
+    setup,
+    continuous: false,
+    beforeIds: m ? [m.id] : [],
+    afterIds: m ? [m.id] : [],
+    role: m ? m.role : 'page',
+    label: m ? m.label : '',
     opsAt: () => ops,
-    from: null, to: null,
+    from: null,
+    to: null,
     attrs: { noise },
     facts: { kind: 'none', role: m ? m.role : 'page', color: null, area: null, noise },
   });
@@ -513,7 +612,10 @@ const planNone: Planner = (ctx) => {
     // no text cursor on this screen yet: put one at the end of a visible input, then blink it
     const host = rng.pick(inputs);
     const caret = '<span class="caret" data-caret></span>';
-    return none(host, ops, [{ o: 'insert', ref: host.id, where: 'beforeend', html: caret }, { o: 'caret', visible: visibleNow }]);
+    return none(host, ops, [
+      { o: 'insert', ref: host.id, where: 'beforeend', html: caret },
+      { o: 'caret', visible: visibleNow },
+    ]);
   }
   const m = rng.pick(targets);
   if (noise === 'subpixel') {

@@ -24,15 +24,28 @@ export interface DataOptions {
   templates: TemplateSet;
 }
 
-const USAGE = 'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1|2|3|4|5|6|7|8] [--browsers 2] [--pages 2] [--start 0] [--resume] [--quiet]';
+const USAGE =
+  'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1|2|3|4|5|6|7|8] [--browsers 2] [--pages 2] [--start 0] [--resume] [--quiet]';
 
 export function parseArgs(argv: string[]): DataOptions {
   const fail = (message: string) => new Error(`${message}\n${USAGE}`);
-  const { values } = parseOptions(argv, {
-    seed: { type: 'string' }, count: { type: 'string' }, split: { type: 'string' }, out: { type: 'string' },
-    templates: { type: 'string' }, browsers: { type: 'string' }, pages: { type: 'string' }, start: { type: 'string' },
-    quiet: { type: 'boolean' }, resume: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  }, { unknown: (arg) => `unknown argument "${arg}"`, error: fail });
+  const { values } = parseOptions(
+    argv,
+    {
+      seed: { type: 'string' },
+      count: { type: 'string' },
+      split: { type: 'string' },
+      out: { type: 'string' },
+      templates: { type: 'string' },
+      browsers: { type: 'string' },
+      pages: { type: 'string' },
+      start: { type: 'string' },
+      quiet: { type: 'boolean' },
+      resume: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    { unknown: (arg) => `unknown argument "${arg}"`, error: fail },
+  );
   if (values.help) throw new Error(USAGE);
   const int = (name: 'seed' | 'count' | 'browsers' | 'pages' | 'start', min: number, fallback?: number) => {
     const raw = values[name];
@@ -42,7 +55,8 @@ export function parseArgs(argv: string[]): DataOptions {
     return n;
   };
   const opts: Partial<DataOptions> = {};
-  const seed = int('seed', 0), count = int('count', 1);
+  const seed = int('seed', 0),
+    count = int('count', 1);
   if (seed !== undefined) opts.seed = seed;
   if (count !== undefined) opts.count = count;
   if (values.split !== undefined) {
@@ -53,7 +67,8 @@ export function parseArgs(argv: string[]): DataOptions {
   opts.templates = DEFAULT_TEMPLATE_SET;
   if (values.templates !== undefined) {
     const t = Number(values.templates);
-    if (!TEMPLATE_SETS.includes(t as TemplateSet)) throw fail(`--templates must be one of ${TEMPLATE_SETS.join(', ')}, got "${values.templates}"`);
+    if (!TEMPLATE_SETS.includes(t as TemplateSet))
+      throw fail(`--templates must be one of ${TEMPLATE_SETS.join(', ')}, got "${values.templates}"`);
     opts.templates = t as TemplateSet;
   }
   opts.browsers = int('browsers', 1, 2);
@@ -86,7 +101,9 @@ async function completedPairs(manifestPath: string, opts: DataOptions): Promise<
       break;
     }
     if (id !== pairId(opts.split, opts.seed, opts.start + done)) {
-      throw new Error(`--resume: ${manifestPath} line ${done + 1} is pair ${id}, expected ${pairId(opts.split, opts.seed, opts.start + done)}: not the same --seed/--split/--start`);
+      throw new Error(
+        `--resume: ${manifestPath} line ${done + 1} is pair ${id}, expected ${pairId(opts.split, opts.seed, opts.start + done)}: not the same --seed/--split/--start`,
+      );
     }
     done++;
     keepBytes += Buffer.byteLength(line, 'utf8') + 1;
@@ -132,7 +149,7 @@ export async function runData(opts: DataOptions): Promise<{ pairs: number; secon
         written++;
         if (!opts.quiet && (written % 200 === 0 || written === toMake)) {
           const s = (performance.now() - started) / 1000;
-          process.stderr.write(`data: ${already + written}/${opts.count} pairs, ${(written / s * 60).toFixed(0)} pairs/min\n`);
+          process.stderr.write(`data: ${already + written}/${opts.count} pairs, ${((written / s) * 60).toFixed(0)} pairs/min\n`);
         }
       }
     };
@@ -147,7 +164,9 @@ export async function runData(opts: DataOptions): Promise<{ pairs: number; secon
           } catch (err) {
             // a crashed page or browser is replaced; the pair is deterministic, so a retry gives the same bytes
             if (tries >= 2) throw err;
-            process.stderr.write(`data: pair ${pairId(opts.split, opts.seed, opts.start + i)} failed (${(err as Error).message.split('\n')[0]}); retrying on a fresh page\n`);
+            process.stderr.write(
+              `data: pair ${pairId(opts.split, opts.seed, opts.start + i)} failed (${(err as Error).message.split('\n')[0]}); retrying on a fresh page\n`,
+            );
             await revive(slot);
           }
         }
@@ -175,7 +194,10 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const { pairs, seconds } = await runData(opts);
-  if (!opts.quiet) process.stderr.write(`data: wrote ${pairs} pairs to ${path.join(opts.out, 'manifest.jsonl')} in ${seconds.toFixed(1)} s (${(pairs / seconds * 60).toFixed(0)} pairs/min)\n`);
+  if (!opts.quiet)
+    process.stderr.write(
+      `data: wrote ${pairs} pairs to ${path.join(opts.out, 'manifest.jsonl')} in ${seconds.toFixed(1)} s (${((pairs / seconds) * 60).toFixed(0)} pairs/min)\n`,
+    );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -3,36 +3,63 @@
 import type { Rng } from './rng.js';
 
 export const COLOR_NAMES = [
-  'red', 'dark red', 'orange', 'yellow', 'green', 'dark green', 'teal', 'light blue', 'blue',
-  'dark blue', 'purple', 'pink', 'brown', 'black', 'dark grey', 'grey', 'light grey', 'white',
+  'red',
+  'dark red',
+  'orange',
+  'yellow',
+  'green',
+  'dark green',
+  'teal',
+  'light blue',
+  'blue',
+  'dark blue',
+  'purple',
+  'pink',
+  'brown',
+  'black',
+  'dark grey',
+  'grey',
+  'light grey',
+  'white',
 ] as const;
 export type ColorName = (typeof COLOR_NAMES)[number];
 
 export const COLOR_SHADES: Record<ColorName, string[]> = {
-  'red': ['#dc2626', '#e53935', '#d32f2f'],
+  red: ['#dc2626', '#e53935', '#d32f2f'],
   'dark red': ['#991b1b', '#8b1a1a', '#7f1d1d'],
-  'orange': ['#f97316', '#fb8c00', '#ea580c'],
-  'yellow': ['#facc15', '#fdd835', '#eab308'],
-  'green': ['#16a34a', '#43a047', '#22c55e'],
+  orange: ['#f97316', '#fb8c00', '#ea580c'],
+  yellow: ['#facc15', '#fdd835', '#eab308'],
+  green: ['#16a34a', '#43a047', '#22c55e'],
   'dark green': ['#166534', '#1b5e20', '#14532d'],
-  'teal': ['#0d9488', '#00897b', '#14b8a6'],
+  teal: ['#0d9488', '#00897b', '#14b8a6'],
   'light blue': ['#60a5fa', '#4fc3f7', '#7dd3fc'],
-  'blue': ['#2563eb', '#1e88e5', '#1976d2'],
+  blue: ['#2563eb', '#1e88e5', '#1976d2'],
   'dark blue': ['#1e3a8a', '#0d47a1', '#172554'],
-  'purple': ['#7c3aed', '#8e24aa', '#9333ea'],
-  'pink': ['#ec4899', '#f06292', '#db2777'],
-  'brown': ['#795548', '#8d6e63', '#78350f'],
-  'black': ['#111111', '#0a0a0a', '#1a1a1a'],
+  purple: ['#7c3aed', '#8e24aa', '#9333ea'],
+  pink: ['#ec4899', '#f06292', '#db2777'],
+  brown: ['#795548', '#8d6e63', '#78350f'],
+  black: ['#111111', '#0a0a0a', '#1a1a1a'],
   'dark grey': ['#374151', '#424242', '#3f3f46'],
-  'grey': ['#6b7280', '#9e9e9e', '#8a8a8a'],
+  grey: ['#6b7280', '#9e9e9e', '#8a8a8a'],
   'light grey': ['#e5e7eb', '#e0e0e0', '#d4d4d8'],
-  'white': ['#ffffff', '#fafafa', '#f8fafc'],
+  white: ['#ffffff', '#fafafa', '#f8fafc'],
 };
 
 /** Colours used for accents (buttons, badges, icons): vivid, easy to name. */
 export const ACCENT_NAMES: ColorName[] = [
-  'red', 'dark red', 'orange', 'yellow', 'green', 'dark green', 'teal', 'light blue', 'blue',
-  'dark blue', 'purple', 'pink', 'brown',
+  'red',
+  'dark red',
+  'orange',
+  'yellow',
+  'green',
+  'dark green',
+  'teal',
+  'light blue',
+  'blue',
+  'dark blue',
+  'purple',
+  'pink',
+  'brown',
 ];
 
 export interface NamedColor {
@@ -52,7 +79,16 @@ export function hexToRgb(hex: string): [number, number, number] {
 }
 
 export function rgbToHex(rgb: readonly number[]): string {
-  return '#' + rgb.map((c) => Math.max(0, Math.min(255, Math.round(c))).toString(16).padStart(2, '0')).join('');
+  return (
+    '#' +
+    rgb
+      .map((c) =>
+        Math.max(0, Math.min(255, Math.round(c)))
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')
+  );
 }
 
 /** linear mix in sRGB, the way a CSS colour transition interpolates */
@@ -103,17 +139,127 @@ interface PaletteSpec {
 
 // Held-out palettes (test split only) are marked in HELD_OUT_PALETTES below.
 const PALETTE_SPECS: PaletteSpec[] = [
-  { id: 'light-blue', dark: false, bg: ['white', '#f5f6f8'], surface: ['white', '#ffffff'], text: ['black', '#1a1a1a'], muted: ['grey', '#6b7280'], border: ['light grey', '#d9dce1'], primary: 'blue', secondary: 'teal', nav: ['dark blue', '#1e3a8a'] },
-  { id: 'light-green', dark: false, bg: ['white', '#fafafa'], surface: ['white', '#ffffff'], text: ['dark grey', '#333333'], muted: ['grey', '#777777'], border: ['light grey', '#dddddd'], primary: 'green', secondary: 'orange', nav: ['white', '#ffffff'] },
-  { id: 'light-purple', dark: false, bg: ['light grey', '#eeeef2'], surface: ['white', '#ffffff'], text: ['black', '#161616'], muted: ['grey', '#6e6e7a'], border: ['light grey', '#d4d4dc'], primary: 'purple', secondary: 'pink', nav: ['purple', '#5b21b6'] },
-  { id: 'light-red', dark: false, bg: ['white', '#ffffff'], surface: ['white', '#fbfbfb'], text: ['black', '#202020'], muted: ['grey', '#737373'], border: ['light grey', '#e2e2e2'], primary: 'red', secondary: 'dark blue', nav: ['dark grey', '#2d2d2d'] },
-  { id: 'light-teal', dark: false, bg: ['white', '#f7f9f9'], surface: ['white', '#ffffff'], text: ['dark grey', '#263238'], muted: ['grey', '#78909c'], border: ['light grey', '#cfd8dc'], primary: 'teal', secondary: 'orange', nav: ['teal', '#00695c'] },
-  { id: 'dark-blue', dark: true, bg: ['black', '#121212'], surface: ['dark grey', '#1f2428'], text: ['white', '#f0f0f0'], muted: ['grey', '#9ca3af'], border: ['dark grey', '#3a3f44'], primary: 'light blue', secondary: 'green', nav: ['black', '#0b0b0b'] },
-  { id: 'dark-orange', dark: true, bg: ['dark grey', '#1e1e1e'], surface: ['dark grey', '#2a2a2a'], text: ['white', '#eeeeee'], muted: ['grey', '#a0a0a0'], border: ['dark grey', '#444444'], primary: 'orange', secondary: 'light blue', nav: ['black', '#141414'] },
-  { id: 'dark-purple', dark: true, bg: ['dark blue', '#0f172a'], surface: ['dark blue', '#1e293b'], text: ['white', '#f1f5f9'], muted: ['grey', '#94a3b8'], border: ['dark grey', '#334155'], primary: 'purple', secondary: 'pink', nav: ['black', '#020617'] },
+  {
+    id: 'light-blue',
+    dark: false,
+    bg: ['white', '#f5f6f8'],
+    surface: ['white', '#ffffff'],
+    text: ['black', '#1a1a1a'],
+    muted: ['grey', '#6b7280'],
+    border: ['light grey', '#d9dce1'],
+    primary: 'blue',
+    secondary: 'teal',
+    nav: ['dark blue', '#1e3a8a'],
+  },
+  {
+    id: 'light-green',
+    dark: false,
+    bg: ['white', '#fafafa'],
+    surface: ['white', '#ffffff'],
+    text: ['dark grey', '#333333'],
+    muted: ['grey', '#777777'],
+    border: ['light grey', '#dddddd'],
+    primary: 'green',
+    secondary: 'orange',
+    nav: ['white', '#ffffff'],
+  },
+  {
+    id: 'light-purple',
+    dark: false,
+    bg: ['light grey', '#eeeef2'],
+    surface: ['white', '#ffffff'],
+    text: ['black', '#161616'],
+    muted: ['grey', '#6e6e7a'],
+    border: ['light grey', '#d4d4dc'],
+    primary: 'purple',
+    secondary: 'pink',
+    nav: ['purple', '#5b21b6'],
+  },
+  {
+    id: 'light-red',
+    dark: false,
+    bg: ['white', '#ffffff'],
+    surface: ['white', '#fbfbfb'],
+    text: ['black', '#202020'],
+    muted: ['grey', '#737373'],
+    border: ['light grey', '#e2e2e2'],
+    primary: 'red',
+    secondary: 'dark blue',
+    nav: ['dark grey', '#2d2d2d'],
+  },
+  {
+    id: 'light-teal',
+    dark: false,
+    bg: ['white', '#f7f9f9'],
+    surface: ['white', '#ffffff'],
+    text: ['dark grey', '#263238'],
+    muted: ['grey', '#78909c'],
+    border: ['light grey', '#cfd8dc'],
+    primary: 'teal',
+    secondary: 'orange',
+    nav: ['teal', '#00695c'],
+  },
+  {
+    id: 'dark-blue',
+    dark: true,
+    bg: ['black', '#121212'],
+    surface: ['dark grey', '#1f2428'],
+    text: ['white', '#f0f0f0'],
+    muted: ['grey', '#9ca3af'],
+    border: ['dark grey', '#3a3f44'],
+    primary: 'light blue',
+    secondary: 'green',
+    nav: ['black', '#0b0b0b'],
+  },
+  {
+    id: 'dark-orange',
+    dark: true,
+    bg: ['dark grey', '#1e1e1e'],
+    surface: ['dark grey', '#2a2a2a'],
+    text: ['white', '#eeeeee'],
+    muted: ['grey', '#a0a0a0'],
+    border: ['dark grey', '#444444'],
+    primary: 'orange',
+    secondary: 'light blue',
+    nav: ['black', '#141414'],
+  },
+  {
+    id: 'dark-purple',
+    dark: true,
+    bg: ['dark blue', '#0f172a'],
+    surface: ['dark blue', '#1e293b'],
+    text: ['white', '#f1f5f9'],
+    muted: ['grey', '#94a3b8'],
+    border: ['dark grey', '#334155'],
+    primary: 'purple',
+    secondary: 'pink',
+    nav: ['black', '#020617'],
+  },
   // held out for test
-  { id: 'light-brown', dark: false, bg: ['white', '#fbf8f3'], surface: ['white', '#ffffff'], text: ['brown', '#3e2723'], muted: ['grey', '#8d8d8d'], border: ['light grey', '#e0d8cc'], primary: 'brown', secondary: 'dark green', nav: ['brown', '#5d4037'] },
-  { id: 'dark-green', dark: true, bg: ['black', '#0d1410'], surface: ['dark grey', '#1b2620'], text: ['white', '#e8f5e9'], muted: ['grey', '#9aa59d'], border: ['dark grey', '#34443a'], primary: 'green', secondary: 'yellow', nav: ['dark green', '#14532d'] },
+  {
+    id: 'light-brown',
+    dark: false,
+    bg: ['white', '#fbf8f3'],
+    surface: ['white', '#ffffff'],
+    text: ['brown', '#3e2723'],
+    muted: ['grey', '#8d8d8d'],
+    border: ['light grey', '#e0d8cc'],
+    primary: 'brown',
+    secondary: 'dark green',
+    nav: ['brown', '#5d4037'],
+  },
+  {
+    id: 'dark-green',
+    dark: true,
+    bg: ['black', '#0d1410'],
+    surface: ['dark grey', '#1b2620'],
+    text: ['white', '#e8f5e9'],
+    muted: ['grey', '#9aa59d'],
+    border: ['dark grey', '#34443a'],
+    primary: 'green',
+    secondary: 'yellow',
+    nav: ['dark green', '#14532d'],
+  },
 ];
 
 export const HELD_OUT_PALETTES = new Set(['light-brown', 'dark-green']);

@@ -14,9 +14,15 @@ export const EXAMPLE_SEED = 777;
 
 export function isWantedExample(r: PairRecord): boolean {
   const [move, color] = r.changes;
-  return r.changes.length === 2 && move.kind === 'move' && color?.kind === 'color' &&
-    move.attrs.dx === 0 && Number(move.attrs.dy) >= 12 && Number(move.attrs.dy) <= 40 &&
-    ['red', 'green', 'orange', 'purple', 'pink', 'teal'].includes(String(color.to));
+  return (
+    r.changes.length === 2 &&
+    move.kind === 'move' &&
+    color?.kind === 'color' &&
+    move.attrs.dx === 0 &&
+    Number(move.attrs.dy) >= 12 &&
+    Number(move.attrs.dy) <= 40 &&
+    ['red', 'green', 'orange', 'purple', 'pink', 'teal'].includes(String(color.to))
+  );
 }
 
 export async function makeExample(outDir: string): Promise<PairRecord> {
@@ -30,7 +36,8 @@ export async function makeExample(outDir: string): Promise<PairRecord> {
         paletteId: 'light-blue',
         size: [800, 600],
         kinds: ['move', 'color'],
-        onlyTargets: (m, kind) => (kind === 'move' ? m.role === 'button' && m.color === 'blue' : kind === 'color' ? m.role === 'heading' : false),
+        onlyTargets: (m, kind) =>
+          kind === 'move' ? m.role === 'button' && m.color === 'blue' : kind === 'color' ? m.role === 'heading' : false,
         // set 1: the val stream the example was chosen from (set 2's val draws one more number per pair)
         templateSet: 1,
       });

@@ -49,12 +49,22 @@ export interface PairRecord {
 }
 
 export const VIEWPORTS: [number, number][] = [
-  [360, 640], [412, 780], [480, 360], [640, 480], [800, 600], [1024, 700], [1280, 800],
+  [360, 640],
+  [412, 780],
+  [480, 360],
+  [640, 480],
+  [800, 600],
+  [1024, 700],
+  [1280, 800],
 ];
 
 export const FONTS = [
-  "'Noto Sans', sans-serif", "'DejaVu Sans', sans-serif", "'Liberation Sans', sans-serif",
-  "'Roboto', sans-serif", "'Open Sans', sans-serif", "'Inter', sans-serif",
+  "'Noto Sans', sans-serif",
+  "'DejaVu Sans', sans-serif",
+  "'Liberation Sans', sans-serif",
+  "'Roboto', sans-serif",
+  "'Open Sans', sans-serif",
+  "'Inter', sans-serif",
 ];
 
 /**
@@ -101,7 +111,12 @@ function chooseScreen(rng: Rng, split: Split, templateSet: TemplateSet): ScreenC
 function union(boxes: (Box | null | undefined)[]): Box | null {
   const real = boxes.filter((b): b is Box => !!b);
   if (!real.length) return null;
-  return [Math.min(...real.map((b) => b[0])), Math.min(...real.map((b) => b[1])), Math.max(...real.map((b) => b[2])), Math.max(...real.map((b) => b[3]))];
+  return [
+    Math.min(...real.map((b) => b[0])),
+    Math.min(...real.map((b) => b[1])),
+    Math.max(...real.map((b) => b[2])),
+    Math.max(...real.map((b) => b[3])),
+  ];
 }
 
 function clipBox(box: Box | null, width: number, height: number): Box | null {
@@ -138,7 +153,8 @@ function planChanges(rng: Rng, ctx: PlanContext, pairType: PairType, kinds: Kind
   for (const wanted of kinds) {
     let placed = false;
     for (let tries = 0; tries < 8 && !placed; tries++) {
-      const kind = strict || tries < 4 ? wanted : pairType === 'single' ? rng.weighted(SINGLE_KINDS, SINGLE_WEIGHTS) : rng.pick(MULTI_KINDS);
+      const kind =
+        strict || tries < 4 ? wanted : pairType === 'single' ? rng.weighted(SINGLE_KINDS, SINGLE_WEIGHTS) : rng.pick(MULTI_KINDS);
       const plan = PLANNERS[kind](ctx);
       if (!plan) continue;
       const box = union(plan.beforeIds.map((id) => ctx.rects.get(id)));
@@ -176,7 +192,14 @@ export interface PairOverrides {
   templateSet?: TemplateSet;
 }
 
-async function attempt(page: RenderPage, split: Split, seed: number, index: number, attemptNo: number, overrides: PairOverrides = {}): Promise<Rendered | null> {
+async function attempt(
+  page: RenderPage,
+  split: Split,
+  seed: number,
+  index: number,
+  attemptNo: number,
+  overrides: PairOverrides = {},
+): Promise<Rendered | null> {
   const id = pairId(split, seed, index);
   const rng = new Rng(hashString(`${split}|${seed}|${index}|${attemptNo}`));
   const screenRng = rng.fork('screen');
@@ -190,7 +213,10 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
   const vars = paletteVars(palette);
   const radius = screenRng.pick([2, 4, 6, 8]);
   const shadow = screenRng.chance(0.5) ? 'none' : '0 1px 3px rgba(0,0,0,.12)';
-  const style = Object.entries(vars).map(([k, v]) => `${k}:${v}`).join(';') +
+  const style =
+    Object.entries(vars)
+      .map(([k, v]) => `${k}:${v}`)
+      .join(';') +
     `;--r:${radius}px;--shadow:${shadow};font-family:${choice.font};width:${choice.width}px;height:${choice.height}px;display:flex;flex-direction:column`;
 
   const { rects, covered, slack } = await page.load(html, style);
@@ -199,9 +225,18 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
   const kinds = overrides.kinds ?? wanted.kinds;
   const pairType: PairType = overrides.kinds ? (kinds.length > 1 ? 'multi' : kinds[0] === 'none' ? 'none' : 'single') : wanted.pairType;
   const ctx: PlanContext = {
-    rng: planRng, builder, palette, width: choice.width, height: choice.height, rects,
-    used: new Set(covered), split, paletteIds: paletteIds(split), hasCaret: html.includes('data-caret'),
-    onlyTargets: overrides.onlyTargets, widthSlack: slack,
+    rng: planRng,
+    builder,
+    palette,
+    width: choice.width,
+    height: choice.height,
+    rects,
+    used: new Set(covered),
+    split,
+    paletteIds: paletteIds(split),
+    hasCaret: html.includes('data-caret'),
+    onlyTargets: overrides.onlyTargets,
+    widthSlack: slack,
   };
   const changes = planChanges(planRng, ctx, pairType, kinds, attemptNo < STRICT_ATTEMPTS);
   if (!changes.length) return reject('no target for ' + kinds.join('+'));
@@ -217,17 +252,25 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
   const isNone = changes[0].kind === 'none';
   if (!isNone && changes.every((c) => c.continuous)) {
     for (let k = 1; k <= 7; k++) {
-      await page.apply(changes.flatMap((c) => c.opsAt(k / 8)), []);
+      await page.apply(
+        changes.flatMap((c) => c.opsAt(k / 8)),
+        [],
+      );
       const rel = `${dir}/t${k}.png`;
       files.push({ rel, data: await page.screenshot(width, height) });
       frames.push(rel);
     }
   }
   const afterIds = [...new Set(changes.flatMap((c) => c.afterIds.filter((x) => x !== '#page')))];
-  const afterRects = await page.apply(changes.flatMap((c) => c.opsAt(1)), afterIds);
+  const afterRects = await page.apply(
+    changes.flatMap((c) => c.opsAt(1)),
+    afterIds,
+  );
   const afterPng = await page.screenshot(width, height);
   const isTheme = changes.some((c) => c.kind === 'theme');
-  const exclude = [...new Set(changes.flatMap((c) => [...c.beforeIds, ...c.afterIds, ...(c.target ? [c.target.id] : [])]).filter((x) => x !== '#page'))];
+  const exclude = [
+    ...new Set(changes.flatMap((c) => [...c.beforeIds, ...c.afterIds, ...(c.target ? [c.target.id] : [])]).filter((x) => x !== '#page')),
+  ];
   const reflowed = isTheme ? [] : await page.reflowed(exclude);
 
   if (!isNone && beforePng.equals(afterPng)) return reject('no visible pixels: ' + changes.map((c) => c.kind).join('+')); // try again
@@ -246,7 +289,7 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
     }
     records.push({ kind: c.kind, role: c.role, label: c.label, bbox_before: bb, bbox_after: ba, from: c.from, to: c.to, attrs: c.attrs });
     const quote = quoteOf({ kind: c.kind, role: c.role, label: c.label, from: c.from, to: c.to });
-    facts.push({ ...c.facts, box: c.kind === 'add' ? ba : c.kind === 'theme' ? null : bb ?? ba, ...(quote ? { quote } : {}) });
+    facts.push({ ...c.facts, box: c.kind === 'add' ? ba : c.kind === 'theme' ? null : (bb ?? ba), ...(quote ? { quote } : {}) });
   }
   const capRng = rng.fork('captions');
   const perChange = facts.map((f) => regionCaptions(capRng, f, width, height));
@@ -255,19 +298,36 @@ async function attempt(page: RenderPage, split: Split, seed: number, index: numb
   files.unshift({ rel: `${dir}/before.png`, data: beforePng }, { rel: `${dir}/after.png`, data: afterPng });
   return {
     record: {
-      id, split, before: `${dir}/before.png`, after: `${dir}/after.png`, frames, width, height,
-      changes: records, captions, region_captions: perChange.map((p) => p.refs),
+      id,
+      split,
+      before: `${dir}/before.png`,
+      after: `${dir}/after.png`,
+      frames,
+      width,
+      height,
+      changes: records,
+      captions,
+      region_captions: perChange.map((p) => p.refs),
       reflowed: reflowed
         .map((r) => ({ bbox_before: clipBox(r.before, width, height), bbox_after: clipBox(r.after, width, height) }))
         .filter((r) => r.bbox_before || r.bbox_after),
-      template: choice.template, palette: choice.paletteId, font: choice.font.split(',')[0].replace(/'/g, ''),
+      template: choice.template,
+      palette: choice.paletteId,
+      font: choice.font.split(',')[0].replace(/'/g, ''),
     },
     files,
   };
 }
 
 /** Render pair `index` (retrying with the next attempt stream when a change cannot be shown) and write its PNGs. */
-export async function generatePair(page: RenderPage, split: Split, seed: number, index: number, outDir: string, overrides: PairOverrides = {}): Promise<PairRecord> {
+export async function generatePair(
+  page: RenderPage,
+  split: Split,
+  seed: number,
+  index: number,
+  outDir: string,
+  overrides: PairOverrides = {},
+): Promise<PairRecord> {
   for (let a = 0; a < MAX_ATTEMPTS; a++) {
     const result = await attempt(page, split, seed, index, a, overrides);
     if (!result) continue;
@@ -277,7 +337,9 @@ export async function generatePair(page: RenderPage, split: Split, seed: number,
   }
   // Never seen in practice; rather than stop a long run, make this pair a "none" pair (a none
   // pair is always valid), deterministically, and say so.
-  process.stderr.write(`data: pair ${pairId(split, seed, index)}: no valid change after ${MAX_ATTEMPTS} attempts; made a "none" pair instead\n`);
+  process.stderr.write(
+    `data: pair ${pairId(split, seed, index)}: no valid change after ${MAX_ATTEMPTS} attempts; made a "none" pair instead\n`,
+  );
   const fallback = await attempt(page, split, seed, index, MAX_ATTEMPTS, { ...overrides, kinds: ['none'] });
   if (!fallback) throw new Error(`pair ${pairId(split, seed, index)}: could not render even a "none" pair`);
   await mkdir(path.join(outDir, 'pairs', fallback.record.id), { recursive: true });

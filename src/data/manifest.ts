@@ -27,14 +27,23 @@ export function readManifest(dir: string): PairRecord[] {
 }
 
 const isBox = (b: unknown, w: number, h: number): boolean =>
-  Array.isArray(b) && b.length === 4 && b.every((v) => Number.isInteger(v)) &&
-  b[0] >= 0 && b[1] >= 0 && b[2] <= w && b[3] <= h && b[2] > b[0] && b[3] > b[1];
+  Array.isArray(b) &&
+  b.length === 4 &&
+  b.every((v) => Number.isInteger(v)) &&
+  b[0] >= 0 &&
+  b[1] >= 0 &&
+  b[2] <= w &&
+  b[3] <= h &&
+  b[2] > b[0] &&
+  b[3] > b[1];
 
 // summaries: caption words, quoted text filled in (digits allowed); region captions: words and slot tokens
 const isCaption = (c: unknown): boolean =>
   typeof c === 'string' && /^[a-z0-9]+( [a-z0-9]+)*$/.test(c) && c.split(' ').length <= MAX_CAPTION_WORDS;
 const isRegionCaption = (c: unknown): boolean =>
-  typeof c === 'string' && /^([a-z]+|<label>|<old>|<new>)( ([a-z]+|<label>|<old>|<new>))*$/.test(c) && c.split(' ').length <= MAX_CAPTION_WORDS;
+  typeof c === 'string' &&
+  /^([a-z]+|<label>|<old>|<new>)( ([a-z]+|<label>|<old>|<new>))*$/.test(c) &&
+  c.split(' ').length <= MAX_CAPTION_WORDS;
 
 /** every way a record breaks the documented format (empty list = valid) */
 export function validateRecord(r: PairRecord): string[] {
@@ -69,13 +78,14 @@ export function validateRecord(r: PairRecord): string[] {
     if (c.kind === 'add' && c.bbox_before !== null) err('add with bbox_before');
     if (c.kind === 'remove' && c.bbox_after !== null) err('remove with bbox_after');
     if (none && (c.from !== null || c.to !== null)) err('none with from/to');
-    if (c.kind === 'theme' && (c.bbox_before?.join() !== `0,0,${r.width},${r.height}`)) err('theme box is not the whole page');
+    if (c.kind === 'theme' && c.bbox_before?.join() !== `0,0,${r.width},${r.height}`) err('theme box is not the whole page');
   }
   if (r.changes?.some((c) => c.kind === 'none') && r.changes.length !== 1) err('none mixed with other changes');
   if (!Array.isArray(r.reflowed)) err('reflowed missing (must be a list, maybe empty)');
   else {
     for (const f of r.reflowed) {
-      if (f.bbox_before !== null && !isBox(f.bbox_before, r.width, r.height)) err(`bad reflowed bbox_before ${JSON.stringify(f.bbox_before)}`);
+      if (f.bbox_before !== null && !isBox(f.bbox_before, r.width, r.height))
+        err(`bad reflowed bbox_before ${JSON.stringify(f.bbox_before)}`);
       if (f.bbox_after !== null && !isBox(f.bbox_after, r.width, r.height)) err(`bad reflowed bbox_after ${JSON.stringify(f.bbox_after)}`);
     }
   }

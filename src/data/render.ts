@@ -9,9 +9,17 @@ import { BASE_CSS } from './templates.js';
 export const CHROMIUM_PATH = process.env.PROCAP_CHROMIUM ?? '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--font-render-hinting=none', '--force-color-profile=srgb', '--disable-lcd-text',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--font-render-hinting=none',
+  '--force-color-profile=srgb',
+  '--disable-lcd-text',
   '--force-device-scale-factor=1',
 ];
 
@@ -175,11 +183,15 @@ const PAGE_SCRIPT = `
 })();
 `;
 
-const PAGE_HTML = `<!doctype html><html><head><meta charset="utf-8"><style>${BASE_CSS}</style></head>` +
+const PAGE_HTML =
+  `<!doctype html><html><head><meta charset="utf-8"><style>${BASE_CSS}</style></head>` +
   `<body><div id="app"></div><script>${PAGE_SCRIPT}</script></body></html>`;
 
 export class RenderPage {
-  private constructor(private readonly page: Page, private readonly cdp: CDPSession) {}
+  private constructor(
+    private readonly page: Page,
+    private readonly cdp: CDPSession,
+  ) {}
 
   static async open(browser: Browser): Promise<RenderPage> {
     const context = await browser.newContext({ viewport: MAX_VIEWPORT, deviceScaleFactor: 1, javaScriptEnabled: true });
@@ -194,17 +206,26 @@ export class RenderPage {
   /** replace the screen; returns the rect of every element with a data-e id, and those covered by others */
   async load(html: string, style: string): Promise<{ rects: Map<string, Box | null>; covered: Set<string>; slack: Map<string, number> }> {
     type Loaded = { rects: Record<string, Box | null>; covered: string[]; slack: Record<string, number> };
-    const loaded = await this.page.evaluate(([h, s]) => (window as unknown as { __load: (h: string, s: string) => Promise<Loaded> }).__load(h, s), [html, style] as const);
+    const loaded = await this.page.evaluate(
+      ([h, s]) => (window as unknown as { __load: (h: string, s: string) => Promise<Loaded> }).__load(h, s),
+      [html, style] as const,
+    );
     return { rects: new Map(Object.entries(loaded.rects)), covered: new Set(loaded.covered), slack: new Map(Object.entries(loaded.slack)) };
   }
 
   /** after the final state: elements that shifted only because of reflow (see __reflow) */
   async reflowed(exclude: string[]): Promise<{ before: Box; after: Box }[]> {
-    return this.page.evaluate((ex) => (window as unknown as { __reflow: (ex: string[]) => { before: Box; after: Box }[] }).__reflow(ex), exclude);
+    return this.page.evaluate(
+      (ex) => (window as unknown as { __reflow: (ex: string[]) => { before: Box; after: Box }[] }).__reflow(ex),
+      exclude,
+    );
   }
 
   async apply(ops: Op[], measureIds: string[]): Promise<Map<string, Box | null>> {
-    const rects = await this.page.evaluate(([o, ids]) => (window as unknown as { __apply: (o: unknown, ids: string[]) => Record<string, Box | null> }).__apply(o, ids), [ops, measureIds] as const);
+    const rects = await this.page.evaluate(
+      ([o, ids]) => (window as unknown as { __apply: (o: unknown, ids: string[]) => Record<string, Box | null> }).__apply(o, ids),
+      [ops, measureIds] as const,
+    );
     return new Map(Object.entries(rects));
   }
 

@@ -6,16 +6,63 @@ import { escapeHtml } from './words.js';
 import type { Rng } from './rng.js';
 
 export type Kind =
-  | 'none' | 'move' | 'reorder' | 'resize' | 'color' | 'text' | 'add' | 'remove'
-  | 'icon' | 'font' | 'spacing' | 'opacity' | 'theme';
+  'none' | 'move' | 'reorder' | 'resize' | 'color' | 'text' | 'add' | 'remove' | 'icon' | 'font' | 'spacing' | 'opacity' | 'theme';
 
-export const KINDS: Kind[] = ['none', 'move', 'reorder', 'resize', 'color', 'text', 'add', 'remove', 'icon', 'font', 'spacing', 'opacity', 'theme'];
+export const KINDS: Kind[] = [
+  'none',
+  'move',
+  'reorder',
+  'resize',
+  'color',
+  'text',
+  'add',
+  'remove',
+  'icon',
+  'font',
+  'spacing',
+  'opacity',
+  'theme',
+];
 
 export type Role =
-  | 'button' | 'icon button' | 'link' | 'tab' | 'badge' | 'tag' | 'input' | 'search box' | 'checkbox'
-  | 'toggle' | 'icon' | 'heading' | 'text' | 'label' | 'card' | 'menu item' | 'row' | 'avatar'
-  | 'chart' | 'bar' | 'logo' | 'progress bar' | 'toolbar' | 'nav bar' | 'sidebar' | 'list' | 'menu'
-  | 'form' | 'table' | 'dialog' | 'banner' | 'number' | 'cell' | 'tabs' | 'page' | 'column' | 'image' | 'date';
+  | 'button'
+  | 'icon button'
+  | 'link'
+  | 'tab'
+  | 'badge'
+  | 'tag'
+  | 'input'
+  | 'search box'
+  | 'checkbox'
+  | 'toggle'
+  | 'icon'
+  | 'heading'
+  | 'text'
+  | 'label'
+  | 'card'
+  | 'menu item'
+  | 'row'
+  | 'avatar'
+  | 'chart'
+  | 'bar'
+  | 'logo'
+  | 'progress bar'
+  | 'toolbar'
+  | 'nav bar'
+  | 'sidebar'
+  | 'list'
+  | 'menu'
+  | 'form'
+  | 'table'
+  | 'dialog'
+  | 'banner'
+  | 'number'
+  | 'cell'
+  | 'tabs'
+  | 'page'
+  | 'column'
+  | 'image'
+  | 'date';
 
 export type Area = 'nav bar' | 'sidebar' | 'toolbar' | 'dialog' | 'table' | 'list' | 'menu' | 'form' | 'header' | 'footer' | 'tabs';
 
@@ -78,7 +125,12 @@ export class ScreenBuilder {
   readonly caretHosts = new Set<string>();
   private nextId = 0;
 
-  constructor(readonly rng: Rng, readonly palette: Palette, readonly width: number, readonly height: number) {}
+  constructor(
+    readonly rng: Rng,
+    readonly palette: Palette,
+    readonly width: number,
+    readonly height: number,
+  ) {}
 
   get compact(): boolean {
     return this.width < 600;
@@ -96,7 +148,10 @@ export class ScreenBuilder {
 
   /** n distinct labels not yet on this screen */
   freshMany(labels: readonly string[], n: number): string[] {
-    const picked = this.rng.sample(labels.filter((l) => !this.shown.has(l)), n);
+    const picked = this.rng.sample(
+      labels.filter((l) => !this.shown.has(l)),
+      n,
+    );
     for (const l of picked) this.shown.add(l);
     return picked;
   }

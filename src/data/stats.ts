@@ -28,9 +28,20 @@ function count(map: Record<string, number>, key: string): void {
 
 export function corpusStats(records: PairRecord[]): CorpusStats {
   const s: CorpusStats = {
-    pairs: records.length, changes: 0, kinds: {}, pairTypes: {}, templates: {}, palettes: {}, sizes: {},
-    withFrames: 0, vocabulary: 0, words: {}, captionLength: { min: Infinity, mean: 0, max: 0, histogram: {} },
-    summaryCaptions: 0, regionCaptions: 0, invalid: [],
+    pairs: records.length,
+    changes: 0,
+    kinds: {},
+    pairTypes: {},
+    templates: {},
+    palettes: {},
+    sizes: {},
+    withFrames: 0,
+    vocabulary: 0,
+    words: {},
+    captionLength: { min: Infinity, mean: 0, max: 0, histogram: {} },
+    summaryCaptions: 0,
+    regionCaptions: 0,
+    invalid: [],
   };
   let totalWords = 0;
   let totalCaptions = 0;
@@ -67,12 +78,19 @@ export function corpusStats(records: PairRecord[]): CorpusStats {
 
 function table(title: string, map: Record<string, number>, total: number): string {
   const rows = Object.entries(map).sort((a, b) => b[1] - a[1]);
-  return `${title}\n` + rows.map(([k, v]) => `  ${k.padEnd(18)} ${String(v).padStart(7)}  ${((100 * v) / total).toFixed(1).padStart(5)}%`).join('\n');
+  return (
+    `${title}\n` +
+    rows.map(([k, v]) => `  ${k.padEnd(18)} ${String(v).padStart(7)}  ${((100 * v) / total).toFixed(1).padStart(5)}%`).join('\n')
+  );
 }
 
 export function formatStats(s: CorpusStats): string {
   const lengths = Object.entries(s.captionLength.histogram).sort((a, b) => Number(a[0]) - Number(b[0]));
-  const top = Object.entries(s.words).sort((a, b) => b[1] - a[1]).slice(0, 25).map(([w, n]) => `${w}:${n}`).join(' ');
+  const top = Object.entries(s.words)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 25)
+    .map(([w, n]) => `${w}:${n}`)
+    .join(' ');
   return [
     `pairs ${s.pairs}, changes ${s.changes}, pairs with 7 intermediate frames ${s.withFrames} (${((100 * s.withFrames) / Math.max(1, s.pairs)).toFixed(1)}%)`,
     table('kinds (per change):', s.kinds, Math.max(1, s.changes)),

@@ -35,7 +35,10 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
   /** Documents already named in the log as skipped for an untrusted workspace (once each, not per keystroke). */
   private readonly loggedUntrusted = new Set<string>();
 
-  constructor(private readonly engine: Engine, private readonly log: Log) {
+  constructor(
+    private readonly engine: Engine,
+    private readonly log: Log,
+  ) {
     this.disposables.push(
       vscode.languages.registerHoverProvider({ scheme: 'file' }, this),
       vscode.window.onDidChangeVisibleTextEditors(() => this.refreshVisible()),
@@ -43,7 +46,9 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
       vscode.workspace.onDidChangeTextDocument((event) => this.schedule(event.document)),
     );
     const watcher = vscode.workspace.createFileSystemWatcher('**/*.png');
-    const onImageChange = () => { for (const editor of vscode.window.visibleTextEditors) this.schedule(editor.document); };
+    const onImageChange = () => {
+      for (const editor of vscode.window.visibleTextEditors) this.schedule(editor.document);
+    };
     watcher.onDidChange(onImageChange);
     watcher.onDidCreate(onImageChange);
     watcher.onDidDelete(onImageChange);
@@ -58,10 +63,13 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
     const key = document.uri.toString();
     const pending = this.timers.get(key);
     if (pending) clearTimeout(pending);
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      void this.annotate(document).catch((error) => this.log.error(`inline annotations for ${document.uri.fsPath}`, error));
-    }, delayMs));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.annotate(document).catch((error) => this.log.error(`inline annotations for ${document.uri.fsPath}`, error));
+      }, delayMs),
+    );
   }
 
   private async annotate(document: vscode.TextDocument): Promise<void> {
@@ -70,7 +78,9 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
       const key = document.uri.toString();
       if (!this.loggedUntrusted.has(key)) {
         this.loggedUntrusted.add(key);
-        this.log.info(`inline captions are off in an untrusted workspace (Restricted Mode): ${vscode.workspace.asRelativePath(document.uri, false)} not scanned`);
+        this.log.info(
+          `inline captions are off in an untrusted workspace (Restricted Mode): ${vscode.workspace.asRelativePath(document.uri, false)} not scanned`,
+        );
       }
       return;
     }
@@ -93,7 +103,11 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
             checked.set(candidate, report);
           }
           if (report !== null) {
-            found.push({ range: new vscode.Range(line, reference.start, line, reference.end), imageUri: vscode.Uri.file(candidate), report });
+            found.push({
+              range: new vscode.Range(line, reference.start, line, reference.end),
+              imageUri: vscode.Uri.file(candidate),
+              report,
+            });
             break;
           }
         }
@@ -127,10 +141,13 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
     this.annotations.set(document.uri.toString(), annotations);
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() !== document.uri.toString()) continue;
-      editor.setDecorations(this.decoration, annotations.map((annotation) => ({
-        range: annotation.range,
-        renderOptions: { after: { contentText: `ProCap: ${annotation.report.summary}` } },
-      })));
+      editor.setDecorations(
+        this.decoration,
+        annotations.map((annotation) => ({
+          range: annotation.range,
+          renderOptions: { after: { contentText: `ProCap: ${annotation.report.summary}` } },
+        })),
+      );
     }
   }
 

@@ -22,7 +22,10 @@ function sha256(bytes: Uint8Array): string {
 }
 
 export class BaselineStore {
-  constructor(private readonly context: vscode.ExtensionContext, private readonly log: Log) {}
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: Log,
+  ) {}
 
   private get records(): AcceptRecord[] {
     return this.context.globalState.get<AcceptRecord[]>(UNDO_STACK_KEY, []);
@@ -60,7 +63,10 @@ export class BaselineStore {
     const backup = vscode.Uri.joinPath(backupDir, backupFileName(new Date(), sha256(oldBytes), baseline.fsPath));
     await vscode.workspace.fs.writeFile(backup, oldBytes);
     await vscode.workspace.fs.writeFile(baseline, newImage);
-    await this.saveRecords([...this.records, { baseline: baseline.toString(), backup: backup.toString(), acceptedSha256: sha256(newImage), at: new Date().toISOString() }]);
+    await this.saveRecords([
+      ...this.records,
+      { baseline: baseline.toString(), backup: backup.toString(), acceptedSha256: sha256(newImage), at: new Date().toISOString() },
+    ]);
     this.log.info(`accepted: ${relative} overwritten with ${newLabel}; backup at ${backup.fsPath}`);
     void vscode.window.showInformationMessage(`Baseline ${relative} updated.`, 'Undo').then((action) => {
       if (action === 'Undo') void this.undoLast();
@@ -86,7 +92,10 @@ export class BaselineStore {
     }
     if (undoNeedsConfirmation(current === undefined ? undefined : sha256(current), last.acceptedSha256)) {
       const choice = await vscode.window.showWarningMessage(
-        `${relative} has changed (or is gone) since it was accepted. Restore the backup anyway?`, { modal: true }, 'Restore Backup');
+        `${relative} has changed (or is gone) since it was accepted. Restore the backup anyway?`,
+        { modal: true },
+        'Restore Backup',
+      );
       if (choice !== 'Restore Backup') return;
     }
     const backupBytes = await vscode.workspace.fs.readFile(vscode.Uri.parse(last.backup));

@@ -24,12 +24,32 @@ export interface CommandDeps {
   log: Log;
 }
 
-const KIND_CHOICES = ['none', 'move', 'reorder', 'resize', 'color', 'text', 'add', 'remove', 'icon', 'font', 'spacing', 'opacity', 'theme', 'reflow', 'size'];
+const KIND_CHOICES = [
+  'none',
+  'move',
+  'reorder',
+  'resize',
+  'color',
+  'text',
+  'add',
+  'remove',
+  'icon',
+  'font',
+  'spacing',
+  'opacity',
+  'theme',
+  'reflow',
+  'size',
+];
 
 async function pickPng(title: string): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showOpenDialog({
-    title, canSelectFiles: true, canSelectFolders: false, canSelectMany: false,
-    filters: { 'PNG images': ['png'] }, openLabel: 'Select',
+    title,
+    canSelectFiles: true,
+    canSelectFolders: false,
+    canSelectMany: false,
+    filters: { 'PNG images': ['png'] },
+    openLabel: 'Select',
     defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
   });
   return picked?.[0];
@@ -41,7 +61,7 @@ async function describeChange(deps: CommandDeps, clicked?: unknown, selected?: u
   if (uris.length === 0 && clicked instanceof vscode.Uri) uris = [clicked];
   if (uris.length > 2) throw new UserInputError(`select exactly two PNG images to compare (${uris.length} are selected)`);
   if (uris.length < 2) {
-    const before = uris[0] ?? await pickPng('ProCap: choose the BEFORE image');
+    const before = uris[0] ?? (await pickPng('ProCap: choose the BEFORE image'));
     if (before === undefined) return;
     const after = await pickPng(`ProCap: choose the AFTER image (before: ${displayPath(before)})`);
     if (after === undefined) return;
@@ -82,10 +102,13 @@ async function pickRef(root: string, title: string): Promise<string | undefined>
   const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Pick a branch, tag or commit', matchOnDetail: true });
   if (picked === undefined) return undefined;
   if (picked.ref !== undefined) return picked.ref;
-  return vscode.window.showInputBox({
-    title, prompt: 'A commit id, branch, tag, or HEAD~N',
-    validateInput: (value) => (isSafeRef(value.trim()) ? undefined : 'not a ref name ProCap Review accepts'),
-  }).then((value) => value?.trim() || undefined);
+  return vscode.window
+    .showInputBox({
+      title,
+      prompt: 'A commit id, branch, tag, or HEAD~N',
+      validateInput: (value) => (isSafeRef(value.trim()) ? undefined : 'not a ref name ProCap Review accepts'),
+    })
+    .then((value) => value?.trim() || undefined);
 }
 
 /** Source Control view: the resource states the user right-clicked (first one). */
@@ -117,7 +140,9 @@ async function describeDiffEditor(deps: CommandDeps, argument?: unknown): Promis
   // extension API (measured: activeTab.input is undefined), so its two sides are not visible to us.
   // Fall back to HEAD vs working tree, the diff Source Control opens for a changed file.
   const uri = targetUri(argument);
-  deps.log.info(`describe diff editor: the diff's sides are not exposed by VS Code; comparing HEAD with the working tree of ${uri?.fsPath ?? '(nothing)'}`);
+  deps.log.info(
+    `describe diff editor: the diff's sides are not exposed by VS Code; comparing HEAD with the working tree of ${uri?.fsPath ?? '(nothing)'}`,
+  );
   if (uri === undefined) throw new UserInputError('open an image diff first');
   if (uri.scheme === 'git') {
     const side = uriSide(uri);
@@ -133,15 +158,22 @@ async function chooseFilters(deps: CommandDeps): Promise<void> {
     { label: 'Hide "no visible change"', picked: current.hideNoVisibleChange, hideNone: true },
     { label: 'Change kinds', kind: vscode.QuickPickItemKind.Separator },
     ...KIND_CHOICES.map((changeKind) => ({
-      label: changeKind === 'none' ? 'no visible change' : changeKind, changeKind, picked: current.kinds?.has(changeKind) ?? false,
+      label: changeKind === 'none' ? 'no visible change' : changeKind,
+      changeKind,
+      picked: current.kinds?.has(changeKind) ?? false,
     })),
   ];
   const picked = await vscode.window.showQuickPick(items, {
-    canPickMany: true, title: 'ProCap: filter changed screenshots', placeHolder: 'Show only these kinds (pick none to show all)',
+    canPickMany: true,
+    title: 'ProCap: filter changed screenshots',
+    placeHolder: 'Show only these kinds (pick none to show all)',
   });
   if (picked === undefined) return;
   const kinds = picked.flatMap((p) => (p.changeKind !== undefined ? [p.changeKind] : []));
-  deps.prTree.setFilters(kinds.length > 0 ? new Set(kinds) : undefined, picked.some((p) => p.hideNone === true));
+  deps.prTree.setFilters(
+    kinds.length > 0 ? new Set(kinds) : undefined,
+    picked.some((p) => p.hideNone === true),
+  );
 }
 
 async function setBaseRef(deps: CommandDeps): Promise<void> {
@@ -163,13 +195,15 @@ function prItemArgument(argument: unknown): PrItem {
 
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
   const register = (id: string, handler: (...args: unknown[]) => Promise<unknown> | unknown) => {
-    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        await handler(...args);
-      } catch (error) {
-        await reportError(deps.log, commandTitle(id), error);
-      }
-    }));
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          await handler(...args);
+        } catch (error) {
+          await reportError(deps.log, commandTitle(id), error);
+        }
+      }),
+    );
   };
   register('procapReview.describeChange', (clicked, selected) => describeChange(deps, clicked, selected));
   register('procapReview.describeVsHead', (argument) => describeVsHead(deps, argument));
@@ -188,7 +222,10 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   register('procapReview.prReview.accept', async (item) => {
     const { entry } = prItemArgument(item);
     const choice = await vscode.window.showInformationMessage(
-      `Mark the change to ${entry.file.path} as accepted?`, { modal: true, detail: entry.report?.summary ?? '' }, 'Accept');
+      `Mark the change to ${entry.file.path} as accepted?`,
+      { modal: true, detail: entry.report?.summary ?? '' },
+      'Accept',
+    );
     if (choice === 'Accept') await deps.prTree.setAccepted(entry, true);
   });
   register('procapReview.prReview.unaccept', (item) => deps.prTree.setAccepted(prItemArgument(item).entry, false));
@@ -202,12 +239,20 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     // from the palette: pick one of the failures found
     const entries = await deps.snapshotTree.refresh();
     if (entries.length === 0) {
-      void vscode.window.showInformationMessage('ProCap Review found no snapshot-test failures (Playwright test-results or jest-image-snapshot __diff_output__).');
+      void vscode.window.showInformationMessage(
+        'ProCap Review found no snapshot-test failures (Playwright test-results or jest-image-snapshot __diff_output__).',
+      );
       return;
     }
-    const picked = await vscode.window.showQuickPick(entries.map((entry) => ({
-      label: entry.pair.name, description: entry.pair.framework, detail: entry.pair.actual ?? entry.pair.diff, entry,
-    })), { title: 'ProCap: open a snapshot-test failure' });
+    const picked = await vscode.window.showQuickPick(
+      entries.map((entry) => ({
+        label: entry.pair.name,
+        description: entry.pair.framework,
+        detail: entry.pair.actual ?? entry.pair.diff,
+        entry,
+      })),
+      { title: 'ProCap: open a snapshot-test failure' },
+    );
     if (picked !== undefined) await deps.panel.show(await snapshotComparison(picked.entry));
   });
   register('procapReview.snapshots.accept', async (item) => {
@@ -224,15 +269,21 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     deps.annotations.refreshVisible();
     if (vscode.workspace.isTrusted) return;
     // Say why nothing appears: the captions need git, which is off in Restricted Mode.
-    void vscode.window.showInformationMessage(
-      'ProCap Review: inline captions are off in an untrusted workspace (Restricted Mode): they need git to know which screenshots changed. Trust the workspace to see them.',
-      'Manage Workspace Trust',
-    ).then((action) => {
-      if (action === 'Manage Workspace Trust') void vscode.commands.executeCommand('workbench.trust.manage');
-    });
+    void vscode.window
+      .showInformationMessage(
+        'ProCap Review: inline captions are off in an untrusted workspace (Restricted Mode): they need git to know which screenshots changed. Trust the workspace to see them.',
+        'Manage Workspace Trust',
+      )
+      .then((action) => {
+        if (action === 'Manage Workspace Trust') void vscode.commands.executeCommand('workbench.trust.manage');
+      });
   });
 }
 
 function commandTitle(id: string): string {
-  return id.replace(/^procapReview\./, '').replace(/([A-Z])/g, ' $1').replace(/\./g, ' ').toLowerCase();
+  return id
+    .replace(/^procapReview\./, '')
+    .replace(/([A-Z])/g, ' $1')
+    .replace(/\./g, ' ')
+    .toLowerCase();
 }

@@ -24,7 +24,10 @@ export interface Comparison {
 const MAX_IMAGE_FILE_BYTES = 512 * 1024 * 1024;
 
 export class ImageReadError extends Error {
-  constructor(readonly label: string, message: string) {
+  constructor(
+    readonly label: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -43,7 +46,10 @@ export async function readImageUri(uri: vscode.Uri, label: string): Promise<Uint
   }
   if (size === 0) throw new ImageReadError(label, `${label} is empty (0 bytes), not a PNG image`);
   if (size > MAX_IMAGE_FILE_BYTES) {
-    throw new ImageReadError(label, `${label} is ${Math.round(size / 1048576)} MB, larger than the ${MAX_IMAGE_FILE_BYTES / 1048576} MB ProCap Review reads`);
+    throw new ImageReadError(
+      label,
+      `${label} is ${Math.round(size / 1048576)} MB, larger than the ${MAX_IMAGE_FILE_BYTES / 1048576} MB ProCap Review reads`,
+    );
   }
   try {
     return await vscode.workspace.fs.readFile(uri);

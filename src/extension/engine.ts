@@ -21,12 +21,18 @@ export class Engine implements vscode.Disposable {
    * @param modelsDir the models/ folder shipped inside the extension
    * @param workerPath dist/core-worker.cjs: the engine's worker thread, bundled beside dist/extension.cjs
    */
-  constructor(private readonly modelsDir: string, private readonly workerPath: string, private readonly log: Log) {}
+  constructor(
+    private readonly modelsDir: string,
+    private readonly workerPath: string,
+    private readonly log: Log,
+  ) {}
 
   private getReviewer(): Reviewer {
     if (this.reviewer === undefined) {
       const settings: ReviewSettings = readSettings();
-      this.log.info(`starting the engine: models ${this.modelsDir}, provider ${settings.executionProvider}, threads ${settings.threads || 'auto'}, keyframes ${settings.keyframes}, beam ${settings.beamWidth}`);
+      this.log.info(
+        `starting the engine: models ${this.modelsDir}, provider ${settings.executionProvider}, threads ${settings.threads || 'auto'}, keyframes ${settings.keyframes}, beam ${settings.beamWidth}`,
+      );
       this.reviewer = new Reviewer({
         modelsDir: this.modelsDir,
         provider: settings.executionProvider,
@@ -57,8 +63,14 @@ export class Engine implements vscode.Disposable {
    * Describes a pair. `label` names the pair in logs and errors. Cancelling the token aborts the
    * work in the engine (its AbortSignal) and rejects with vscode.CancellationError.
    */
-  async describe(before: Uint8Array, after: Uint8Array, label: string, token?: vscode.CancellationToken,
-    names?: { before: string; after: string }, onCaptions?: (regions: ChangeRegion[]) => void): Promise<ChangeReport> {
+  async describe(
+    before: Uint8Array,
+    after: Uint8Array,
+    label: string,
+    token?: vscode.CancellationToken,
+    names?: { before: string; after: string },
+    onCaptions?: (regions: ChangeRegion[]) => void,
+  ): Promise<ChangeReport> {
     const key = pairKey(before, after);
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit;
@@ -71,7 +83,9 @@ export class Engine implements vscode.Disposable {
     const work = (async () => {
       try {
         const report = await this.getReviewer().describe(before, after, {
-          signal: abort.signal, beforeName: names?.before, afterName: names?.after,
+          signal: abort.signal,
+          beforeName: names?.before,
+          afterName: names?.after,
           onCaptions: onCaptions === undefined ? undefined : (regions) => onCaptions(regions),
         });
         this.log.info(`described ${label} in ${Date.now() - started} ms on ${report.provider}: ${report.summary}`);

@@ -32,8 +32,9 @@ export async function exportReport(input: ExportInput, format: ExportFormat, log
   });
   if (target === undefined) return; // the user cancelled: nothing is written
   const text = useHtml
-    ? renderGallery([{ name: title, status: 'compared', report, beforePng: input.beforeBytes, afterPng: input.afterBytes }],
-      { title: `ProCap Review: ${title}` })
+    ? renderGallery([{ name: title, status: 'compared', report, beforePng: input.beforeBytes, afterPng: input.afterBytes }], {
+        title: `ProCap Review: ${title}`,
+      })
     : JSON.stringify(report, null, 2);
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   log.info(`exported the report of ${title} to ${target.fsPath}`);

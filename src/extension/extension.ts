@@ -15,14 +15,21 @@ import { openRepositoryRoots } from './git.js';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog(context);
-  log.info(`ProCap Review ${context.extension.packageJSON.version as string} activating (workspace trusted: ${vscode.workspace.isTrusted})`);
+  log.info(
+    `ProCap Review ${context.extension.packageJSON.version as string} activating (workspace trusted: ${vscode.workspace.isTrusted})`,
+  );
   const engine = new Engine(context.asAbsolutePath('models'), context.asAbsolutePath('dist/core-worker.cjs'), log);
   const baselines = new BaselineStore(context, log);
   const panel = new ReviewPanel(context.extensionUri, engine, baselines, log);
   const prTree = new PrReviewTree(engine, log, context.workspaceState, openRepositoryRoots);
   const snapshotTree = new SnapshotTree(log);
   const annotations = new InlineAnnotations(engine, log);
-  context.subscriptions.push(engine, panel, prTree, snapshotTree, annotations,
+  context.subscriptions.push(
+    engine,
+    panel,
+    prTree,
+    snapshotTree,
+    annotations,
     vscode.window.createTreeView('procapReview.prReview', { treeDataProvider: prTree, showCollapseAll: false }),
     vscode.window.createTreeView('procapReview.snapshots', { treeDataProvider: snapshotTree }),
     vscode.workspace.onDidChangeConfiguration((event) => {

@@ -7,8 +7,15 @@ import * as vscode from 'vscode';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import {
-  isSafeRef, parseForEachRef, parseNameStatusZ, repositoryRelativePath, defaultBranchCandidates,
-  isReviewableImagePath, FOR_EACH_REF_FORMAT, type RefChoice, type ChangedFile,
+  isSafeRef,
+  parseForEachRef,
+  parseNameStatusZ,
+  repositoryRelativePath,
+  defaultBranchCandidates,
+  isReviewableImagePath,
+  FOR_EACH_REF_FORMAT,
+  type RefChoice,
+  type ChangedFile,
 } from './pure/gitText.js';
 
 /** The parts of the vscode.git extension API (version 1) used here. */
@@ -40,7 +47,9 @@ export async function getGitApi(): Promise<GitApi | undefined> {
 
 function requireTrust(): void {
   if (!vscode.workspace.isTrusted) {
-    throw new GitUnavailableError('git features are off in an untrusted workspace (git can run programs named in a repository\'s config). Trust the workspace to use them.');
+    throw new GitUnavailableError(
+      "git features are off in an untrusted workspace (git can run programs named in a repository's config). Trust the workspace to use them.",
+    );
   }
 }
 
@@ -55,7 +64,10 @@ export async function runGit(cwd: string, args: string[]): Promise<Buffer> {
   const executable = await gitExecutable();
   const safetyConfig = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'diff.external=', '--no-pager'];
   return new Promise((resolve, reject) => {
-    execFile(executable, [...safetyConfig, ...args], { cwd, encoding: 'buffer', maxBuffer: MAX_BLOB_BYTES, windowsHide: true },
+    execFile(
+      executable,
+      [...safetyConfig, ...args],
+      { cwd, encoding: 'buffer', maxBuffer: MAX_BLOB_BYTES, windowsHide: true },
       (error, stdout, stderr) => {
         if (error) {
           const detail = stderr.toString('utf8').trim() || error.message;
@@ -63,7 +75,8 @@ export async function runGit(cwd: string, args: string[]): Promise<Buffer> {
         } else {
           resolve(stdout);
         }
-      });
+      },
+    );
   });
 }
 
@@ -114,7 +127,14 @@ export async function showFileAt(root: string, ref: string, absolutePath: string
 }
 
 export async function listRefs(root: string): Promise<RefChoice[]> {
-  const output = await runGit(root, ['for-each-ref', `--format=${FOR_EACH_REF_FORMAT}`, '--sort=-committerdate', 'refs/heads', 'refs/remotes', 'refs/tags']);
+  const output = await runGit(root, [
+    'for-each-ref',
+    `--format=${FOR_EACH_REF_FORMAT}`,
+    '--sort=-committerdate',
+    'refs/heads',
+    'refs/remotes',
+    'refs/tags',
+  ]);
   return parseForEachRef(output.toString('utf8'));
 }
 

@@ -57,17 +57,24 @@ export class ReviewPanel implements vscode.Disposable {
         async () => {
           const [beforeBytes, afterBytes] = await Promise.all([comparison.before.read(), comparison.after.read()]);
           const hideNoise = readSettings().antiAliasing === 'ignore';
-          const described = await this.engine.describe(beforeBytes, afterBytes, comparison.title, cancellation.token,
+          const described = await this.engine.describe(
+            beforeBytes,
+            afterBytes,
+            comparison.title,
+            cancellation.token,
             { before: comparison.before.label, after: comparison.after.label },
             (regions) => {
               // first captions while the procedure frames are still being computed
               if (this.current !== comparison) return;
-              const captions = regions.filter((r) => !(hideNoise && r.noiseOnly))
+              const captions = regions
+                .filter((r) => !(hideNoise && r.noiseOnly))
                 .map((r) => ({ id: r.id, kind: r.kind, caption: r.caption, noiseOnly: r.noiseOnly }));
               this.post({ type: 'captions', title: comparison.title, captions });
-            });
+            },
+          );
           return { described, beforeBytes, afterBytes };
-        });
+        },
+      );
       if (this.current !== comparison) return report.described; // a newer comparison replaced this one
       this.loaded = { comparison, report: report.described, beforeBytes: report.beforeBytes, afterBytes: report.afterBytes };
       this.post(this.reportMessage(this.loaded));
@@ -86,12 +93,13 @@ export class ReviewPanel implements vscode.Disposable {
   private reportMessage(loaded: LoadedComparison): HostMessage {
     const { comparison, report } = loaded;
     // antiAliasing "ignore": regions that are only anti-aliasing noise are not listed
-    const shown: ChangeReport = readSettings().antiAliasing === 'ignore'
-      ? { ...report, regions: report.regions.filter((region) => !region.noiseOnly) }
-      : report;
+    const shown: ChangeReport =
+      readSettings().antiAliasing === 'ignore' ? { ...report, regions: report.regions.filter((region) => !region.noiseOnly) } : report;
     const image = (bytes: Uint8Array, label: string, size: { width: number; height: number }): PanelImage => ({
       dataUri: `data:image/png;base64,${Buffer.from(bytes).toString('base64')}`,
-      label, width: size.width, height: size.height,
+      label,
+      width: size.width,
+      height: size.height,
     });
     return {
       type: 'report',
@@ -111,7 +119,9 @@ export class ReviewPanel implements vscode.Disposable {
       return;
     }
     const page = this.pageSources();
-    const panel = vscode.window.createWebviewPanel(ReviewPanel.viewType, `ProCap: ${title}`,
+    const panel = vscode.window.createWebviewPanel(
+      ReviewPanel.viewType,
+      `ProCap: ${title}`,
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
       {
         enableScripts: true,
@@ -119,21 +129,34 @@ export class ReviewPanel implements vscode.Disposable {
         enableForms: false,
         retainContextWhenHidden: true,
         localResourceRoots: [], // the page loads nothing: script, style and images are inline
-      });
+      },
+    );
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
     const webview = panel.webview;
-    webview.onDidReceiveMessage((raw: unknown) => { void this.onMessage(raw); }, undefined, this.disposables);
-    panel.onDidDispose(() => {
-      this.panel = undefined;
-      this.cancelCurrent?.cancel();
-    }, undefined, this.disposables);
+    webview.onDidReceiveMessage(
+      (raw: unknown) => {
+        void this.onMessage(raw);
+      },
+      undefined,
+      this.disposables,
+    );
+    panel.onDidDispose(
+      () => {
+        this.panel = undefined;
+        this.cancelCurrent?.cancel();
+      },
+      undefined,
+      this.disposables,
+    );
     this.panel = panel;
-    void page.then((sources) => {
-      if (this.panel !== panel) return;
-      webview.html = buildWebviewHtml({ nonce: createNonce((size) => randomBytes(size)), ...sources });
-    }).catch((error) => {
-      void reportError(this.log, 'could not load the review panel page (reinstall the extension)', error);
-    });
+    void page
+      .then((sources) => {
+        if (this.panel !== panel) return;
+        webview.html = buildWebviewHtml({ nonce: createNonce((size) => randomBytes(size)), ...sources });
+      })
+      .catch((error) => {
+        void reportError(this.log, 'could not load the review panel page (reinstall the extension)', error);
+      });
   }
 
   private pageSourcesCache: Promise<{ scriptText: string; styleText: string }> | undefined;
@@ -142,10 +165,15 @@ export class ReviewPanel implements vscode.Disposable {
   private pageSources(): Promise<{ scriptText: string; styleText: string }> {
     this.pageSourcesCache ??= (async () => {
       const file = (...parts: string[]) => vscode.Uri.joinPath(this.extensionUri, ...parts).fsPath;
-      const [scriptText, styleText] = await Promise.all([readFile(file('dist', 'webview.js'), 'utf8'), readFile(file('media', 'panel.css'), 'utf8')]);
+      const [scriptText, styleText] = await Promise.all([
+        readFile(file('dist', 'webview.js'), 'utf8'),
+        readFile(file('media', 'panel.css'), 'utf8'),
+      ]);
       return { scriptText, styleText };
     })();
-    this.pageSourcesCache.catch(() => { this.pageSourcesCache = undefined; });
+    this.pageSourcesCache.catch(() => {
+      this.pageSourcesCache = undefined;
+    });
     return this.pageSourcesCache;
   }
 
@@ -184,7 +212,16 @@ export class ReviewPanel implements vscode.Disposable {
         return;
       case 'export':
         if (this.loaded === undefined) return;
-        await exportReport({ report: this.loaded.report, title: this.loaded.comparison.title, beforeBytes: this.loaded.beforeBytes, afterBytes: this.loaded.afterBytes }, message.format, this.log);
+        await exportReport(
+          {
+            report: this.loaded.report,
+            title: this.loaded.comparison.title,
+            beforeBytes: this.loaded.beforeBytes,
+            afterBytes: this.loaded.afterBytes,
+          },
+          message.format,
+          this.log,
+        );
         return;
       case 'accept': {
         const loaded = this.loaded;
@@ -193,7 +230,11 @@ export class ReviewPanel implements vscode.Disposable {
           return;
         }
         const written = await this.baselines.accept(loaded.comparison.baseline, loaded.afterBytes, loaded.comparison.after.label);
-        if (written) this.post({ type: 'accepted', message: `Baseline ${vscode.workspace.asRelativePath(loaded.comparison.baseline, false)} updated (undo: "ProCap Review: Undo Last Baseline Accept").` });
+        if (written)
+          this.post({
+            type: 'accepted',
+            message: `Baseline ${vscode.workspace.asRelativePath(loaded.comparison.baseline, false)} updated (undo: "ProCap Review: Undo Last Baseline Accept").`,
+          });
         return;
       }
       case 'openImage': {

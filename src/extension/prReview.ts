@@ -39,9 +39,21 @@ export function reportKinds(report: ChangeReport): string[] {
 }
 
 const KIND_ICONS: Record<string, string> = {
-  none: 'pass', color: 'symbol-color', text: 'symbol-text', move: 'move', reorder: 'list-ordered', resize: 'screen-full',
-  add: 'diff-added', remove: 'diff-removed', icon: 'symbol-misc', font: 'text-size', spacing: 'whitespace',
-  opacity: 'eye', theme: 'color-mode', reflow: 'arrow-down', size: 'screen-normal',
+  none: 'pass',
+  color: 'symbol-color',
+  text: 'symbol-text',
+  move: 'move',
+  reorder: 'list-ordered',
+  resize: 'screen-full',
+  add: 'diff-added',
+  remove: 'diff-removed',
+  icon: 'symbol-misc',
+  font: 'text-size',
+  spacing: 'whitespace',
+  opacity: 'eye',
+  theme: 'color-mode',
+  reflow: 'arrow-down',
+  size: 'screen-normal',
 };
 
 export class PrItem extends vscode.TreeItem {
@@ -77,7 +89,8 @@ export class PrItem extends vscode.TreeItem {
     this.tooltip = new vscode.MarkdownString(undefined, false);
     this.tooltip.appendText(`${entry.file.path}\n${status} since ${entry.baseLabel}\n`);
     if (entry.report) this.tooltip.appendText(`\n${entry.report.summary}`);
-    this.contextValue = entry.state === 'not-comparable' ? 'procapPrChange.notComparable' : entry.accepted ? 'procapPrChange.accepted' : 'procapPrChange';
+    this.contextValue =
+      entry.state === 'not-comparable' ? 'procapPrChange.notComparable' : entry.accepted ? 'procapPrChange.accepted' : 'procapPrChange';
     if (entry.state !== 'not-comparable') {
       this.command = { command: 'procapReview.prReview.open', title: 'Open in ProCap Review', arguments: [this] };
     }
@@ -139,7 +152,10 @@ export class PrReviewTree implements vscode.TreeDataProvider<PrItem>, vscode.Dis
       for (const file of await changedImages(root, base.ref)) {
         const comparable = file.status !== 'added' && file.status !== 'deleted';
         entries.push({
-          root, baseRef: base.ref, baseLabel: base.description, file,
+          root,
+          baseRef: base.ref,
+          baseLabel: base.description,
+          file,
           state: comparable ? 'pending' : 'not-comparable',
           accepted: accepted.has(acceptKey(root, file.path)),
         });
@@ -182,7 +198,8 @@ export class PrReviewTree implements vscode.TreeDataProvider<PrItem>, vscode.Dis
           }
           this.changed.fire();
         }
-      });
+      },
+    );
     if (this.captioning === cancellation) this.captioning = undefined;
     cancellation.dispose();
     this.changed.fire();

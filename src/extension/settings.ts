@@ -44,6 +44,7 @@ export function readSettings(): ReviewSettings {
 
 /** True when a settings change means the engine must be rebuilt with new options. */
 export function affectsEngine(event: vscode.ConfigurationChangeEvent): boolean {
-  return ['executionProvider', 'threads', 'keyframes', 'beamWidth', 'diffThreshold', 'antiAliasing', 'maxImagePixels']
-    .some((key) => event.affectsConfiguration(`${SETTINGS_SECTION}.${key}`));
+  return ['executionProvider', 'threads', 'keyframes', 'beamWidth', 'diffThreshold', 'antiAliasing', 'maxImagePixels'].some((key) =>
+    event.affectsConfiguration(`${SETTINGS_SECTION}.${key}`),
+  );
 }

@@ -8,10 +8,7 @@ import { pairSnapshotOutputs, playwrightBaselineCandidates, jestCompositeParts, 
 import { fileSide, readImageUri, type Comparison, type ImageSide } from './comparison.js';
 import type { Log } from './log.js';
 
-const SNAPSHOT_GLOBS = [
-  '**/test-results/**/*-{actual,expected,diff}.png',
-  '**/__image_snapshots__/**/*.png',
-];
+const SNAPSHOT_GLOBS = ['**/test-results/**/*-{actual,expected,diff}.png', '**/__image_snapshots__/**/*.png'];
 const PLAYWRIGHT_BASELINE_GLOB = '**/*-snapshots/**/*.png';
 const EXCLUDE = '**/node_modules/**';
 const MAX_FILES = 5000;
@@ -65,7 +62,9 @@ function compositeReceivedSide(diffUri: vscode.Uri, label: string): ImageSide {
       }
       const parts = jestCompositeParts(composite.width, composite.height);
       if (parts === undefined) {
-        throw new Error(`${label}: the composite is ${composite.width} px wide, which does not split into baseline | diff | received; run jest with storeReceivedOnFailure: true`);
+        throw new Error(
+          `${label}: the composite is ${composite.width} px wide, which does not split into baseline | diff | received; run jest with storeReceivedOnFailure: true`,
+        );
       }
       const [x0, , x1] = parts.received;
       const out = new PNG({ width: x1 - x0, height: composite.height });
@@ -80,9 +79,10 @@ export async function snapshotComparison(entry: SnapshotEntry): Promise<Comparis
   const { pair, folder } = entry;
   const expectedUri = toUri(folder, pair.expected);
   const before = fileSide(expectedUri, `${pair.name} (expected)`);
-  const after = pair.actual !== undefined
-    ? fileSide(toUri(folder, pair.actual), `${pair.name} (actual)`)
-    : compositeReceivedSide(toUri(folder, pair.diff ?? ''), `${pair.name} (received, from the diff image)`);
+  const after =
+    pair.actual !== undefined
+      ? fileSide(toUri(folder, pair.actual), `${pair.name} (actual)`)
+      : compositeReceivedSide(toUri(folder, pair.diff ?? ''), `${pair.name} (received, from the diff image)`);
   let baseline: vscode.Uri | undefined;
   if (pair.baseline !== undefined) baseline = toUri(folder, pair.baseline);
   else baseline = await findPlaywrightBaseline(entry, await before.read()).catch(() => undefined);
@@ -93,7 +93,13 @@ class SnapshotItem extends vscode.TreeItem {
   constructor(readonly entry: SnapshotEntry) {
     super(entry.pair.name, vscode.TreeItemCollapsibleState.None);
     this.description = `${entry.pair.framework} · ${path.posix.dirname(entry.pair.actual ?? entry.pair.expected)}`;
-    this.tooltip = [`expected: ${entry.pair.expected}`, `actual: ${entry.pair.actual ?? '(from the composite diff)'}`, entry.pair.diff ? `diff: ${entry.pair.diff}` : ''].filter(Boolean).join('\n');
+    this.tooltip = [
+      `expected: ${entry.pair.expected}`,
+      `actual: ${entry.pair.actual ?? '(from the composite diff)'}`,
+      entry.pair.diff ? `diff: ${entry.pair.diff}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
     this.iconPath = new vscode.ThemeIcon('file-media');
     this.contextValue = 'procapSnapshotFailure';
     this.id = `${entry.folder.uri.toString()}::${entry.pair.expected}`;
@@ -120,7 +126,9 @@ export class SnapshotTree implements vscode.TreeDataProvider<SnapshotItem>, vsco
 
   private scheduleRefresh(): void {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => { void this.refresh(); }, 500);
+    this.refreshTimer = setTimeout(() => {
+      void this.refresh();
+    }, 500);
   }
 
   async refresh(): Promise<SnapshotEntry[]> {

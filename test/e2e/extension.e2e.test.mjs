@@ -9,8 +9,20 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DESCRIBE_TIMEOUT_MS, panelChecks } from './review-panel.mjs';
 import {
-  answerModalDialog, modalDialog, openFile, paletteMatches, pickColorTheme, pickFileInOpenDialog,
-  pickFromContextMenu, runCommand, selectInExplorer, showView, startCommand, snapshotFailureRow, StepCamera, workbenchSuite,
+  answerModalDialog,
+  modalDialog,
+  openFile,
+  paletteMatches,
+  pickColorTheme,
+  pickFileInOpenDialog,
+  pickFromContextMenu,
+  runCommand,
+  selectInExplorer,
+  showView,
+  startCommand,
+  snapshotFailureRow,
+  StepCamera,
+  workbenchSuite,
 } from './workbench.mjs';
 
 function requiredEnv(name) {
@@ -33,14 +45,19 @@ const TEST_TIMEOUT_MS = 200_000;
 
 /** Palette titles ("Category: Title") of the contributed commands the palette should always list. */
 function paletteCommandTitles() {
-  const conditional = new Set((manifest.contributes?.menus?.commandPalette ?? [])
-    .filter((entry) => entry.when !== undefined).map((entry) => entry.command));
+  const conditional = new Set(
+    (manifest.contributes?.menus?.commandPalette ?? []).filter((entry) => entry.when !== undefined).map((entry) => entry.command),
+  );
   return (manifest.contributes?.commands ?? [])
     .filter((command) => !conditional.has(command.command))
     .map((command) => (command.category ? `${command.category}: ${command.title}` : command.title));
 }
 
-const { panelFrame, changedPixelsBox, changedPixelsBoxOf, expectReportInPanel, panelImageBytes } = panelChecks({ extensionId, contract, workspace });
+const { panelFrame, changedPixelsBox, changedPixelsBoxOf, expectReportInPanel, panelImageBytes } = panelChecks({
+  extensionId,
+  contract,
+  workspace,
+});
 
 /** A file's bytes in the fixture repository at a git revision (`HEAD:path`, `:path` = the staged version). */
 function gitBlob(spec) {
@@ -62,13 +79,28 @@ function readPanelColours(body, { names, workbench }) {
     return colour;
   };
   const root = getComputedStyle(document.documentElement);
-  const vars = Object.fromEntries(names.map((name) => [name, {
-    webview: resolve(root.getPropertyValue(`--vscode-${name}`).trim()), workbench: resolve(workbench[name]),
-  }]));
-  const style = (selector) => { const el = document.querySelector(selector); return el ? getComputedStyle(el) : undefined; };
-  const parse = (colour) => { const m = colour.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0, 0]; return [m[0], m[1], m[2], m[3] ?? 1]; };
+  const vars = Object.fromEntries(
+    names.map((name) => [
+      name,
+      {
+        webview: resolve(root.getPropertyValue(`--vscode-${name}`).trim()),
+        workbench: resolve(workbench[name]),
+      },
+    ]),
+  );
+  const style = (selector) => {
+    const el = document.querySelector(selector);
+    return el ? getComputedStyle(el) : undefined;
+  };
+  const parse = (colour) => {
+    const m = colour.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0, 0];
+    return [m[0], m[1], m[2], m[3] ?? 1];
+  };
   const luminance = ([r, g, b]) => {
-    const channel = (c) => { const s = c / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+    const channel = (c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    };
     return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
   };
   const backgroundOf = (el) => {
@@ -93,13 +125,20 @@ function readPanelColours(body, { names, workbench }) {
       if (el.shadowRoot) visit(el.shadowRoot);
       if (el.getClientRects().length === 0 || getComputedStyle(el).visibility === 'hidden') continue;
       // A toolkit component's text is slotted: it takes the colour of the control inside its shadow root.
-      const textOwner = el.shadowRoot ? el.shadowRoot.querySelector('.control') ?? el : el;
-      const ownText = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join(' ').trim();
+      const textOwner = el.shadowRoot ? (el.shadowRoot.querySelector('.control') ?? el) : el;
+      const ownText = [...el.childNodes]
+        .filter((n) => n.nodeType === 3)
+        .map((n) => n.textContent.trim())
+        .join(' ')
+        .trim();
       if (ownText === '') continue;
       checkedTexts += 1;
       const r = ratio(textOwner);
       lowestRatio = Math.min(lowestRatio, r);
-      if (r < 4.5) unreadable.push(`${el.tagName.toLowerCase()}${el.dataset?.testid ? `[${el.dataset.testid}]` : ''} "${ownText.slice(0, 30)}": ${r.toFixed(2)}:1`);
+      if (r < 4.5)
+        unreadable.push(
+          `${el.tagName.toLowerCase()}${el.dataset?.testid ? `[${el.dataset.testid}]` : ''} "${ownText.slice(0, 30)}": ${r.toFixed(2)}:1`,
+        );
     }
   };
   visit(document.body);
@@ -144,50 +183,71 @@ async function notificationsMatching(page, pattern) {
 
 describe('ProCap Review in a real VS Code (code-server)', () => {
   let page;
-  const uiTest = workbenchSuite({ url, camera, timeoutMs: TEST_TIMEOUT_MS, setPage: (p) => { page = p; } });
-
-  uiTest('PR review, first thing after start-up: the Changed Screenshots tree captions every changed image; selecting one opens the panel', async () => {
-    // First test on purpose: a user may open the review before the git extension has opened the
-    // repository (a start-up race that once left the tree empty).
-    await showView(page, 'ProCap Review', '.pane-header[aria-label^="Changed Screenshots"]');
-    const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Changed Screenshots"]') });
-    const rows = pane.locator('.monaco-list-row');
-    // Start the review (the command behind the view's title action and its welcome button) from the
-    // palette: a mouse on the title action leaves a tooltip over the tree's rows.
-    await runCommand(page, 'ProCap Review: Review Changed Screenshots');
-    const expected = fixture.prReviewChanges.map((p) => p.split('/').at(-1)).sort();
-    // Wait until each changed image is listed with a caption (not waiting / captioning / error).
-    await page.waitForFunction(({ names }) => {
-      const pane = [...document.querySelectorAll('.pane')]
-        .find((p) => p.querySelector('.pane-header')?.getAttribute('aria-label')?.startsWith('Changed Screenshots'));
-      const items = [...(pane?.querySelectorAll('.monaco-list-row') ?? [])].map((row) => ({
-        name: row.querySelector('.label-name')?.textContent ?? '',
-        description: row.querySelector('.label-description')?.textContent ?? '',
-      }));
-      return names.every((name) => items.some((item) => item.name === name && item.description !== ''
-        && !/^(waiting|captioning…|error:)/.test(item.description)));
-    }, { names: expected }, { timeout: DESCRIBE_TIMEOUT_MS });
-    await camera.shot(page, 'pr-review-tree');
-    const listed = await rows.evaluateAll((els) => els.map((row) => ({
-      name: row.querySelector('.label-name')?.textContent ?? '',
-      description: row.querySelector('.label-description')?.textContent ?? '',
-    })));
-    assert.deepEqual(listed.map((item) => item.name).sort(), expected, 'the tree lists exactly the changed images');
-
-    const home = fixture.committedChange.split('/').at(-1);
-    const homeRow = rows.filter({ has: page.locator('.label-name', { hasText: home }) }).first();
-    await homeRow.click();
-    const report = await expectReportInPanel(page, { titleIncludes: home });
-    const treeCaption = listed.find((item) => item.name === home).description.replace(/^✓ /, '');
-    assert.equal(report.summary, treeCaption, 'the tree row and the panel show the same caption');
-    sharedHomeSummary = report.summary;
-    await camera.shot(page, 'pr-review-opened');
+  const uiTest = workbenchSuite({
+    url,
+    camera,
+    timeoutMs: TEST_TIMEOUT_MS,
+    setPage: (p) => {
+      page = p;
+    },
   });
+
+  uiTest(
+    'PR review, first thing after start-up: the Changed Screenshots tree captions every changed image; selecting one opens the panel',
+    async () => {
+      // First test on purpose: a user may open the review before the git extension has opened the
+      // repository (a start-up race that once left the tree empty).
+      await showView(page, 'ProCap Review', '.pane-header[aria-label^="Changed Screenshots"]');
+      const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Changed Screenshots"]') });
+      const rows = pane.locator('.monaco-list-row');
+      // Start the review (the command behind the view's title action and its welcome button) from the
+      // palette: a mouse on the title action leaves a tooltip over the tree's rows.
+      await runCommand(page, 'ProCap Review: Review Changed Screenshots');
+      const expected = fixture.prReviewChanges.map((p) => p.split('/').at(-1)).sort();
+      // Wait until each changed image is listed with a caption (not waiting / captioning / error).
+      await page.waitForFunction(
+        ({ names }) => {
+          const pane = [...document.querySelectorAll('.pane')].find((p) =>
+            p.querySelector('.pane-header')?.getAttribute('aria-label')?.startsWith('Changed Screenshots'),
+          );
+          const items = [...(pane?.querySelectorAll('.monaco-list-row') ?? [])].map((row) => ({
+            name: row.querySelector('.label-name')?.textContent ?? '',
+            description: row.querySelector('.label-description')?.textContent ?? '',
+          }));
+          return names.every((name) =>
+            items.some((item) => item.name === name && item.description !== '' && !/^(waiting|captioning…|error:)/.test(item.description)),
+          );
+        },
+        { names: expected },
+        { timeout: DESCRIBE_TIMEOUT_MS },
+      );
+      await camera.shot(page, 'pr-review-tree');
+      const listed = await rows.evaluateAll((els) =>
+        els.map((row) => ({
+          name: row.querySelector('.label-name')?.textContent ?? '',
+          description: row.querySelector('.label-description')?.textContent ?? '',
+        })),
+      );
+      assert.deepEqual(listed.map((item) => item.name).sort(), expected, 'the tree lists exactly the changed images');
+
+      const home = fixture.committedChange.split('/').at(-1);
+      const homeRow = rows.filter({ has: page.locator('.label-name', { hasText: home }) }).first();
+      await homeRow.click();
+      const report = await expectReportInPanel(page, { titleIncludes: home });
+      const treeCaption = listed.find((item) => item.name === home).description.replace(/^✓ /, '');
+      assert.equal(report.summary, treeCaption, 'the tree row and the panel show the same caption');
+      sharedHomeSummary = report.summary;
+      await camera.shot(page, 'pr-review-opened');
+    },
+  );
 
   uiTest('the workbench loads with the extension installed, and its commands are in the palette', async () => {
     await camera.shot(page, 'workbench-loaded');
     const titles = paletteCommandTitles();
-    assert.ok(titles.length > 0, `the installed manifest contributes no palette commands: ${JSON.stringify(manifest.contributes?.commands)}`);
+    assert.ok(
+      titles.length > 0,
+      `the installed manifest contributes no palette commands: ${JSON.stringify(manifest.contributes?.commands)}`,
+    );
     for (const title of titles) {
       // Contributions register a few seconds after the workbench shows: poll the palette until listed.
       const deadline = Date.now() + 30_000;
@@ -256,14 +316,15 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await showView(page, 'Source Control', '.scm-view');
     const row = page.locator(`.scm-view .monaco-list-row[aria-label^="${fileName}, Modified"]`).first();
     await row.waitFor();
-    await row.click();  // Source Control opens the change as a diff (HEAD vs working tree)
+    await row.click(); // Source Control opens the change as a diff (HEAD vs working tree)
     await page.locator('.tabs-container .tab.active', { hasText: fileName }).first().waitFor();
     const action = page.locator('.editor-actions .action-label[aria-label^="Describe This Image Diff"]').first();
     await action.waitFor();
     await camera.shot(page, 'image-diff-editor');
     await action.click();
     const report = await expectReportInPanel(page, { titleIncludes: fileName });
-    if (sharedSettingsSummary) assert.equal(report.summary, sharedSettingsSummary, 'the diff editor and Source Control describe the same pair');
+    if (sharedSettingsSummary)
+      assert.equal(report.summary, sharedSettingsSummary, 'the diff editor and Source Control describe the same pair');
     await camera.shot(page, 'image-diff-editor-report');
   });
 
@@ -313,7 +374,10 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     const head = gitBlob(`HEAD:${path}`);
     const staged = gitBlob(`:${path}`);
     const worktree = readFileSync(join(workspace, path));
-    assert.ok(!staged.equals(head) && !staged.equals(worktree), 'fixture: the staged version must differ from HEAD and from the working tree');
+    assert.ok(
+      !staged.equals(head) && !staged.equals(worktree),
+      'fixture: the staged version must differ from HEAD and from the working tree',
+    );
     await showView(page, 'Source Control', '.scm-view');
     // The same file is listed twice: under "Staged Changes" (Index Modified) and under "Changes" (Modified).
     const scmRow = (status) => page.locator(`.scm-view .monaco-list-row[aria-label^="${fileName}, ${status}"]`).first();
@@ -357,8 +421,10 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor();
     await input.fill(fixture.baseBranch);
-    const refRow = page.locator('.quick-input-widget .quick-input-list .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${fixture.baseBranch}$`) }) }).first();
+    const refRow = page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${fixture.baseBranch}$`) }) })
+      .first();
     await refRow.waitFor();
     await camera.shot(page, 'explorer-vs-ref-picker');
     await refRow.click();
@@ -375,31 +441,41 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     const line = page.locator('.monaco-editor .view-line', { hasText: names });
     await line.waitFor();
     // The caption is an `after` decoration: CSS generated content on a span of that line.
-    const decoration = await page.waitForFunction((text) => {
-      for (const lineEl of document.querySelectorAll('.monaco-editor .view-line')) {
-        if (!lineEl.textContent.includes(text)) continue;
-        for (const span of lineEl.querySelectorAll('span')) {
-          const content = getComputedStyle(span, '::after').content;
-          if (content && content !== 'none' && content.includes('ProCap')) return JSON.parse(content);
+    const decoration = await page.waitForFunction(
+      (text) => {
+        for (const lineEl of document.querySelectorAll('.monaco-editor .view-line')) {
+          if (!lineEl.textContent.includes(text)) continue;
+          for (const span of lineEl.querySelectorAll('span')) {
+            const content = getComputedStyle(span, '::after').content;
+            if (content && content !== 'none' && content.includes('ProCap')) return JSON.parse(content);
+          }
         }
-      }
-      return null;
-    }, names, { timeout: DESCRIBE_TIMEOUT_MS });
+        return null;
+      },
+      names,
+      { timeout: DESCRIBE_TIMEOUT_MS },
+    );
     // VS Code writes the decoration's spaces as no-break spaces.
     const decorationText = (await decoration.jsonValue()).replace(/\u00a0/g, ' ');
     await camera.shot(page, 'inline-annotation');
     assert.ok(/^ProCap: \S/.test(decorationText), `decoration text "${decorationText}"`);
     if (sharedSettingsSummary) {
-      assert.equal(decorationText, `ProCap: ${sharedSettingsSummary}`,
-        `line ${lineNumber} of ${file} should carry the same caption as the Source Control panel`);
+      assert.equal(
+        decorationText,
+        `ProCap: ${sharedSettingsSummary}`,
+        `line ${lineNumber} of ${file} should carry the same caption as the Source Control panel`,
+      );
     }
 
     await line.locator('span', { hasText: names }).last().hover();
     const hover = page.locator('.monaco-hover:visible', { hasText: 'ProCap Review' }).first();
     await hover.waitFor();
-    const spaced = (text) => text.replace(/\s+/g, ' ');  // the hover's markdown uses no-break spaces too
+    const spaced = (text) => text.replace(/\s+/g, ' '); // the hover's markdown uses no-break spaces too
     const hoverText = spaced(await hover.innerText());
-    assert.ok(hoverText.includes(spaced(decorationText.replace(/^ProCap: /, ''))), `hover "${hoverText}" lacks the caption "${decorationText}"`);
+    assert.ok(
+      hoverText.includes(spaced(decorationText.replace(/^ProCap: /, ''))),
+      `hover "${hoverText}" lacks the caption "${decorationText}"`,
+    );
     await camera.shot(page, 'inline-annotation-hover');
     await hover.getByRole('link', { name: 'Open in ProCap Review' }).click();
     await expectReportInPanel(page, { titleIncludes: names.split('/').at(-1) });
@@ -418,55 +494,62 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await camera.shot(page, 'snapshot-failure-report');
   });
 
-  uiTest('snapshot baseline accept: asks first, then overwrites the baseline with a backup kept; Undo restores the original bytes', async () => {
-    const baselineFile = join(workspace, fixture.snapshotBaseline);
-    const actualFile = join(workspace, `${fixture.snapshotFailure}-actual.png`);
-    const original = readFileSync(baselineFile);
-    const actual = readFileSync(actualFile);
-    assert.ok(!original.equals(actual), 'fixture: the baseline must differ from the actual image');
-    const backupDir = join(userDataDir, 'User', 'globalStorage', extensionId, 'baseline-backups');
-    const backups = () => (existsSync(backupDir) ? readdirSync(backupDir).map((name) => join(backupDir, name)) : []);
-    const backupsBefore = backups();
+  uiTest(
+    'snapshot baseline accept: asks first, then overwrites the baseline with a backup kept; Undo restores the original bytes',
+    async () => {
+      const baselineFile = join(workspace, fixture.snapshotBaseline);
+      const actualFile = join(workspace, `${fixture.snapshotFailure}-actual.png`);
+      const original = readFileSync(baselineFile);
+      const actual = readFileSync(actualFile);
+      assert.ok(!original.equals(actual), 'fixture: the baseline must differ from the actual image');
+      const backupDir = join(userDataDir, 'User', 'globalStorage', extensionId, 'baseline-backups');
+      const backups = () => (existsSync(backupDir) ? readdirSync(backupDir).map((name) => join(backupDir, name)) : []);
+      const backupsBefore = backups();
 
-    const name = fixture.snapshotFailure.split('/').at(-1);
-    const row = await snapshotFailureRow(page, fixture.snapshotFailure);
+      const name = fixture.snapshotFailure.split('/').at(-1);
+      const row = await snapshotFailureRow(page, fixture.snapshotFailure);
 
-    // 1. The tree's accept action asks first; answering Cancel writes nothing.
-    await row.hover();
-    await row.locator('.action-label[aria-label="Accept Actual as Baseline..."]').click();
-    await modalDialog(page).waitFor();
-    const question = await modalDialog(page).innerText();
-    assert.ok(question.includes(fixture.snapshotBaseline), `the confirmation does not name the baseline file: "${question}"`);
-    assert.ok(readFileSync(baselineFile).equals(original), 'the baseline was written before the user confirmed');
-    await camera.shot(page, 'accept-confirmation');
-    await answerModalDialog(page, 'Cancel');
+      // 1. The tree's accept action asks first; answering Cancel writes nothing.
+      await row.hover();
+      await row.locator('.action-label[aria-label="Accept Actual as Baseline..."]').click();
+      await modalDialog(page).waitFor();
+      const question = await modalDialog(page).innerText();
+      assert.ok(question.includes(fixture.snapshotBaseline), `the confirmation does not name the baseline file: "${question}"`);
+      assert.ok(readFileSync(baselineFile).equals(original), 'the baseline was written before the user confirmed');
+      await camera.shot(page, 'accept-confirmation');
+      await answerModalDialog(page, 'Cancel');
 
-    // 2. Accept from the panel: confirm, the baseline now holds the actual image, the old one is backed up.
-    await row.hover();
-    await row.locator('.action-label[aria-label="Open Snapshot Test Failure..."]').click();
-    await expectReportInPanel(page, { titleIncludes: name });
-    const panel = panelFrame(page);
-    await panel.locator('[data-testid="accept"]').click();
-    await modalDialog(page).waitFor();
-    assert.ok(readFileSync(baselineFile).equals(original), 'the baseline was written before the user confirmed');
-    await answerModalDialog(page, 'Accept and Overwrite');
-    const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: `Baseline ${fixture.snapshotBaseline} updated` }).first();
-    await toast.waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
-    await panel.locator('[data-testid="accepted-note"]', { hasText: 'updated' }).waitFor();
-    await camera.shot(page, 'accept-done');
-    assert.ok(readFileSync(baselineFile).equals(actual), 'after accepting, the baseline file does not hold the actual image');
-    const newBackups = backups().filter((file) => !backupsBefore.includes(file));
-    assert.equal(newBackups.length, 1, `expected one new backup in ${backupDir}, found: ${newBackups.join(', ') || 'none'}`);
-    // (Had the cancelled attempt written anything, this backup would hold the actual image, not the original.)
-    assert.ok(readFileSync(newBackups[0]).equals(original), 'the backup does not hold the original baseline bytes');
+      // 2. Accept from the panel: confirm, the baseline now holds the actual image, the old one is backed up.
+      await row.hover();
+      await row.locator('.action-label[aria-label="Open Snapshot Test Failure..."]').click();
+      await expectReportInPanel(page, { titleIncludes: name });
+      const panel = panelFrame(page);
+      await panel.locator('[data-testid="accept"]').click();
+      await modalDialog(page).waitFor();
+      assert.ok(readFileSync(baselineFile).equals(original), 'the baseline was written before the user confirmed');
+      await answerModalDialog(page, 'Accept and Overwrite');
+      const toast = page
+        .locator('.notifications-toasts .notification-list-item', { hasText: `Baseline ${fixture.snapshotBaseline} updated` })
+        .first();
+      await toast.waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
+      await panel.locator('[data-testid="accepted-note"]', { hasText: 'updated' }).waitFor();
+      await camera.shot(page, 'accept-done');
+      assert.ok(readFileSync(baselineFile).equals(actual), 'after accepting, the baseline file does not hold the actual image');
+      const newBackups = backups().filter((file) => !backupsBefore.includes(file));
+      assert.equal(newBackups.length, 1, `expected one new backup in ${backupDir}, found: ${newBackups.join(', ') || 'none'}`);
+      // (Had the cancelled attempt written anything, this backup would hold the actual image, not the original.)
+      assert.ok(readFileSync(newBackups[0]).equals(original), 'the backup does not hold the original baseline bytes');
 
-    // 3. Undo on the notification restores the original bytes.
-    await toast.locator('.monaco-button', { hasText: /^Undo$/ }).click();
-    await page.locator('.notifications-toasts .notification-list-item', { hasText: `Baseline ${fixture.snapshotBaseline} restored` }).first()
-      .waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
-    await camera.shot(page, 'accept-undone');
-    assert.ok(readFileSync(baselineFile).equals(original), 'after Undo, the baseline file does not hold its original bytes');
-  });
+      // 3. Undo on the notification restores the original bytes.
+      await toast.locator('.monaco-button', { hasText: /^Undo$/ }).click();
+      await page
+        .locator('.notifications-toasts .notification-list-item', { hasText: `Baseline ${fixture.snapshotBaseline} restored` })
+        .first()
+        .waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
+      await camera.shot(page, 'accept-undone');
+      assert.ok(readFileSync(baselineFile).equals(original), 'after Undo, the baseline file does not hold its original bytes');
+    },
+  );
 
   uiTest('a corrupt image gives a clear error naming the file, and the extension still works afterwards', async () => {
     const corruptName = fixture.corrupt.split('/').at(-1);
@@ -489,63 +572,80 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     assert.ok(report.title.includes(freshPair[0]), `panel title "${report.title}" should name ${freshPair[0]}`);
     await camera.shot(page, 'after-error-still-works');
   });
-  uiTest('high-contrast themes (dark and light): the panel takes the theme\'s colours, its contrast borders show, all its text is readable', async () => {
-    const themes = [
-      { label: 'Dark High Contrast', setting: 'Default High Contrast', workbenchClass: 'hc-black', kind: 'vscode-high-contrast' },
-      { label: 'Light High Contrast', setting: 'Default High Contrast Light', workbenchClass: 'hc-light', kind: 'vscode-high-contrast-light' },
-    ];
-    const [beforePath, afterPath] = fixture.compare;
-    let previousTheme;
-    try {
-      for (const theme of themes) {
-        // "Preferences: Color Theme" sets workbench.colorTheme to the theme's id (theme.setting).
-        const before = await pickColorTheme(page, theme.label);
-        previousTheme ??= before;
-        await page.locator(`.monaco-workbench.${theme.workbenchClass}`).waitFor();
-        await waitUntil(() => userSetting('workbench.colorTheme') === theme.setting, `workbench.colorTheme = "${theme.setting}" in settings.json`);
-        // The palette and its file pickers (right after a theme switch the explorer re-renders its rows).
-        await startCommand(page, 'ProCap Review: Describe Change');
-        await pickFileInOpenDialog(page, /choose the BEFORE image/, join(workspace, beforePath));
-        await pickFileInOpenDialog(page, /choose the AFTER image/, join(workspace, afterPath));
-        await expectReportInPanel(page, { titleIncludes: `${beforePath} ↔ ${afterPath}` });
-        const panel = panelFrame(page);
-        await panel.locator(`body[data-vscode-theme-kind="${theme.kind}"]`).waitFor();
-        await panel.locator('[data-testid="region-caption"]').first().click();
-        await panel.locator('[data-testid="region-caption"][aria-current="true"]').waitFor();
-        await camera.shot(page, `theme-${theme.workbenchClass}`);
-        const names = ['editor-background', 'foreground', 'contrastBorder', 'contrastActiveBorder', 'focusBorder', 'panel-border'];
-        // The workbench's own values of the theme colours (VS Code defines them on .monaco-workbench).
-        const workbench = await page.evaluate((list) => {
-          const style = getComputedStyle(document.querySelector('.monaco-workbench'));
-          return Object.fromEntries(list.map((name) => [name, style.getPropertyValue(`--vscode-${name}`).trim()]));
-        }, names);
-        const seen = await panel.locator('body').evaluate(readPanelColours, { names, workbench });
-        const context = `${theme.setting}: ${JSON.stringify(seen, null, 1)}`;
-        for (const name of names) {
-          assert.ok(workbench[name] !== '', `the workbench defines no --vscode-${name} in ${theme.setting}`);
-          assert.equal(seen.vars[name].webview, seen.vars[name].workbench, `--vscode-${name} in the panel differs from the workbench's; ${context}`);
+  uiTest(
+    "high-contrast themes (dark and light): the panel takes the theme's colours, its contrast borders show, all its text is readable",
+    async () => {
+      const themes = [
+        { label: 'Dark High Contrast', setting: 'Default High Contrast', workbenchClass: 'hc-black', kind: 'vscode-high-contrast' },
+        {
+          label: 'Light High Contrast',
+          setting: 'Default High Contrast Light',
+          workbenchClass: 'hc-light',
+          kind: 'vscode-high-contrast-light',
+        },
+      ];
+      const [beforePath, afterPath] = fixture.compare;
+      let previousTheme;
+      try {
+        for (const theme of themes) {
+          // "Preferences: Color Theme" sets workbench.colorTheme to the theme's id (theme.setting).
+          const before = await pickColorTheme(page, theme.label);
+          previousTheme ??= before;
+          await page.locator(`.monaco-workbench.${theme.workbenchClass}`).waitFor();
+          await waitUntil(
+            () => userSetting('workbench.colorTheme') === theme.setting,
+            `workbench.colorTheme = "${theme.setting}" in settings.json`,
+          );
+          // The palette and its file pickers (right after a theme switch the explorer re-renders its rows).
+          await startCommand(page, 'ProCap Review: Describe Change');
+          await pickFileInOpenDialog(page, /choose the BEFORE image/, join(workspace, beforePath));
+          await pickFileInOpenDialog(page, /choose the AFTER image/, join(workspace, afterPath));
+          await expectReportInPanel(page, { titleIncludes: `${beforePath} ↔ ${afterPath}` });
+          const panel = panelFrame(page);
+          await panel.locator(`body[data-vscode-theme-kind="${theme.kind}"]`).waitFor();
+          await panel.locator('[data-testid="region-caption"]').first().click();
+          await panel.locator('[data-testid="region-caption"][aria-current="true"]').waitFor();
+          await camera.shot(page, `theme-${theme.workbenchClass}`);
+          const names = ['editor-background', 'foreground', 'contrastBorder', 'contrastActiveBorder', 'focusBorder', 'panel-border'];
+          // The workbench's own values of the theme colours (VS Code defines them on .monaco-workbench).
+          const workbench = await page.evaluate((list) => {
+            const style = getComputedStyle(document.querySelector('.monaco-workbench'));
+            return Object.fromEntries(list.map((name) => [name, style.getPropertyValue(`--vscode-${name}`).trim()]));
+          }, names);
+          const seen = await panel.locator('body').evaluate(readPanelColours, { names, workbench });
+          const context = `${theme.setting}: ${JSON.stringify(seen, null, 1)}`;
+          for (const name of names) {
+            assert.ok(workbench[name] !== '', `the workbench defines no --vscode-${name} in ${theme.setting}`);
+            assert.equal(
+              seen.vars[name].webview,
+              seen.vars[name].workbench,
+              `--vscode-${name} in the panel differs from the workbench's; ${context}`,
+            );
+          }
+          for (const name of ['contrastBorder', 'contrastActiveBorder']) {
+            assert.ok(!/rgba\(.*, 0\)$|transparent/.test(seen.vars[name].webview), `${name} is transparent in ${theme.setting}`);
+          }
+          assert.equal(seen.body.background, seen.vars['editor-background'].webview, `panel background; ${context}`);
+          assert.equal(seen.body.color, seen.vars.foreground.webview, `panel text colour; ${context}`);
+          assert.ok(
+            [seen.vars['panel-border'].webview, seen.vars.contrastBorder.webview].includes(seen.viewportBorder),
+            `the image viewports' border (${seen.viewportBorder}) is not the theme's border colour; ${context}`,
+          );
+          assert.equal(seen.selectedCaptionBorder, seen.vars.contrastActiveBorder.webview, `the selected caption's border; ${context}`);
+          assert.equal(seen.selectedBoxOutline, seen.vars.contrastActiveBorder.webview, `the selected region box's outline; ${context}`);
+          assert.deepEqual(seen.unreadable, [], `text below 4.5:1 contrast in ${theme.setting}`);
+          assert.ok(seen.checkedTexts >= 10, `only ${seen.checkedTexts} texts were checked for contrast`);
+          console.log(`e2e: ${theme.setting}: ${seen.checkedTexts} texts in the panel, lowest contrast ${seen.lowestRatio}:1`);
         }
-        for (const name of ['contrastBorder', 'contrastActiveBorder']) {
-          assert.ok(!/rgba\(.*, 0\)$|transparent/.test(seen.vars[name].webview), `${name} is transparent in ${theme.setting}`);
+      } finally {
+        if (previousTheme) {
+          await page.keyboard.press('Escape');
+          await pickColorTheme(page, previousTheme);
+          await page.locator('.monaco-workbench:not(.hc-black):not(.hc-light)').waitFor();
         }
-        assert.equal(seen.body.background, seen.vars['editor-background'].webview, `panel background; ${context}`);
-        assert.equal(seen.body.color, seen.vars.foreground.webview, `panel text colour; ${context}`);
-        assert.ok([seen.vars['panel-border'].webview, seen.vars.contrastBorder.webview].includes(seen.viewportBorder),
-          `the image viewports' border (${seen.viewportBorder}) is not the theme's border colour; ${context}`);
-        assert.equal(seen.selectedCaptionBorder, seen.vars.contrastActiveBorder.webview, `the selected caption's border; ${context}`);
-        assert.equal(seen.selectedBoxOutline, seen.vars.contrastActiveBorder.webview, `the selected region box's outline; ${context}`);
-        assert.deepEqual(seen.unreadable, [], `text below 4.5:1 contrast in ${theme.setting}`);
-        assert.ok(seen.checkedTexts >= 10, `only ${seen.checkedTexts} texts were checked for contrast`);
-        console.log(`e2e: ${theme.setting}: ${seen.checkedTexts} texts in the panel, lowest contrast ${seen.lowestRatio}:1`);
       }
-    } finally {
-      if (previousTheme) {
-        await page.keyboard.press('Escape');
-        await pickColorTheme(page, previousTheme);
-        await page.locator('.monaco-workbench:not(.hc-black):not(.hc-light)').waitFor();
-      }
-    }
-  });
+    },
+  );
 });
 
 /** Set by the Source Control test: the caption of settings.png (HEAD vs working tree). */

@@ -31,8 +31,7 @@ mkdirSync(workspace, { recursive: true });
 const CHROMIUM = process.env.PROCAP_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 /** A small app screen; the options change one thing at a time, like a real UI regression. */
-function appPage({ title = 'Account', buttonColor = '#1f6feb', buttonLabel = 'Sign in', extraRow = false,
-  banner = false } = {}) {
+function appPage({ title = 'Account', buttonColor = '#1f6feb', buttonLabel = 'Sign in', extraRow = false, banner = false } = {}) {
   return `<!doctype html><html><head><style>
     body { margin: 0; font-family: 'DejaVu Sans', sans-serif; background: #f6f8fa; color: #1f2328; }
     header { background: #24292f; color: #fff; padding: 14px 20px; font-size: 18px; }
@@ -60,8 +59,15 @@ function appPage({ title = 'Account', buttonColor = '#1f6feb', buttonLabel = 'Si
 
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const page = await browser.newPage({ viewport: { width: 400, height: 320 }, deviceScaleFactor: 1 });
 async function render(path, html) {
@@ -72,8 +78,21 @@ async function render(path, html) {
 const at = (...parts) => join(workspace, ...parts);
 
 function git(...args) {
-  execFileSync('git', ['-c', 'user.name=E2E Fixture', '-c', 'user.email=e2e@example.invalid',
-    '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd: workspace, stdio: 'pipe' });
+  execFileSync(
+    'git',
+    [
+      '-c',
+      'user.name=E2E Fixture',
+      '-c',
+      'user.email=e2e@example.invalid',
+      '-c',
+      'commit.gpgsign=false',
+      '-c',
+      'init.defaultBranch=main',
+      ...args,
+    ],
+    { cwd: workspace, stdio: 'pipe' },
+  );
 }
 
 // Baseline on main.
@@ -85,26 +104,32 @@ await render(at('screenshots', 'profile.png'), appPage({ title: 'Profile', butto
 const snapshotBaseline = 'src/login.spec.ts-snapshots/login-page-chromium-linux.png';
 await render(at(...snapshotBaseline.split('/')), appPage({ title: 'Login' }));
 mkdirSync(at('src'), { recursive: true });
-writeFileSync(at('src', 'home.spec.ts'), [
-  "// Visual check of the home screen.",
-  "import { test, expect } from '@playwright/test';",
-  "",
-  "test('home screen', async ({ page }) => {",
-  "  await page.goto('/');",
-  "  await expect(page).toHaveScreenshot('screenshots/home.png');",
-  "});",
-  "",
-].join('\n'));
-writeFileSync(at('src', 'settings.spec.ts'), [
-  "// Visual check of the settings screen.",
-  "import { test, expect } from '@playwright/test';",
-  "",
-  "test('settings screen', async ({ page }) => {",
-  "  await page.goto('/settings');",
-  "  await expect(page).toHaveScreenshot('screenshots/settings.png');",
-  "});",
-  "",
-].join('\n'));
+writeFileSync(
+  at('src', 'home.spec.ts'),
+  [
+    '// Visual check of the home screen.',
+    "import { test, expect } from '@playwright/test';",
+    '',
+    "test('home screen', async ({ page }) => {",
+    "  await page.goto('/');",
+    "  await expect(page).toHaveScreenshot('screenshots/home.png');",
+    '});',
+    '',
+  ].join('\n'),
+);
+writeFileSync(
+  at('src', 'settings.spec.ts'),
+  [
+    '// Visual check of the settings screen.',
+    "import { test, expect } from '@playwright/test';",
+    '',
+    "test('settings screen', async ({ page }) => {",
+    "  await page.goto('/settings');",
+    "  await expect(page).toHaveScreenshot('screenshots/settings.png');",
+    '});',
+    '',
+  ].join('\n'),
+);
 writeFileSync(at('README.md'), '# Fixture app\n\nThe settings screen:\n\n![settings](screenshots/settings.png)\n');
 writeFileSync(at('.gitignore'), 'test-results/\ncompare/\n');
 git('add', '-A');
@@ -120,7 +145,10 @@ await render(at('screenshots', 'settings.png'), appPage({ title: 'Settings', but
 // (the button turns green): staged ↔ working tree differs only in the button, HEAD ↔ staged only in the row.
 await render(at('screenshots', 'profile.png'), appPage({ title: 'Profile', buttonLabel: 'Update', extraRow: true }));
 git('add', 'screenshots/profile.png');
-await render(at('screenshots', 'profile.png'), appPage({ title: 'Profile', buttonLabel: 'Update', extraRow: true, buttonColor: '#1a7f37' }));
+await render(
+  at('screenshots', 'profile.png'),
+  appPage({ title: 'Profile', buttonLabel: 'Update', extraRow: true, buttonColor: '#1a7f37' }),
+);
 
 // Two loose images to compare from the explorer, and a file that only pretends to be a PNG.
 await render(at('compare', 'before.png'), appPage({ title: 'Sign up' }));
@@ -130,7 +158,7 @@ writeFileSync(at('compare', 'corrupt.png'), Buffer.from('this is not a PNG file,
 // A Playwright snapshot failure: <name>-expected.png, <name>-actual.png and the red <name>-diff.png.
 const snapshotDir = at('test-results', 'login-Login-page-chromium');
 mkdirSync(snapshotDir, { recursive: true });
-copyFileSync(at(...snapshotBaseline.split('/')), join(snapshotDir, 'login-page-expected.png'));  // Playwright copies the baseline
+copyFileSync(at(...snapshotBaseline.split('/')), join(snapshotDir, 'login-page-expected.png')); // Playwright copies the baseline
 await render(join(snapshotDir, 'login-page-actual.png'), appPage({ title: 'Login', buttonLabel: 'Log in' }));
 {
   const expected = PNG.sync.read(readFileSync(join(snapshotDir, 'login-page-expected.png')));
@@ -141,21 +169,27 @@ await render(join(snapshotDir, 'login-page-actual.png'), appPage({ title: 'Login
 }
 
 await browser.close();
-process.stdout.write(JSON.stringify({
-  workspace,
-  branch: 'feature',
-  baseBranch: 'main',
-  committedChange: 'screenshots/home.png',
-  workingTreeChange: 'screenshots/settings.png',
-  compare: ['compare/before.png', 'compare/after.png'],
-  corrupt: 'compare/corrupt.png',
-  snapshotFailure: 'test-results/login-Login-page-chromium/login-page',
-  snapshotBaseline,
-  // staged (index) version differs from HEAD, and the working tree differs from the staged version
-  stagedChange: 'screenshots/profile.png',
-  // every image that differs between the merge base with main and the working tree
-  prReviewChanges: ['screenshots/home.png', 'screenshots/settings.png', 'screenshots/profile.png'],
-  // settings.png differs from HEAD (working tree), home.png only from main (committed on feature).
-  namingSource: { file: 'src/settings.spec.ts', line: 6, names: 'screenshots/settings.png' },
-  namingSourceCommitted: { file: 'src/home.spec.ts', line: 6, names: 'screenshots/home.png' },
-}, null, 2) + '\n');
+process.stdout.write(
+  JSON.stringify(
+    {
+      workspace,
+      branch: 'feature',
+      baseBranch: 'main',
+      committedChange: 'screenshots/home.png',
+      workingTreeChange: 'screenshots/settings.png',
+      compare: ['compare/before.png', 'compare/after.png'],
+      corrupt: 'compare/corrupt.png',
+      snapshotFailure: 'test-results/login-Login-page-chromium/login-page',
+      snapshotBaseline,
+      // staged (index) version differs from HEAD, and the working tree differs from the staged version
+      stagedChange: 'screenshots/profile.png',
+      // every image that differs between the merge base with main and the working tree
+      prReviewChanges: ['screenshots/home.png', 'screenshots/settings.png', 'screenshots/profile.png'],
+      // settings.png differs from HEAD (working tree), home.png only from main (committed on feature).
+      namingSource: { file: 'src/settings.spec.ts', line: 6, names: 'screenshots/settings.png' },
+      namingSourceCommitted: { file: 'src/home.spec.ts', line: 6, names: 'screenshots/home.png' },
+    },
+    null,
+    2,
+  ) + '\n',
+);

@@ -80,14 +80,18 @@ export function panelChecks({ extensionId, contract, workspace }) {
       const text = (await caption.locator('.caption-text').innerText()).trim();
       assert.ok(text.length > 0, `region ${id} has an empty caption`);
       const boxes = panel.locator(`[data-testid="region-box"][data-region-id="${id}"]`);
-      assert.ok(await boxes.count() >= 1, `region ${id} ("${text}") has no box over the images`);
+      assert.ok((await boxes.count()) >= 1, `region ${id} ("${text}") has no box over the images`);
       regions.push({ id, text, box: await boxGeometry(boxes.first()) });
     }
     if (changedBox) {
       // The boxes must be where the pixels changed: some box overlaps the changed area.
-      const overlaps = regions.some(({ box: [x0, y0, x1, y1] }) =>
-        x0 < changedBox[2] && changedBox[0] < x1 && y0 < changedBox[3] && changedBox[1] < y1);
-      assert.ok(overlaps, `no region box ${JSON.stringify(regions.map((r) => r.box))} overlaps the changed pixels ${JSON.stringify(changedBox)}`);
+      const overlaps = regions.some(
+        ({ box: [x0, y0, x1, y1] }) => x0 < changedBox[2] && changedBox[0] < x1 && y0 < changedBox[3] && changedBox[1] < y1,
+      );
+      assert.ok(
+        overlaps,
+        `no region box ${JSON.stringify(regions.map((r) => r.box))} overlaps the changed pixels ${JSON.stringify(changedBox)}`,
+      );
     }
 
     // The procedure player: before, 7 interpolated frames, after; k keyframes; k imagined frames.
@@ -96,7 +100,8 @@ export function panelChecks({ extensionId, contract, workspace }) {
     assert.equal(await frames.count(), contract.n_intermediate + 2, 'filmstrip frames');
     assert.equal(await panel.locator('[data-testid="keyframe-marker"]').count(), contract.k, 'keyframe markers on the confidence plot');
     assert.equal(await panel.locator('[data-testid="imagined-frame"]').count(), contract.k, 'imagined frames');
-    const unloaded = await panel.locator('[data-testid="filmstrip-frame"], [data-testid="imagined-frame"], [data-testid="procedure-frame"]')
+    const unloaded = await panel
+      .locator('[data-testid="filmstrip-frame"], [data-testid="imagined-frame"], [data-testid="procedure-frame"]')
       .evaluateAll((images) => images.filter((img) => !(img.complete && img.naturalWidth > 0)).map((img) => img.alt));
     assert.deepEqual(unloaded, [], 'procedure images that did not decode');
     return { title, summary: summaryText, regions };
@@ -117,7 +122,10 @@ export function panelChecks({ extensionId, contract, workspace }) {
     await panel.locator('[data-testid="view-side-by-side"]').click();
     await panel.locator('[data-testid="view-side-by-side"][aria-pressed="true"]').waitFor();
     const bytes = async (testId) => {
-      const src = await panel.locator(`[data-testid="viewport-${testId.split('-')[0]}"] [data-testid="${testId}"]`).first().getAttribute('src');
+      const src = await panel
+        .locator(`[data-testid="viewport-${testId.split('-')[0]}"] [data-testid="${testId}"]`)
+        .first()
+        .getAttribute('src');
       const match = /^data:image\/png;base64,(.*)$/.exec(src ?? '');
       assert.ok(match, `the panel's ${testId} is not a PNG data: URI (${(src ?? '').slice(0, 40)}…)`);
       return Buffer.from(match[1], 'base64');

@@ -9,10 +9,17 @@ import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DESCRIBE_TIMEOUT_MS, panelChecks } from './review-panel.mjs';
+import { panelChecks } from './review-panel.mjs';
 import {
-  openFile, paletteMatches, pickFromContextMenu, runCommand,
-  selectInExplorer, showView, snapshotFailureRow, StepCamera, workbenchSuite,
+  openFile,
+  paletteMatches,
+  pickFromContextMenu,
+  runCommand,
+  selectInExplorer,
+  showView,
+  snapshotFailureRow,
+  StepCamera,
+  workbenchSuite,
 } from './workbench.mjs';
 
 function requiredEnv(name) {
@@ -75,24 +82,35 @@ async function inPalette(page, title) {
 
 describe('ProCap Review in an untrusted workspace (Restricted Mode)', () => {
   let page;
-  const uiTest = workbenchSuite({ url, camera, timeoutMs: TEST_TIMEOUT_MS, setPage: (p) => { page = p; } });
-
-  uiTest('the folder opens in Restricted Mode and the extension activates there, as its manifest declares ("limited")', async () => {
-    assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, 'limited', 'the manifest\'s untrustedWorkspaces support');
-    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor();
-    await camera.shot(page, 'restricted-mode');
-    await waitUntil(() => extensionLog().includes('activating (workspace trusted: false)'),
-      'the extension log says it activated in an untrusted workspace');
+  const uiTest = workbenchSuite({
+    url,
+    camera,
+    timeoutMs: TEST_TIMEOUT_MS,
+    setPage: (p) => {
+      page = p;
+    },
   });
 
-  uiTest('Describe Change on two images the user picks works, and the workspace\'s procapReview.* settings are ignored', async () => {
+  uiTest('the folder opens in Restricted Mode and the extension activates there, as its manifest declares ("limited")', async () => {
+    assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, 'limited', "the manifest's untrustedWorkspaces support");
+    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor();
+    await camera.shot(page, 'restricted-mode');
+    await waitUntil(
+      () => extensionLog().includes('activating (workspace trusted: false)'),
+      'the extension log says it activated in an untrusted workspace',
+    );
+  });
+
+  uiTest("Describe Change on two images the user picks works, and the workspace's procapReview.* settings are ignored", async () => {
     // The workspace asks for at most 1 pixel per image and 1 keyframe: applied, every describe would
     // fail ("larger than 1 pixel") and the player would show 1 keyframe instead of the contract's k.
     const workspaceSettings = JSON.parse(readFileSync(join(workspace, '.vscode', 'settings.json'), 'utf8'));
     assert.equal(workspaceSettings['procapReview.maxImagePixels'], 1, 'fixture: the workspace setting this test relies on');
     const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [];
-    assert.ok(restricted.includes('procapReview.maxImagePixels') && restricted.includes('procapReview.keyframes'),
-      `the manifest does not restrict the settings this test sets: ${restricted.join(', ')}`);
+    assert.ok(
+      restricted.includes('procapReview.maxImagePixels') && restricted.includes('procapReview.keyframes'),
+      `the manifest does not restrict the settings this test sets: ${restricted.join(', ')}`,
+    );
 
     const [beforePath, afterPath] = fixture.compare;
     const lastRow = await selectInExplorer(page, [beforePath, afterPath]);
@@ -104,8 +122,14 @@ describe('ProCap Review in an untrusted workspace (Restricted Mode)', () => {
     const shown = await panelImageBytes(page);
     assert.ok(shown.before.equals(readFileSync(join(workspace, beforePath))), `the panel's before image is not ${beforePath}`);
     assert.ok(shown.after.equals(readFileSync(join(workspace, afterPath))), `the panel's after image is not ${afterPath}`);
-    const engineLine = extensionLog().split('\n').find((line) => line.includes('starting the engine'));
-    assert.match(engineLine ?? '', new RegExp(`keyframes ${contract.k}\\b`), `the engine did not start with the default keyframes: ${engineLine}`);
+    const engineLine = extensionLog()
+      .split('\n')
+      .find((line) => line.includes('starting the engine'));
+    assert.match(
+      engineLine ?? '',
+      new RegExp(`keyframes ${contract.k}\\b`),
+      `the engine did not start with the default keyframes: ${engineLine}`,
+    );
     await camera.shot(page, 'untrusted-describe-change');
   });
 
@@ -129,48 +153,58 @@ describe('ProCap Review in an untrusted workspace (Restricted Mode)', () => {
     await camera.shot(page, 'untrusted-changed-screenshots');
   });
 
-  uiTest('inline captions are off: no caption on a line naming a changed screenshot, no model run for it, and a message says why', async () => {
-    const { file, names } = fixture.namingSource;
-    await openFile(page, file);
-    await page.locator('.monaco-editor .view-line', { hasText: names }).waitFor();
-    await runCommand(page, 'ProCap Review: Refresh Inline Captions');
-    await page.locator('.notifications-toasts .notification-list-item', { hasText: 'inline captions are off in an untrusted workspace' })
-      .first().waitFor();
-    // The log line is written where the editor's captions are cleared: after it, none may show.
-    await waitUntil(() => extensionLog().includes(`inline captions are off in an untrusted workspace (Restricted Mode): ${file} not scanned`),
-      `the log says ${file} was not scanned`);
-    const decorated = await page.evaluate((text) => {
-      for (const lineEl of document.querySelectorAll('.monaco-editor .view-line')) {
-        if (!lineEl.textContent.includes(text)) continue;
-        for (const span of lineEl.querySelectorAll('span')) {
-          const content = getComputedStyle(span, '::after').content;
-          if (content && content.includes('ProCap')) return content;
+  uiTest(
+    'inline captions are off: no caption on a line naming a changed screenshot, no model run for it, and a message says why',
+    async () => {
+      const { file, names } = fixture.namingSource;
+      await openFile(page, file);
+      await page.locator('.monaco-editor .view-line', { hasText: names }).waitFor();
+      await runCommand(page, 'ProCap Review: Refresh Inline Captions');
+      await page
+        .locator('.notifications-toasts .notification-list-item', { hasText: 'inline captions are off in an untrusted workspace' })
+        .first()
+        .waitFor();
+      // The log line is written where the editor's captions are cleared: after it, none may show.
+      await waitUntil(
+        () => extensionLog().includes(`inline captions are off in an untrusted workspace (Restricted Mode): ${file} not scanned`),
+        `the log says ${file} was not scanned`,
+      );
+      const decorated = await page.evaluate((text) => {
+        for (const lineEl of document.querySelectorAll('.monaco-editor .view-line')) {
+          if (!lineEl.textContent.includes(text)) continue;
+          for (const span of lineEl.querySelectorAll('span')) {
+            const content = getComputedStyle(span, '::after').content;
+            if (content && content.includes('ProCap')) return content;
+          }
         }
-      }
-      return null;
-    }, names);
-    assert.equal(decorated, null, `line naming ${names} carries a caption in Restricted Mode`);
-    assert.ok(!extensionLog().includes(`described ${names}`), `the model ran on ${names} for an inline caption`);
-    await camera.shot(page, 'untrusted-inline-captions-off');
-  });
+        return null;
+      }, names);
+      assert.equal(decorated, null, `line naming ${names} carries a caption in Restricted Mode`);
+      assert.ok(!extensionLog().includes(`described ${names}`), `the model ran on ${names} for an inline caption`);
+      await camera.shot(page, 'untrusted-inline-captions-off');
+    },
+  );
 
-  uiTest('baseline accept is off: a snapshot failure opens without "Accept as baseline", the tree\'s accept action is disabled, the baseline is untouched', async () => {
-    const baselineFile = join(workspace, fixture.snapshotBaseline);
-    const original = readFileSync(baselineFile);
-    const name = fixture.snapshotFailure.split('/').at(-1);
-    const row = await snapshotFailureRow(page, fixture.snapshotFailure);
-    await row.hover();
-    const acceptAction = row.locator('.action-item:has(.action-label[aria-label="Accept Actual as Baseline..."])');
-    await acceptAction.waitFor();
-    assert.ok(await acceptAction.evaluate((el) => el.classList.contains('disabled')), 'the accept action is enabled in Restricted Mode');
-    await row.locator('.action-label[aria-label="Open Snapshot Test Failure..."]').click();
-    await expectReportInPanel(page, { titleIncludes: name });
-    // The panel renders its action buttons with the report: Copy and Export are there, Accept is not.
-    const panel = panelFrame(page);
-    await panel.locator('[data-testid="summary"]').waitFor();
-    assert.ok(await panel.locator('vscode-button').count() > 0, 'the panel shows no action buttons at all');
-    assert.equal(await panel.locator('[data-testid="accept"]').count(), 0, 'the panel offers "Accept as baseline" in Restricted Mode');
-    assert.ok(readFileSync(baselineFile).equals(original), 'the baseline changed');
-    await camera.shot(page, 'untrusted-snapshot-no-accept');
-  });
+  uiTest(
+    'baseline accept is off: a snapshot failure opens without "Accept as baseline", the tree\'s accept action is disabled, the baseline is untouched',
+    async () => {
+      const baselineFile = join(workspace, fixture.snapshotBaseline);
+      const original = readFileSync(baselineFile);
+      const name = fixture.snapshotFailure.split('/').at(-1);
+      const row = await snapshotFailureRow(page, fixture.snapshotFailure);
+      await row.hover();
+      const acceptAction = row.locator('.action-item:has(.action-label[aria-label="Accept Actual as Baseline..."])');
+      await acceptAction.waitFor();
+      assert.ok(await acceptAction.evaluate((el) => el.classList.contains('disabled')), 'the accept action is enabled in Restricted Mode');
+      await row.locator('.action-label[aria-label="Open Snapshot Test Failure..."]').click();
+      await expectReportInPanel(page, { titleIncludes: name });
+      // The panel renders its action buttons with the report: Copy and Export are there, Accept is not.
+      const panel = panelFrame(page);
+      await panel.locator('[data-testid="summary"]').waitFor();
+      assert.ok((await panel.locator('vscode-button').count()) > 0, 'the panel shows no action buttons at all');
+      assert.equal(await panel.locator('[data-testid="accept"]').count(), 0, 'the panel offers "Accept as baseline" in Restricted Mode');
+      assert.ok(readFileSync(baselineFile).equals(original), 'the baseline changed');
+      await camera.shot(page, 'untrusted-snapshot-no-accept');
+    },
+  );
 });

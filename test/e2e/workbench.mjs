@@ -12,8 +12,16 @@ export const UI_TIMEOUT_MS = 30_000;
 export async function launchBrowser() {
   return chromium.launch({
     executablePath: process.env.PROCAP_E2E_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -27,7 +35,7 @@ export class StepCamera {
   async shot(page, name) {
     this.count += 1;
     const file = join(this.dir, `${String(this.count).padStart(2, '0')}-${name.replace(/[^a-z0-9-]+/gi, '-')}.png`);
-    await page.screenshot({ path: file }).catch(() => undefined);  // a failed screenshot must not hide the real failure
+    await page.screenshot({ path: file }).catch(() => undefined); // a failed screenshot must not hide the real failure
     return file;
   }
   /** A screenshot of one element (scrolled into view), e.g. a part of the webview. */
@@ -80,8 +88,14 @@ export async function revealInExplorer(page, relativePath) {
   try {
     await row.waitFor();
   } catch (error) {
-    const rows = await page.locator('.explorer-folders-view .monaco-list-row').evaluateAll((els) => els.map((el) =>
-      `${el.getAttribute('aria-label')}${el.getAttribute('aria-expanded') === 'true' ? ' (open)' : ''}${el.classList.contains('selected') ? ' [selected]' : ''}`));
+    const rows = await page
+      .locator('.explorer-folders-view .monaco-list-row')
+      .evaluateAll((els) =>
+        els.map(
+          (el) =>
+            `${el.getAttribute('aria-label')}${el.getAttribute('aria-expanded') === 'true' ? ' (open)' : ''}${el.classList.contains('selected') ? ' [selected]' : ''}`,
+        ),
+      );
     throw new Error(`explorer: no row "${parts.at(-1)}" for ${relativePath}; rows: ${rows.join(' | ')}\n${error.message}`);
   }
   return row;
@@ -100,7 +114,7 @@ export async function selectInExplorer(page, relativePaths) {
   // Focus the tree and clear its selection (Escape in a list), as a keyboard user would.
   await runCommand(page, 'File: Focus on Files Explorer');
   await page.locator('.explorer-folders-view .monaco-list:focus-within').first().waitFor();
-  if (await selectedRows.count() > 0) {
+  if ((await selectedRows.count()) > 0) {
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => document.querySelectorAll('.explorer-folders-view .monaco-list-row.selected').length === 0);
   }
@@ -108,7 +122,10 @@ export async function selectInExplorer(page, relativePaths) {
   for (const path of relativePaths) {
     last = explorerRow(page, name(path)).first();
     await last.click({ modifiers: ['Control'] });
-    await page.locator(`.explorer-folders-view .monaco-list-row.selected[aria-label="${name(path)}"]`).first().waitFor();
+    await page
+      .locator(`.explorer-folders-view .monaco-list-row.selected[aria-label="${name(path)}"]`)
+      .first()
+      .waitFor();
   }
   const count = await selectedRows.count();
   if (count !== relativePaths.length) {
@@ -125,7 +142,7 @@ export async function showView(page, activityLabel, readySelector) {
   if (await page.locator(readySelector).first().isVisible()) return;
   // The item (not its icon link): a badge such as "1 pending change" covers part of the icon.
   await page.locator(`.activitybar .action-item:has(> a[aria-label^="${activityLabel}"])`).click();
-  await page.mouse.move(900, 450);  // off the activity bar, so its tooltip goes away
+  await page.mouse.move(900, 450); // off the activity bar, so its tooltip goes away
   await page.locator(readySelector).first().waitFor();
 }
 
@@ -142,12 +159,14 @@ export async function pickFromContextMenu(page, target, label, { timeoutMs = UI_
   for (;;) {
     await target.click({ button: 'right' });
     await page.locator(MENU).first().waitFor();
-    const item = page.locator(`${MENU} .action-item:not(.disabled) a.action-menu-item`)
-      .filter({ has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first();
-    if (await item.count() > 0) {
+    const item = page
+      .locator(`${MENU} .action-item:not(.disabled) a.action-menu-item`)
+      .filter({ has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) })
+      .first();
+    if ((await item.count()) > 0) {
       await item.hover();
       await item.click();
-      await page.waitForTimeout(500);  // let a swallowed click show itself before checking
+      await page.waitForTimeout(500); // let a swallowed click show itself before checking
       if (await page.locator(MENU).first().isVisible()) {
         await item.focus();
         await page.keyboard.press('Enter');
@@ -162,27 +181,37 @@ export async function pickFromContextMenu(page, target, label, { timeoutMs = UI_
     if (Date.now() > deadline) {
       throw new Error(`context menu has no "${label}" after ${timeoutMs} ms; it had, at each try: ${seen.join('  //  ')}`);
     }
-    await page.waitForTimeout(1000);  // menus register late (see the note): reopen after a moment
+    await page.waitForTimeout(1000); // menus register late (see the note): reopen after a moment
   }
 }
 
 /** Opens a workspace file as a user does with Go to File (Ctrl+P); waits for its editor tab. */
 export async function openFile(page, relativePath) {
   const name = relativePath.split('/').at(-1);
-  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
+  await page
+    .locator('.quick-input-widget')
+    .first()
+    .waitFor({ state: 'hidden' })
+    .catch(() => undefined);
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor();
   await input.fill(relativePath);
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) }).first();
+  const row = page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) })
+    .first();
   await row.waitFor();
   await page.keyboard.press('Enter');
   await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor();
 }
 
 async function openPalette(page, text) {
-  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
+  await page
+    .locator('.quick-input-widget')
+    .first()
+    .waitFor({ state: 'hidden' })
+    .catch(() => undefined);
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor();
@@ -207,7 +236,11 @@ export async function paletteMatches(page, query) {
 /** Runs a command from the palette by its full title ("Category: Title"). */
 export async function runCommand(page, title) {
   await startCommand(page, title);
-  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden' }).catch(() => undefined);
+  await page
+    .locator('.quick-input-widget')
+    .first()
+    .waitFor({ state: 'hidden' })
+    .catch(() => undefined);
 }
 
 /**
@@ -220,8 +253,10 @@ export async function startCommand(page, title) {
   const deadline = Date.now() + 30_000;
   for (;;) {
     await openPalette(page, `>${title}`);
-    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
+    const row = page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) })
+      .first();
     try {
       await row.waitFor({ timeout: Math.max(1_000, Math.min(5_000, deadline - Date.now())) });
     } catch (err) {
@@ -246,13 +281,18 @@ export async function pickFileInOpenDialog(page, titlePattern, absolutePath) {
   await title.waitFor();
   await page.waitForFunction(() => {
     const dialog = document.querySelector('.quick-input-widget');
-    return dialog?.querySelector('.quick-input-box input')?.value.endsWith('/')
-      && dialog.querySelectorAll('.quick-input-list .monaco-list-row').length > 0;
+    return (
+      dialog?.querySelector('.quick-input-box input')?.value.endsWith('/') &&
+      dialog.querySelectorAll('.quick-input-list .monaco-list-row').length > 0
+    );
   });
   await widget.locator('.quick-input-box input').fill(absolutePath);
   const name = absolutePath.split('/').at(-1);
-  await widget.locator('.quick-input-list .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) }).first().waitFor();
+  await widget
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }) })
+    .first()
+    .waitFor();
   await page.keyboard.press('Enter');
   await title.waitFor({ state: 'hidden' });
 }
@@ -268,8 +308,11 @@ export async function pickColorTheme(page, label) {
   await current.waitFor();
   const previous = (await current.innerText()).trim();
   await widget.locator('.quick-input-box input').fill(label);
-  await widget.locator('.quick-input-list .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first().waitFor();
+  await widget
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) })
+    .first()
+    .waitFor();
   await page.keyboard.press('Enter');
   await widget.waitFor({ state: 'hidden' });
   return previous;
@@ -332,7 +375,10 @@ export async function snapshotFailureRow(page, failurePath) {
   await showView(page, 'ProCap Review', '.pane-header[aria-label^="Snapshot Test Failures"]');
   const pane = page.locator('.pane').filter({ has: page.locator('.pane-header[aria-label^="Snapshot Test Failures"]') });
   const name = failurePath.split('/').at(-1);
-  const row = pane.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: name }) }).first();
+  const row = pane
+    .locator('.monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: name }) })
+    .first();
   await row.waitFor();
   return row;
 }

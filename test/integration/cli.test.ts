@@ -15,7 +15,8 @@ const M = ['--models', MODELS_DIR];
 function writePair(dir: string): { before: string; after: string } {
   const pair = screenPair();
   fs.mkdirSync(dir, { recursive: true });
-  const before = path.join(dir, 'before.png'), after = path.join(dir, 'after.png');
+  const before = path.join(dir, 'before.png'),
+    after = path.join(dir, 'after.png');
   fs.writeFileSync(before, pair.before);
   fs.writeFileSync(after, pair.after);
   return { before, after };
@@ -89,7 +90,8 @@ test('exit codes: usage 2, bad image 3 (naming the file), broken models 4', () =
 
 test('batch over two folders: JSON + HTML, added/removed screenshots, shards, --fail-on-change', () => {
   const root = tempDir('batch');
-  const a = path.join(root, 'a'), b = path.join(root, 'b');
+  const a = path.join(root, 'a'),
+    b = path.join(root, 'b');
   fs.mkdirSync(path.join(a, 'sub'), { recursive: true });
   fs.mkdirSync(path.join(b, 'sub'), { recursive: true });
   const pair = screenPair();
@@ -103,8 +105,15 @@ test('batch over two folders: JSON + HTML, added/removed screenshots, shards, --
   const r = cli(['batch', a, b, '--out', out, '--no-procedure', ...M]);
   assert.equal(r.code, 0, r.stderr);
   const result = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
-  assert.deepEqual(result.pairs.map((p: { name: string; status: string }) => [p.name, p.status]),
-    [['changed.png', 'compared'], ['gone.png', 'removed'], ['new.png', 'added'], ['sub/same.png', 'compared']]);
+  assert.deepEqual(
+    result.pairs.map((p: { name: string; status: string }) => [p.name, p.status]),
+    [
+      ['changed.png', 'compared'],
+      ['gone.png', 'removed'],
+      ['new.png', 'added'],
+      ['sub/same.png', 'compared'],
+    ],
+  );
   assert.equal(result.pairs[0].changed, true);
   assert.equal(result.pairs[3].changed, false);
   assert.equal(result.summary.changed, 1);
@@ -114,8 +123,11 @@ test('batch over two folders: JSON + HTML, added/removed screenshots, shards, --
   assert.match(html, /screenshot added/);
   assert.equal(cli(['batch', a, b, '--fail-on-change', '--no-procedure', ...M]).code, 1);
   // shards partition the pairs
-  const names = [1, 2].flatMap((i) => JSON.parse(cli(['batch', a, b, '--shard', `${i}/2`, '--json', '--no-procedure', ...M]).stdout)
-    .pairs.map((p: { name: string }) => p.name));
+  const names = [1, 2].flatMap((i) =>
+    JSON.parse(cli(['batch', a, b, '--shard', `${i}/2`, '--json', '--no-procedure', ...M]).stdout).pairs.map(
+      (p: { name: string }) => p.name,
+    ),
+  );
   assert.deepEqual(names.sort(), ['changed.png', 'gone.png', 'new.png', 'sub/same.png']);
   // a broken pair is reported, the others still run, exit code 3
   fs.writeFileSync(path.join(b, 'sub', 'same.png'), 'broken');
@@ -148,12 +160,15 @@ test('batch --pairs DIR and --git REF_A REF_B [--paths GLOB]', () => {
   const g = cli(['batch', '--git', 'HEAD~1', 'HEAD', '--paths', 'shots/**', '--json', '--no-procedure', ...M], repo);
   assert.equal(g.code, 0, g.stderr);
   const res = JSON.parse(g.stdout);
-  assert.deepEqual(res.pairs.map((p: { name: string }) => p.name), ['shots/home.png']);
+  assert.deepEqual(
+    res.pairs.map((p: { name: string }) => p.name),
+    ['shots/home.png'],
+  );
   assert.equal(res.pairs[0].changed, true);
   assert.equal(cli(['batch', '--git', 'HEAD~1', 'nope', ...M], repo).code, 2);
 });
 
-test('batch: a link to /dev/zero, a FIFO, a link out of the tree and a dangling added file are that pair\'s errors; the run goes on', () => {
+test("batch: a link to /dev/zero, a FIFO, a link out of the tree and a dangling added file are that pair's errors; the run goes on", () => {
   const root = tempDir('cli-special');
   const pairs = path.join(root, 'pairs');
   const good = writePair(path.join(pairs, 'c-good'));
@@ -171,8 +186,11 @@ test('batch: a link to /dev/zero, a FIFO, a link out of the tree and a dangling 
   }
   const json = path.join(root, 'report.json');
   const started = Date.now();
-  const r = spawnSync(process.execPath, [CLI, 'batch', '--pairs', pairs, '--json-file', json, '--no-procedure', '--provider', 'cpu', ...M],
-    { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    [CLI, 'batch', '--pairs', pairs, '--json-file', json, '--no-procedure', '--provider', 'cpu', ...M],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
   assert.equal(r.signal, null, 'no hang, no crash');
   assert.ok(Date.now() - started < 120_000);
   assert.equal(r.status, 3, r.stderr);
@@ -184,18 +202,27 @@ test('batch: a link to /dev/zero, a FIFO, a link out of the tree and a dangling 
   assert.equal(byName['c-good'].status, 'compared');
   // folder mode: a FIFO is reported, not skipped (its other side is not "added"); a dangling added
   // file is an error of its own, and the run still writes its report
-  const before = path.join(root, 'before'), after = path.join(root, 'after');
+  const before = path.join(root, 'before'),
+    after = path.join(root, 'after');
   fs.mkdirSync(before);
   fs.mkdirSync(after);
   execFileSync('mkfifo', [path.join(before, 'x.png')]);
   fs.copyFileSync(good.after, path.join(after, 'x.png'));
   fs.symlinkSync(path.join(root, 'nowhere.png'), path.join(after, 'new.png'));
   const json2 = path.join(root, 'report2.json');
-  const f = spawnSync(process.execPath, [CLI, 'batch', before, after, '--json-file', json2, '--no-procedure', '--provider', 'cpu', ...M],
-    { encoding: 'utf8', timeout: 120_000 });
+  const f = spawnSync(process.execPath, [CLI, 'batch', before, after, '--json-file', json2, '--no-procedure', '--provider', 'cpu', ...M], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   assert.equal(f.status, 3, f.stderr);
   const folder = JSON.parse(fs.readFileSync(json2, 'utf8'));
-  assert.deepEqual(folder.pairs.map((p: { name: string; status: string }) => [p.name, p.status]), [['new.png', 'error'], ['x.png', 'error']]);
+  assert.deepEqual(
+    folder.pairs.map((p: { name: string; status: string }) => [p.name, p.status]),
+    [
+      ['new.png', 'error'],
+      ['x.png', 'error'],
+    ],
+  );
   assert.equal(folder.summary.added, 0);
 });
 
@@ -203,20 +230,45 @@ test('HTML gallery: escapes captions and names, no script or external resource, 
   const { renderGallery } = await import('../../src/core/html-report.js');
   const pair = screenPair();
   const region = {
-    id: 1, boxBefore: [1, 2, 30, 40] as [number, number, number, number], boxAfter: [1, 2, 30, 40] as [number, number, number, number],
-    kind: 'text' as const, caption: '<img src=x onerror=alert(1)> & "quoted"', confidence: 0.9, diffPixels: 12, noiseOnly: false,
+    id: 1,
+    boxBefore: [1, 2, 30, 40] as [number, number, number, number],
+    boxAfter: [1, 2, 30, 40] as [number, number, number, number],
+    kind: 'text' as const,
+    caption: '<img src=x onerror=alert(1)> & "quoted"',
+    confidence: 0.9,
+    diffPixels: 12,
+    noiseOnly: false,
     cropBox: [0, 0, 96, 96] as [number, number, number, number],
   };
   const report = {
-    before: { width: 480, height: 320 }, after: { width: 480, height: 320 }, summary: region.caption, changed: true,
-    regions: [region], provider: 'cpu' as const, providerReason: 'cpu requested', modelVersion: 'contract v1',
-    timings: { decodeMs: 0, diffMs: 0, regionsMs: 0, readMs: 0, interpolateMs: 0, encodeMs: 0, decodeCaptionMs: 0, imagineMs: 0, totalMs: 1 },
+    before: { width: 480, height: 320 },
+    after: { width: 480, height: 320 },
+    summary: region.caption,
+    changed: true,
+    regions: [region],
+    provider: 'cpu' as const,
+    providerReason: 'cpu requested',
+    modelVersion: 'contract v1',
+    timings: {
+      decodeMs: 0,
+      diffMs: 0,
+      regionsMs: 0,
+      readMs: 0,
+      interpolateMs: 0,
+      encodeMs: 0,
+      decodeCaptionMs: 0,
+      imagineMs: 0,
+      totalMs: 1,
+    },
   };
-  const html = renderGallery([
-    { name: '<script>alert(1)</script>.png', status: 'compared', report, beforePng: pair.before, afterPng: pair.after },
-    { name: 'gone.png', status: 'removed' },
-    { name: 'bad.png', status: 'error', error: 'bad.png: not a valid PNG' },
-  ], { title: 'T' });
+  const html = renderGallery(
+    [
+      { name: '<script>alert(1)</script>.png', status: 'compared', report, beforePng: pair.before, afterPng: pair.after },
+      { name: 'gone.png', status: 'removed' },
+      { name: 'bad.png', status: 'error', error: 'bad.png: not a valid PNG' },
+    ],
+    { title: 'T' },
+  );
   assert.doesNotMatch(html, /<script/i);
   assert.doesNotMatch(html, /<img src=x/);
   assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt; &amp; &quot;quoted&quot;/);
@@ -230,39 +282,74 @@ test('HTML gallery: escapes captions and names, no script or external resource, 
 test('eval labels each model sample as the training crops are', async () => {
   const { kindSamples } = await import('../../src/cli/eval.js');
   const region = (box: [number, number, number, number], kind: string, noiseOnly = false) => ({
-    id: 1, boxBefore: box, boxAfter: box, kind, caption: kind, confidence: 1, diffPixels: 10, noiseOnly, cropBox: box,
+    id: 1,
+    boxBefore: box,
+    boxAfter: box,
+    kind,
+    caption: kind,
+    confidence: 1,
+    diffPixels: 10,
+    noiseOnly,
+    cropBox: box,
   });
   const base = {
-    before: { width: 400, height: 300 }, after: { width: 400, height: 300 }, summary: '', changed: true, provider: 'cpu',
-    providerReason: '', modelVersion: '', timings: {} as never,
+    before: { width: 400, height: 300 },
+    after: { width: 400, height: 300 },
+    summary: '',
+    changed: true,
+    provider: 'cpu',
+    providerReason: '',
+    modelVersion: '',
+    timings: {} as never,
   };
   const pair = {
-    id: 'p', before: 'b.png', after: 'a.png', captions: ['x'],
-    changes: [{ kind: 'move', bbox_before: [10, 10, 60, 40], bbox_after: [10, 50, 60, 80] }, { kind: 'color', bbox_before: [200, 200, 260, 230], bbox_after: [200, 200, 260, 230] }],
+    id: 'p',
+    before: 'b.png',
+    after: 'a.png',
+    captions: ['x'],
+    changes: [
+      { kind: 'move', bbox_before: [10, 10, 60, 40], bbox_after: [10, 50, 60, 80] },
+      { kind: 'color', bbox_before: [200, 200, 260, 230], bbox_after: [200, 200, 260, 230] },
+    ],
   };
-  const report = { ...base, regions: [region([8, 8, 62, 82], 'move'), region([198, 198, 262, 232], 'text'), region([300, 10, 320, 20], 'none'), region([0, 0, 5, 5], 'none', true)] };
+  const report = {
+    ...base,
+    regions: [
+      region([8, 8, 62, 82], 'move'),
+      region([198, 198, 262, 232], 'text'),
+      region([300, 10, 320, 20], 'none'),
+      region([0, 0, 5, 5], 'none', true),
+    ],
+  };
   assert.deepEqual(kindSamples(pair as never, report as never), [
-    { truth: 'move', predicted: 'move', group: 'one_change' }, { truth: 'color', predicted: 'text', group: 'one_change' },
+    { truth: 'move', predicted: 'move', group: 'one_change' },
+    { truth: 'color', predicted: 'text', group: 'one_change' },
     { truth: 'none', predicted: 'none', group: 'no_change_record' },
   ]);
   // a region holding both changes is labelled by the first; one over 3x its change's box holds pushed content
   const merged = { ...report, regions: [region([0, 0, 270, 240], 'color'), region([190, 190, 300, 300], 'color')] };
   assert.deepEqual(kindSamples(pair as never, merged as never), [
-    { truth: 'move', predicted: 'color', group: 'several_changes' }, { truth: 'color', predicted: 'color', group: 'change_and_pushed' },
+    { truth: 'move', predicted: 'color', group: 'several_changes' },
+    { truth: 'color', predicted: 'color', group: 'change_and_pushed' },
   ]);
   // whole screen: one sample with the pair's kind
   const global = { ...report, global: region([0, 0, 400, 300], 'theme') };
-  assert.deepEqual(kindSamples({ ...pair, changes: [{ kind: 'theme', bbox_before: [0, 0, 400, 300], bbox_after: [0, 0, 400, 300] }] } as never, global as never),
-    [{ truth: 'theme', predicted: 'theme', group: 'whole_screen' }]);
+  assert.deepEqual(
+    kindSamples(
+      { ...pair, changes: [{ kind: 'theme', bbox_before: [0, 0, 400, 300], bbox_after: [0, 0, 400, 300] }] } as never,
+      global as never,
+    ),
+    [{ truth: 'theme', predicted: 'theme', group: 'whole_screen' }],
+  );
   // a pair where nothing was detected has no model sample (the runtime runs no model there)
   assert.deepEqual(kindSamples({ ...pair, changes: [] } as never, { ...base, regions: [] } as never), []);
 });
 
 test('eval groups regions by the change records they hold', async () => {
   const { regionGroup, PUSHED_AREA_FACTOR } = await import('../../src/cli/eval.js');
-  const add = { kind: 'add', bbox_before: null, bbox_after: [0, 0, 10, 10] };    // an added element has no before box
+  const add = { kind: 'add', bbox_before: null, bbox_after: [0, 0, 10, 10] }; // an added element has no before box
   assert.equal(PUSHED_AREA_FACTOR, 3);
-  assert.equal(regionGroup([0, 0, 30, 10], [add] as never), 'one_change');          // exactly 3x: still the change
+  assert.equal(regionGroup([0, 0, 30, 10], [add] as never), 'one_change'); // exactly 3x: still the change
   assert.equal(regionGroup([0, 0, 31, 10], [add] as never), 'change_and_pushed');
   // a move's box is its before and after boxes together, so both places in one region stay one change
   const move = { kind: 'move', bbox_before: [0, 0, 10, 10], bbox_after: [0, 90, 10, 100] };
@@ -275,8 +362,15 @@ test('eval groups regions by the change records they hold', async () => {
 test('eval tallies kinds per label and lists each mistake under its label', async () => {
   const { tallyKinds, sortedConfusion } = await import('../../src/cli/eval.js');
   const tally = { total: 0, correct: 0, perKind: {}, confusion: {}, perGroup: {} };
-  tallyKinds(tally, [{ truth: 'move', predicted: 'move', group: 'one_change' }, { truth: 'resize', predicted: 'reflow', group: 'change_and_pushed' }]);
-  tallyKinds(tally, [{ truth: 'resize', predicted: 'spacing' }, { truth: 'resize', predicted: 'reflow' }, { truth: 'text', predicted: 'font' }]);
+  tallyKinds(tally, [
+    { truth: 'move', predicted: 'move', group: 'one_change' },
+    { truth: 'resize', predicted: 'reflow', group: 'change_and_pushed' },
+  ]);
+  tallyKinds(tally, [
+    { truth: 'resize', predicted: 'spacing' },
+    { truth: 'resize', predicted: 'reflow' },
+    { truth: 'text', predicted: 'font' },
+  ]);
   assert.equal(tally.total, 5);
   assert.equal(tally.correct, 1);
   assert.deepEqual(tally.perKind, { move: { total: 1, correct: 1 }, resize: { total: 3, correct: 0 }, text: { total: 1, correct: 0 } });

@@ -13,10 +13,12 @@ import type { Box } from '../../src/core/report.js';
 import { readManifest, validateRecord } from '../../src/data/manifest.js';
 
 function listFiles(dir: string, prefix = ''): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const rel = path.join(prefix, name);
-    return statSync(path.join(dir, name)).isDirectory() ? listFiles(path.join(dir, name), rel) : [rel];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const rel = path.join(prefix, name);
+      return statSync(path.join(dir, name)).isDirectory() ? listFiles(path.join(dir, name), rel) : [rel];
+    });
 }
 
 function readPng(file: string): PNG {
@@ -31,8 +33,30 @@ const COUNT = 30;
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
 
 test('two runs with the same seed write byte-identical files, whatever the concurrency', async () => {
-  await runData({ seed: 4242, count: COUNT, split: 'test', out: runA, browsers: 2, pages: 2, start: 0, quiet: true, resume: false, templates: 4 });
-  await runData({ seed: 4242, count: COUNT, split: 'test', out: runB, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 4 });
+  await runData({
+    seed: 4242,
+    count: COUNT,
+    split: 'test',
+    out: runA,
+    browsers: 2,
+    pages: 2,
+    start: 0,
+    quiet: true,
+    resume: false,
+    templates: 4,
+  });
+  await runData({
+    seed: 4242,
+    count: COUNT,
+    split: 'test',
+    out: runB,
+    browsers: 1,
+    pages: 1,
+    start: 0,
+    quiet: true,
+    resume: false,
+    templates: 4,
+  });
   const filesA = listFiles(runA);
   const filesB = listFiles(runB);
   assert.deepEqual(filesA, filesB);
@@ -44,16 +68,41 @@ test('two runs with the same seed write byte-identical files, whatever the concu
 
 test('a different seed or split gives a different corpus', async () => {
   const other = path.join(tmp, 'c');
-  await runData({ seed: 4243, count: 3, split: 'test', out: other, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 4 });
+  await runData({
+    seed: 4243,
+    count: 3,
+    split: 'test',
+    out: other,
+    browsers: 1,
+    pages: 1,
+    start: 0,
+    quiet: true,
+    resume: false,
+    templates: 4,
+  });
   const a = readManifest(runA).slice(0, 3);
   const c = readManifest(other);
-  assert.notDeepEqual(a.map((r) => r.captions), c.map((r) => r.captions));
+  assert.notDeepEqual(
+    a.map((r) => r.captions),
+    c.map((r) => r.captions),
+  );
   assert.ok(!readFileSync(path.join(runA, a[0].before)).equals(readFileSync(path.join(other, c[0].before))));
 });
 
 test('--start makes a piece of a bigger run with the same ids and bytes', async () => {
   const piece = path.join(tmp, 'piece');
-  await runData({ seed: 4242, count: 2, split: 'test', out: piece, browsers: 1, pages: 1, start: COUNT - 2, quiet: true, resume: false, templates: 4 });
+  await runData({
+    seed: 4242,
+    count: 2,
+    split: 'test',
+    out: piece,
+    browsers: 1,
+    pages: 1,
+    start: COUNT - 2,
+    quiet: true,
+    resume: false,
+    templates: 4,
+  });
   const whole = readFileSync(path.join(runA, 'manifest.jsonl'), 'utf8').trim().split('\n').slice(-2);
   assert.deepEqual(readFileSync(path.join(piece, 'manifest.jsonl'), 'utf8').trim().split('\n'), whole);
   for (const f of listFiles(path.join(piece, 'pairs'))) {
@@ -63,19 +112,51 @@ test('--start makes a piece of a bigger run with the same ids and bytes', async 
 
 test('--resume keeps complete pairs, cuts a torn last line and makes the rest identically', async () => {
   const partial = path.join(tmp, 'resume');
-  await runData({ seed: 4242, count: 3, split: 'test', out: partial, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 4 });
+  await runData({
+    seed: 4242,
+    count: 3,
+    split: 'test',
+    out: partial,
+    browsers: 1,
+    pages: 1,
+    start: 0,
+    quiet: true,
+    resume: false,
+    templates: 4,
+  });
   // simulate a crash in the middle of writing the fourth line
   appendFileSync(path.join(partial, 'manifest.jsonl'), '{"id":"test-4242-0000');
-  await runData({ seed: 4242, count: 5, split: 'test', out: partial, browsers: 1, pages: 1, start: 0, quiet: true, resume: true, templates: 2 });
+  await runData({
+    seed: 4242,
+    count: 5,
+    split: 'test',
+    out: partial,
+    browsers: 1,
+    pages: 1,
+    start: 0,
+    quiet: true,
+    resume: true,
+    templates: 2,
+  });
   const whole = readFileSync(path.join(runA, 'manifest.jsonl'), 'utf8').split('\n').slice(0, 5).join('\n') + '\n';
   assert.equal(readFileSync(path.join(partial, 'manifest.jsonl'), 'utf8'), whole);
-  await assert.rejects(runData({ seed: 1, count: 5, split: 'test', out: partial, browsers: 1, pages: 1, start: 0, quiet: true, resume: true, templates: 2 }), /not the same --seed\/--split\/--start/);
+  await assert.rejects(
+    runData({ seed: 1, count: 5, split: 'test', out: partial, browsers: 1, pages: 1, start: 0, quiet: true, resume: true, templates: 2 }),
+    /not the same --seed\/--split\/--start/,
+  );
 });
 
 test('every record follows the documented format and names real PNGs of the recorded size', () => {
   const records = readManifest(runA);
   assert.equal(records.length, COUNT);
-  assert.deepEqual(records.map((r) => r.id), records.map((r) => r.id).slice().sort(), 'manifest in index order');
+  assert.deepEqual(
+    records.map((r) => r.id),
+    records
+      .map((r) => r.id)
+      .slice()
+      .sort(),
+    'manifest in index order',
+  );
   for (const r of records) {
     assert.deepEqual(validateRecord(r), []);
     for (const rel of [r.before, r.after, ...r.frames]) {
@@ -123,7 +204,10 @@ function checkChangedPixels(dir: string, records: PairRecord[], eachChange = fal
     // (an element whose recorded font size or weight is not the one drawn gets a font change that changes nothing)
     for (const c of eachChange ? r.changes.filter((c) => c.kind !== 'none' && c.kind !== 'theme') : []) {
       const boxes = recordedBoxes([c]);
-      assert.ok(diff.some((px) => boxes.some((box) => inBox(px, box))), `${r.id}: ${c.kind} of a ${c.role} changed no pixel in its boxes`);
+      assert.ok(
+        diff.some((px) => boxes.some((box) => inBox(px, box))),
+        `${r.id}: ${c.kind} of a ${c.role} changed no pixel in its boxes`,
+      );
     }
     if (!r.changes.every((c) => ['move', 'color', 'icon', 'opacity', 'none'].includes(c.kind))) continue;
     const boxes = recordedBoxes(r.changes);
@@ -133,12 +217,17 @@ function checkChangedPixels(dir: string, records: PairRecord[], eachChange = fal
     }
     const pad = 4; // shadows and anti-aliasing spill a few pixels past the element box
     const outside = diff.filter((px) => !boxes.some((box) => inBox(px, box, pad)));
-    assert.equal(outside.length, 0, `${r.id}: ${outside.length} changed pixels outside the boxes, e.g. ${JSON.stringify(outside.slice(0, 3))}`);
+    assert.equal(
+      outside.length,
+      0,
+      `${r.id}: ${outside.length} changed pixels outside the boxes, e.g. ${JSON.stringify(outside.slice(0, 3))}`,
+    );
     checked++;
   }
   // kinds that do not reflow leave nothing else shifted
   for (const r of records) {
-    if (r.changes.every((c) => ['move', 'color', 'icon', 'opacity', 'none', 'theme'].includes(c.kind))) assert.deepEqual(r.reflowed, [], r.id);
+    if (r.changes.every((c) => ['move', 'color', 'icon', 'opacity', 'none', 'theme'].includes(c.kind)))
+      assert.deepEqual(r.reflowed, [], r.id);
   }
   return { checked, changedPairs };
 }
@@ -157,12 +246,27 @@ const ADDED_LAYOUTS: [6 | 7 | 8, number, string[]][] = [
 for (const [set, seed, added] of ADDED_LAYOUTS) {
   test(`template set ${set} renders its five training layouts as valid pairs whose changes show`, async () => {
     const dir = path.join(tmp, `set${set}`);
-    await runData({ seed, count: 24, split: 'train', out: dir, browsers: 1, pages: 2, start: 0, quiet: true, resume: false, templates: set });
+    await runData({
+      seed,
+      count: 24,
+      split: 'train',
+      out: dir,
+      browsers: 1,
+      pages: 2,
+      start: 0,
+      quiet: true,
+      resume: false,
+      templates: set,
+    });
     const records: PairRecord[] = readManifest(dir);
     const seen = new Set(records.map((r) => r.template).filter((t) => added.includes(t)));
     assert.ok(seen.size >= 4, `set-${set} layouts drawn: ${[...seen].join(', ')}`);
     for (const r of records) assert.deepEqual(validateRecord(r), [], r.id);
-    const { changedPairs } = checkChangedPixels(dir, records.filter((r) => added.includes(r.template)), true);
+    const { changedPairs } = checkChangedPixels(
+      dir,
+      records.filter((r) => added.includes(r.template)),
+      true,
+    );
     assert.ok(changedPairs >= 5, `only ${changedPairs} set-${set} pairs with a change`);
   });
 }
@@ -171,16 +275,56 @@ test('template set 8 leaves the val and test pairs as they were (val as under se
   const val2 = path.join(tmp, 'val-set2');
   const val8 = path.join(tmp, 'val-set8');
   const test8 = path.join(tmp, 'test-set8');
-  await runData({ seed: 808, count: 4, split: 'val', out: val2, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 2 });
-  await runData({ seed: 808, count: 4, split: 'val', out: val8, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 8 });
-  await runData({ seed: 4242, count: 4, split: 'test', out: test8, browsers: 1, pages: 1, start: 0, quiet: true, resume: false, templates: 8 });
-  for (const [a, b] of [[val2, val8], [runA, test8]]) {
+  await runData({
+    seed: 808,
+    count: 4,
+    split: 'val',
+    out: val2,
+    browsers: 1,
+    pages: 1,
+    start: 0,
+    quiet: true,
+    resume: false,
+    templates: 2,
+  });
+  await runData({
+    seed: 808,
+    count: 4,
+    split: 'val',
+    out: val8,
+    browsers: 1,
+    pages: 1,
+    start: 0,
+    quiet: true,
+    resume: false,
+    templates: 8,
+  });
+  await runData({
+    seed: 4242,
+    count: 4,
+    split: 'test',
+    out: test8,
+    browsers: 1,
+    pages: 1,
+    start: 0,
+    quiet: true,
+    resume: false,
+    templates: 8,
+  });
+  for (const [a, b] of [
+    [val2, val8],
+    [runA, test8],
+  ]) {
     const files = listFiles(b);
     assert.ok(files.length >= 4 * 2 + 1);
-    for (const f of files.filter((x) => x !== 'manifest.jsonl')) assert.ok(readFileSync(path.join(a, f)).equals(readFileSync(path.join(b, f))), `${f} differs under template set 8`);
+    for (const f of files.filter((x) => x !== 'manifest.jsonl'))
+      assert.ok(readFileSync(path.join(a, f)).equals(readFileSync(path.join(b, f))), `${f} differs under template set 8`);
   }
   assert.equal(readFileSync(path.join(val8, 'manifest.jsonl'), 'utf8'), readFileSync(path.join(val2, 'manifest.jsonl'), 'utf8'));
-  assert.deepEqual(readFileSync(path.join(test8, 'manifest.jsonl'), 'utf8').trim().split('\n'), readFileSync(path.join(runA, 'manifest.jsonl'), 'utf8').trim().split('\n').slice(0, 4));
+  assert.deepEqual(
+    readFileSync(path.join(test8, 'manifest.jsonl'), 'utf8').trim().split('\n'),
+    readFileSync(path.join(runA, 'manifest.jsonl'), 'utf8').trim().split('\n').slice(0, 4),
+  );
 });
 
 test('intermediate frames move from before towards after', () => {
@@ -198,19 +342,36 @@ test('intermediate frames move from before towards after', () => {
 });
 
 test('the command line rejects bad arguments with a clear message', () => {
-  assert.throws(() => parseArgs(['--seed', '1', '--count', '5', '--split', 'dev', '--out', 'x']), /--split must be train, val or test, got "dev"/);
+  assert.throws(
+    () => parseArgs(['--seed', '1', '--count', '5', '--split', 'dev', '--out', 'x']),
+    /--split must be train, val or test, got "dev"/,
+  );
   assert.throws(() => parseArgs(['--seed', 'abc', '--count', '5', '--split', 'train', '--out', 'x']), /--seed must be an integer/);
   assert.throws(() => parseArgs(['--count', '5', '--split', 'train', '--out', 'x']), /--seed is required/);
   assert.throws(() => parseArgs(['--seed', '1', '--count', '0', '--split', 'train', '--out', 'x']), /--count must be an integer >= 1/);
   assert.throws(() => parseArgs(['--bogus']), /unknown argument "--bogus"/);
-  assert.deepEqual(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd']), { seed: 3, count: 2, split: 'val', out: 'd', browsers: 2, pages: 2, start: 0, quiet: false, resume: false, templates: 4 });
+  assert.deepEqual(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd']), {
+    seed: 3,
+    count: 2,
+    split: 'val',
+    out: 'd',
+    browsers: 2,
+    pages: 2,
+    start: 0,
+    quiet: false,
+    resume: false,
+    templates: 4,
+  });
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '1']).templates, 1);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '2']).templates, 2);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '5']).templates, 5);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '6']).templates, 6);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '7']).templates, 7);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'train', '--out', 'd', '--templates', '8']).templates, 8);
-  assert.throws(() => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '9']), /--templates must be one of 1, 2, 3, 4, 5, 6, 7, 8, got "9"/);
+  assert.throws(
+    () => parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '9']),
+    /--templates must be one of 1, 2, 3, 4, 5, 6, 7, 8, got "9"/,
+  );
 });
 
 test('reading a missing or broken manifest names the file', () => {
@@ -222,11 +383,17 @@ test('the bundled example pair is exactly what the engine makes', async () => {
   const out = path.join(tmp, 'example');
   const rec = await makeExample(out);
   assert.equal(rec.width, 800);
-  assert.deepEqual(rec.changes.map((c) => c.kind), ['move', 'color']);
+  assert.deepEqual(
+    rec.changes.map((c) => c.kind),
+    ['move', 'color'],
+  );
   assert.equal(rec.changes[0].role, 'button');
   assert.ok(Number(rec.changes[0].attrs.dy) > 0, 'the button moves down');
   const repoExamples = path.join(path.dirname(new URL(import.meta.url).pathname), '../../../examples');
   for (const f of ['before.png', 'after.png', 'example.json']) {
-    assert.ok(readFileSync(path.join(out, f)).equals(readFileSync(path.join(repoExamples, f))), `examples/${f} differs from a fresh engine run: regenerate it (examples/README.md)`);
+    assert.ok(
+      readFileSync(path.join(out, f)).equals(readFileSync(path.join(repoExamples, f))),
+      `examples/${f} differs from a fresh engine run: regenerate it (examples/README.md)`,
+    );
   }
 });

@@ -31,8 +31,14 @@ test('a describe that does not stop in time is cut off by restarting the worker;
 
 test('memory stays bounded over 500 describes in a row (no leak of sessions or tensors)', async (t) => {
   const reviewer = new Reviewer({ modelsDir: MODELS_DIR, provider: 'cpu', threads: 1 });
-  const before = drawPng(240, 160, [[20, 20, 100, 60, 0, 0, 200], [150, 100, 200, 130, 0, 150, 0]]);
-  const after = drawPng(240, 160, [[20, 40, 100, 80, 0, 0, 200], [150, 100, 200, 130, 200, 0, 0]]);
+  const before = drawPng(240, 160, [
+    [20, 20, 100, 60, 0, 0, 200],
+    [150, 100, 200, 130, 0, 150, 0],
+  ]);
+  const after = drawPng(240, 160, [
+    [20, 40, 100, 80, 0, 0, 200],
+    [150, 100, 200, 130, 200, 0, 0],
+  ]);
   const rss: number[] = [];
   try {
     for (let i = 1; i <= 500; i++) {

@@ -13,7 +13,10 @@ test('describe in the worker gives the same report as describe in-process', asyn
     const viaWorker = await reviewer.describe(pair.before, pair.after);
     const inProcess = await describe(sessions, pair.before, pair.after);
     assert.equal(viaWorker.summary, inProcess.summary);
-    assert.deepEqual(viaWorker.regions.map((r) => [r.kind, r.caption, r.boxBefore]), inProcess.regions.map((r) => [r.kind, r.caption, r.boxBefore]));
+    assert.deepEqual(
+      viaWorker.regions.map((r) => [r.kind, r.caption, r.boxBefore]),
+      inProcess.regions.map((r) => [r.kind, r.caption, r.boxBefore]),
+    );
     assert.equal(viaWorker.provider, 'cpu');
   } finally {
     await reviewer.dispose();
@@ -23,13 +26,21 @@ test('describe in the worker gives the same report as describe in-process', asyn
 
 test('the caller event loop keeps running while the worker describes', async () => {
   const big = drawPng(1600, 1000, [[100, 100, 400, 200, 0, 0, 200]]);
-  const big2 = drawPng(1600, 1000, [[100, 140, 400, 240, 0, 0, 200], [900, 500, 1000, 560, 200, 0, 0]]);
+  const big2 = drawPng(1600, 1000, [
+    [100, 140, 400, 240, 0, 0, 200],
+    [900, 500, 1000, 560, 200, 0, 0],
+  ]);
   const reviewer = new Reviewer({ modelsDir: MODELS_DIR, provider: 'cpu' });
   try {
     let ticks = 0;
-    const timer = setInterval(() => { ticks++; }, 1);
+    const timer = setInterval(() => {
+      ticks++;
+    }, 1);
     let done = false;
-    const pending = reviewer.describe(big, big2).then((r) => { done = true; return r; });
+    const pending = reviewer.describe(big, big2).then((r) => {
+      done = true;
+      return r;
+    });
     // the main thread gets turns while the describe is still running
     await new Promise((resolve) => setTimeout(resolve, 20));
     const ticksWhileRunning = ticks;
@@ -51,12 +62,25 @@ test('20 requests at once are queued and all answered, in order', async () => {
       after: drawPng(200, 120, [[10 + i, 30, 60 + i, 60, 0, 0, 200]]),
     }));
     const finished: number[] = [];
-    const reports = await Promise.all(pairs.map((p, i) => reviewer.describe(p.before, p.after).then((r) => { finished.push(i); return r; })));
+    const reports = await Promise.all(
+      pairs.map((p, i) =>
+        reviewer.describe(p.before, p.after).then((r) => {
+          finished.push(i);
+          return r;
+        }),
+      ),
+    );
     assert.equal(reports.length, 20);
     reports.forEach((r, i) => {
-      assert.ok(r.regions.some((x) => x.boxBefore[0] <= 10 + i && x.boxBefore[2] >= 60 + i), `report ${i} belongs to pair ${i}`);
+      assert.ok(
+        r.regions.some((x) => x.boxBefore[0] <= 10 + i && x.boxBefore[2] >= 60 + i),
+        `report ${i} belongs to pair ${i}`,
+      );
     });
-    assert.deepEqual(finished, [...finished].sort((a, b) => a - b));
+    assert.deepEqual(
+      finished,
+      [...finished].sort((a, b) => a - b),
+    );
     assert.equal(reviewer.pending, 0);
   } finally {
     await reviewer.dispose();
@@ -70,7 +94,13 @@ test('cancel: a queued request never runs, a running one is rejected and the nex
     const running = new AbortController();
     const queued = new AbortController();
     let captionsOfCancelled = 0;
-    const first = reviewer.describe(pair.before, pair.after, { signal: running.signal, onCaptions: () => { captionsOfCancelled++; running.abort(); } });
+    const first = reviewer.describe(pair.before, pair.after, {
+      signal: running.signal,
+      onCaptions: () => {
+        captionsOfCancelled++;
+        running.abort();
+      },
+    });
     const second = reviewer.describe(pair.before, pair.after, { signal: queued.signal });
     const third = reviewer.describe(pair.before, pair.after);
     queued.abort();
@@ -91,12 +121,19 @@ test('cancel: a queued request never runs, a running one is rejected and the nex
 test('errors cross the thread with their name and file; dispose rejects what is pending', async () => {
   const pair = screenPair();
   const reviewer = new Reviewer({ modelsDir: MODELS_DIR, provider: 'cpu' });
-  await assert.rejects(reviewer.describe('/no/such/before.png', pair.after), (err: Error & { file?: string }) =>
-    err.name === 'ImageInputError' && err.file === '/no/such/before.png' && err.message.includes('/no/such/before.png'));
+  await assert.rejects(
+    reviewer.describe('/no/such/before.png', pair.after),
+    (err: Error & { file?: string }) =>
+      err.name === 'ImageInputError' && err.file === '/no/such/before.png' && err.message.includes('/no/such/before.png'),
+  );
   const warm = await reviewer.warmUp();
   assert.equal(warm.provider, 'cpu');
-  const outcomes = [reviewer.describe(pair.before, pair.after), reviewer.describe(pair.before, pair.after)]
-    .map((p) => p.then(() => 'answered', (e: Error) => e.message));
+  const outcomes = [reviewer.describe(pair.before, pair.after), reviewer.describe(pair.before, pair.after)].map((p) =>
+    p.then(
+      () => 'answered',
+      (e: Error) => e.message,
+    ),
+  );
   await reviewer.dispose();
   assert.deepEqual(await Promise.all(outcomes), ['Reviewer: disposed', 'Reviewer: disposed']);
   await assert.rejects(reviewer.describe(pair.before, pair.after), /after dispose/);

@@ -5,7 +5,7 @@ import { givenLater, integerValue, parseOptions } from '../../src/cli/args.js';
 
 const OPTIONS = { out: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
-test('parseOptions: values, and node\'s errors as short messages', () => {
+test("parseOptions: values, and node's errors as short messages", () => {
   const { values } = parseOptions(['--out', 'x', '--force'], OPTIONS);
   assert.deepEqual({ ...values }, { out: 'x', force: true });
   assert.equal(parseOptions(['--out=-x'], OPTIONS).values.out, '-x', 'a value that starts with a dash: --out=-x');
@@ -18,8 +18,10 @@ test('parseOptions: values, and node\'s errors as short messages', () => {
   assert.throws(() => parseOptions(['--force=yes'], OPTIONS), /^Error: --force takes no value$/);
   // the tool's own wording and error class
   class UsageError extends Error {}
-  assert.throws(() => parseOptions(['--bogus'], OPTIONS, { unknown: (a) => `unknown argument "${a}"`, error: (m) => new UsageError(m) }),
-    (e: Error) => e instanceof UsageError && e.message === 'unknown argument "--bogus"');
+  assert.throws(
+    () => parseOptions(['--bogus'], OPTIONS, { unknown: (a) => `unknown argument "${a}"`, error: (m) => new UsageError(m) }),
+    (e: Error) => e instanceof UsageError && e.message === 'unknown argument "--bogus"',
+  );
 });
 
 test('parseOptions: operands when allowed, -- ends the options', () => {

@@ -4,7 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { captionKinds, captionAgreesWithKind } from '../../src/core/caption-kind.js';
-import { captionVariants, minimalCaption, positionPhrases, reflowCaptions, regionCaptions, summaryCaptions } from '../../src/data/captions.js';
+import {
+  captionVariants,
+  minimalCaption,
+  positionPhrases,
+  reflowCaptions,
+  regionCaptions,
+  summaryCaptions,
+} from '../../src/data/captions.js';
 import { NO_CHANGE_PHRASES } from '../../src/core/no-change.js';
 import { randomFacts } from './caption-fixtures.js';
 import { Rng } from '../../src/data/rng.js';
@@ -21,7 +28,11 @@ test('every region caption of the grammar reads as its own kind, and as that kin
     }
   }
   for (const c of NO_CHANGE_PHRASES) assert.deepEqual([...captionKinds(c)], ['none'], c);
-  for (const [dx, dy] of [[0, 30], [-50, 0], [3, -2]]) {
+  for (const [dx, dy] of [
+    [0, 30],
+    [-50, 0],
+    [3, -2],
+  ]) {
     for (const c of reflowCaptions(dx, dy)) assert.deepEqual([...captionKinds(c)], ['reflow'], c);
   }
 });

@@ -7,7 +7,10 @@ import * as path from 'node:path';
 import { checkWritable, OutputError, parseArgs, UsageError, writeFileAtomic } from '../../src/cli/main.js';
 
 test('an option that takes a value never takes the next option as it; -- ends the options', () => {
-  assert.throws(() => parseArgs(['a.png', 'b.png', '--html', '--json'], 'describe'), (e: Error) => e instanceof UsageError && /--html needs a value \(got the option --json\)/.test(e.message));
+  assert.throws(
+    () => parseArgs(['a.png', 'b.png', '--html', '--json'], 'describe'),
+    (e: Error) => e instanceof UsageError && /--html needs a value \(got the option --json\)/.test(e.message),
+  );
   assert.throws(() => parseArgs(['a.png', 'b.png', '--beam'], 'describe'), /--beam needs a value$/);
   assert.throws(() => parseArgs(['--bogus'], 'describe'), /unknown option --bogus/);
   assert.throws(() => parseArgs(['--json=1'], 'describe'), /describe prints its JSON report with --json/);
@@ -47,7 +50,10 @@ test('outputs are checked before the work: a file where a folder should be, or a
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-writable-'));
   const file = path.join(dir, 'a-file');
   fs.writeFileSync(file, 'x');
-  assert.throws(() => checkWritable(path.join(file, 'report.json')), (e: Error) => e instanceof OutputError && e.message.startsWith(`cannot write ${path.join(file, 'report.json')}`));
+  assert.throws(
+    () => checkWritable(path.join(file, 'report.json')),
+    (e: Error) => e instanceof OutputError && e.message.startsWith(`cannot write ${path.join(file, 'report.json')}`),
+  );
   assert.throws(() => checkWritable(file, true), OutputError);
   fs.mkdirSync(path.join(dir, 'report.html'));
   assert.throws(() => checkWritable(path.join(dir, 'report.html')), /a folder is in the way/);

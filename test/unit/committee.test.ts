@@ -11,7 +11,7 @@ import { MODELS_DIR, screenPair, tempDir } from './runtime-fixtures.js';
 
 const close = (a: number, b: number) => Math.abs(a - b) < 1e-6;
 
-test('committee rule: the mean of the head\'s log-softmax and the members\' log-probabilities', () => {
+test("committee rule: the mean of the head's log-softmax and the members' log-probabilities", () => {
   // two kinds; the head's logits [0, ln 3] are the probabilities [0.25, 0.75]
   const head = Float32Array.from([0, Math.log(3)]);
   // one member sure of the first kind (0.9, 0.1): the mean of log-probabilities flips the argmax
@@ -25,14 +25,19 @@ test('committee rule: the mean of the head\'s log-softmax and the members\' log-
   // changes nothing (log-softmax)
   const heads = Float32Array.from([5, 5, 100, 101]);
   const members = Float32Array.from([
-    Math.log(0.5), Math.log(0.5), Math.log(0.2), Math.log(0.8),   // sample 0: members 0 and 1
-    Math.log(0.8), Math.log(0.2), Math.log(0.8), Math.log(0.2),   // sample 1
+    Math.log(0.5),
+    Math.log(0.5),
+    Math.log(0.2),
+    Math.log(0.8), // sample 0: members 0 and 1
+    Math.log(0.8),
+    Math.log(0.2),
+    Math.log(0.8),
+    Math.log(0.2), // sample 1
   ]);
   const two = committeeKindLogits(heads, members, 2, 2, 2);
   const l = (p: number) => Math.log(p);
   const h1 = [100 - (101 + Math.log(1 + Math.exp(-1))), 101 - (101 + Math.log(1 + Math.exp(-1)))];
-  const want = [(l(0.5) + l(0.5) + l(0.2)) / 3, (l(0.5) + l(0.5) + l(0.8)) / 3,
-    (h1[0] + 2 * l(0.8)) / 3, (h1[1] + 2 * l(0.2)) / 3];
+  const want = [(l(0.5) + l(0.5) + l(0.2)) / 3, (l(0.5) + l(0.5) + l(0.8)) / 3, (h1[0] + 2 * l(0.8)) / 3, (h1[1] + 2 * l(0.2)) / 3];
   want.forEach((w, i) => assert.ok(close(two[i], w), `value ${i}: ${two[i]} vs ${w}`));
   // sample 1: two members at 0.8 outvote the head's 0.27 (-0.59 vs -1.18); two at 0.6 would not (-0.78 vs -0.72)
   assert.ok(two[2] > two[3], 'sample 1: the members (0.8) outvote the head (0.27)');
@@ -40,7 +45,7 @@ test('committee rule: the mean of the head\'s log-softmax and the members\' log-
   assert.throws(() => committeeKindLogits(heads, members.subarray(0, 6), 2, 2, 2), /do not fit \[2, 2, 2\]/);
 });
 
-test('contract: kind_members is optional and reads exactly procedure_encoder\'s inputs', () => {
+test("contract: kind_members is optional and reads exactly procedure_encoder's inputs", () => {
   const contract = loadContract(MODELS_DIR);
   const members = contract.models.kind_members;
   assert.ok(members, 'contract entry');
@@ -94,8 +99,7 @@ test('the shipped models carry a committee whose members vote on every region', 
     assert.equal(sessions.exportedMembers.length, 0, 'export_info lists members but none were loaded');
   } else {
     assert.ok(sessions.exportedMembers.length > 0, 'export_info.json names the member checkpoints');
-    assert.deepEqual([...members.inputNames].sort(),
-      ['after_features', 'after_image', 'before_features', 'before_image', 'context']);
+    assert.deepEqual([...members.inputNames].sort(), ['after_features', 'after_image', 'before_features', 'before_image', 'context']);
   }
   await sessions.dispose();
 });

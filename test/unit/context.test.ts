@@ -21,7 +21,15 @@ function image(width: number, height: number, rects: Rect[]): RgbaImage {
 function contextOf(before: RgbaImage, after: RgbaImage, boxes: Box[], index = 0): Record<Feature, number> {
   const width = Math.max(before.width, after.width);
   const height = Math.max(before.height, after.height);
-  const values = sampleContext(before, after, boxes, boxes.map((b) => cropBoxFor(b, width, height)), index, width, height);
+  const values = sampleContext(
+    before,
+    after,
+    boxes,
+    boxes.map((b) => cropBoxFor(b, width, height)),
+    index,
+    width,
+    height,
+  );
   assert.equal(values.length, CONTEXT_SIZE);
   for (const [i, v] of values.entries()) assert.ok(Number.isFinite(v), `${CONTEXT_FEATURES[i]} is finite (${v})`);
   return Object.fromEntries(CONTEXT_FEATURES.map((name, i) => [name, values[i]])) as Record<Feature, number>;
@@ -29,7 +37,7 @@ function contextOf(before: RgbaImage, after: RgbaImage, boxes: Box[], index = 0)
 
 const BLUE: [number, number, number] = [30, 90, 220];
 
-test('the feature list is the contract\'s context_features and the kind prior\'s input width', () => {
+test("the feature list is the contract's context_features and the kind prior's input width", () => {
   const contract = JSON.parse(fs.readFileSync(path.join(MODELS_DIR, 'contract.json'), 'utf8'));
   assert.deepEqual([...CONTEXT_FEATURES], contract.context_features);
   assert.equal(CONTEXT_SIZE, 55);
@@ -75,8 +83,16 @@ test('a pure colour change: no content delta, a colour change', () => {
 
 test('three regions: what else changed above, below and beside each, and how many', () => {
   const before = image(200, 140, []);
-  const after = image(200, 140, [[15, 15, 55, 35, ...BLUE], [105, 15, 145, 35, ...BLUE], [15, 85, 55, 105, ...BLUE]]);
-  const boxes: Box[] = [[10, 10, 60, 40], [100, 10, 150, 40], [10, 80, 60, 110]];
+  const after = image(200, 140, [
+    [15, 15, 55, 35, ...BLUE],
+    [105, 15, 145, 35, ...BLUE],
+    [15, 85, 55, 105, ...BLUE],
+  ]);
+  const boxes: Box[] = [
+    [10, 10, 60, 40],
+    [100, 10, 150, 40],
+    [10, 80, 60, 110],
+  ];
   const topLeft = contextOf(before, after, boxes, 0);
   assert.deepEqual([topLeft.pair_samples, topLeft.other_above, topLeft.other_below, topLeft.other_beside], [3, 0, 1, 1]);
   const topRight = contextOf(before, after, boxes, 1);
@@ -115,8 +131,14 @@ test('images of different sizes: compared on their common part, normalised by th
 
 test('pipeline grouping: region samples see each other, the whole-screen sample stands alone', () => {
   const before = image(200, 140, []);
-  const after = image(200, 140, [[15, 15, 55, 35, ...BLUE], [15, 85, 55, 105, ...BLUE]]);
-  const regionBoxes: Box[] = [[10, 10, 60, 40], [10, 80, 60, 110]];
+  const after = image(200, 140, [
+    [15, 15, 55, 35, ...BLUE],
+    [15, 85, 55, 105, ...BLUE],
+  ]);
+  const regionBoxes: Box[] = [
+    [10, 10, 60, 40],
+    [10, 80, 60, 110],
+  ];
   const samples = [
     ...regionBoxes.map((box) => ({ box, cropBox: cropBoxFor(box, 200, 140), wholeScreen: false })),
     { box: wholeScreenBox(200, 140), cropBox: wholeScreenBox(200, 140), wholeScreen: true },
@@ -125,11 +147,17 @@ test('pipeline grouping: region samples see each other, the whole-screen sample 
   assert.equal(all.length, 3 * CONTEXT_SIZE);
   const cropBoxes = samples.map((s) => s.cropBox);
   for (const i of [0, 1]) {
-    assert.deepEqual([...all.subarray(i * CONTEXT_SIZE, (i + 1) * CONTEXT_SIZE)],
-      [...sampleContext(before, after, regionBoxes, cropBoxes.slice(0, 2), i, 200, 140)], `region sample ${i}`);
+    assert.deepEqual(
+      [...all.subarray(i * CONTEXT_SIZE, (i + 1) * CONTEXT_SIZE)],
+      [...sampleContext(before, after, regionBoxes, cropBoxes.slice(0, 2), i, 200, 140)],
+      `region sample ${i}`,
+    );
   }
-  assert.deepEqual([...all.subarray(2 * CONTEXT_SIZE)],
-    [...sampleContext(before, after, [wholeScreenBox(200, 140)], [cropBoxes[2]], 0, 200, 140)], 'whole-screen sample');
+  assert.deepEqual(
+    [...all.subarray(2 * CONTEXT_SIZE)],
+    [...sampleContext(before, after, [wholeScreenBox(200, 140)], [cropBoxes[2]], 0, 200, 140)],
+    'whole-screen sample',
+  );
   assert.equal(all[2 * CONTEXT_SIZE + CONTEXT_FEATURES.indexOf('pair_samples')], 1);
   assert.equal(all[CONTEXT_FEATURES.indexOf('pair_samples')], 2);
 });

@@ -1,10 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import contract from '../../models/contract.json' with { type: 'json' };
-import { CROP_SIZE, cropBoxFor, cropsToTensor, extractCrop, imageToTensor, resampleArea, tensorToRgb, wholeScreenCrop } from '../../src/core/crop.js';
+import {
+  CROP_SIZE,
+  cropBoxFor,
+  cropsToTensor,
+  extractCrop,
+  imageToTensor,
+  resampleArea,
+  tensorToRgb,
+  wholeScreenCrop,
+} from '../../src/core/crop.js';
 import { blankImage, fillRect } from './image-fixtures.js';
 
-const rgbAt = (crop: Uint8Array, x: number, y: number, size = CROP_SIZE) => Array.from(crop.subarray((y * size + x) * 3, (y * size + x) * 3 + 3));
+const rgbAt = (crop: Uint8Array, x: number, y: number, size = CROP_SIZE) =>
+  Array.from(crop.subarray((y * size + x) * 3, (y * size + x) * 3 + 3));
 
 test('the crop size comes from the contract', () => {
   assert.equal(CROP_SIZE, contract.image.size);
@@ -42,7 +52,12 @@ test('a 96 px crop is an exact copy of the pixels', () => {
   const image = blankImage(200, 200);
   for (let i = 0; i < image.data.length; i += 4) image.data.set([i % 251, (i >> 2) % 253, (i >> 4) % 255], i);
   const crop = extractCrop(image, [50, 60, 146, 156]);
-  for (const [x, y] of [[0, 0], [17, 3], [95, 95], [40, 77]]) {
+  for (const [x, y] of [
+    [0, 0],
+    [17, 3],
+    [95, 95],
+    [40, 77],
+  ]) {
     const p = ((60 + y) * 200 + 50 + x) * 4;
     assert.deepEqual(rgbAt(crop, x, y), Array.from(image.data.subarray(p, p + 3)));
   }

@@ -23,9 +23,18 @@ function readNpy(path: string): { shape: number[]; data: Uint8Array } {
   assert.match(header, /'descr': '\|u1'/);
   assert.match(header, /'fortran_order': False/);
   assert.equal((10 + headerLength) % 64, 0, 'npy header must be padded to a multiple of 64');
-  const shape = header.match(/'shape': \(([^)]*)\)/)![1].split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+  const shape = header
+    .match(/'shape': \(([^)]*)\)/)![1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
   const data = new Uint8Array(bytes.buffer, bytes.byteOffset + 10 + headerLength, bytes.length - 10 - headerLength);
-  assert.equal(data.length, shape.reduce((a, b) => a * b, 1), 'data size must match the shape');
+  assert.equal(
+    data.length,
+    shape.reduce((a, b) => a * b, 1),
+    'data size must match the shape',
+  );
   return { shape, data };
 }
 
@@ -51,55 +60,110 @@ function buildManifest(): Fixture {
     return save(`p1_f${i}.png`, fillRect(cloneImage(base), [20, 140, 100, 170], colour));
   });
   lines.push({
-    id: 'p1', split: 'train', before: save('p1_a.png', base), after: save('p1_b.png', recoloured), frames, width: 320, height: 200,
-    changes: [{ kind: 'color', role: 'primary', label: 'button', bbox_before: [20, 140, 100, 170], bbox_after: [20, 140, 100, 170], from: 'blue', to: 'red' }],
-    captions: ['the button turned red'], region_captions: [['the button turned red', 'the blue button is now red']],
+    id: 'p1',
+    split: 'train',
+    before: save('p1_a.png', base),
+    after: save('p1_b.png', recoloured),
+    frames,
+    width: 320,
+    height: 200,
+    changes: [
+      {
+        kind: 'color',
+        role: 'primary',
+        label: 'button',
+        bbox_before: [20, 140, 100, 170],
+        bbox_after: [20, 140, 100, 170],
+        from: 'blue',
+        to: 'red',
+      },
+    ],
+    captions: ['the button turned red'],
+    region_captions: [['the button turned red', 'the blue button is now red']],
   });
 
   // 2: a green badge appears far from an unrelated, unrecorded change (top-right corner)
   const withBadge = fillRect(cloneImage(base), [250, 150, 290, 170], GREEN);
   fillRect(withBadge, [300, 30, 310, 40], RED);
   lines.push({
-    id: 'p2', split: 'train', before: 'p2_a.png', after: save('p2_b.png', withBadge), frames: [], width: 320, height: 200,
-    changes: [{ kind: 'add', role: 'primary', label: 'badge', bbox_before: null, bbox_after: [250, 150, 290, 170], from: null, to: 'badge' }],
-    captions: ['a green badge appeared'], region_captions: [['a green badge appeared']],
+    id: 'p2',
+    split: 'train',
+    before: 'p2_a.png',
+    after: save('p2_b.png', withBadge),
+    frames: [],
+    width: 320,
+    height: 200,
+    changes: [
+      { kind: 'add', role: 'primary', label: 'badge', bbox_before: null, bbox_after: [250, 150, 290, 170], from: null, to: 'badge' },
+    ],
+    captions: ['a green badge appeared'],
+    region_captions: [['a green badge appeared']],
   });
   save('p2_a.png', base);
 
   // 3: no change at all, with the noisy element recorded
   lines.push({
-    id: 'p3', split: 'train', before: save('p3_a.png', base), after: save('p3_b.png', base), frames: [], width: 320, height: 200,
+    id: 'p3',
+    split: 'train',
+    before: save('p3_a.png', base),
+    after: save('p3_b.png', base),
+    frames: [],
+    width: 320,
+    height: 200,
     changes: [{ kind: 'none', role: 'primary', label: 'header', bbox_before: [0, 0, 320, 24], bbox_after: [0, 0, 320, 24] }],
-    captions: ['no visible change'], region_captions: [['no visible change']],
+    captions: ['no visible change'],
+    region_captions: [['no visible change']],
   });
 
   // 4: theme change everywhere: the whole-screen rule fires
   const dark = sampleScreen();
   for (let i = 0; i < dark.data.length; i += 4) for (let c = 0; c < 3; c++) dark.data[i + c] = 255 - dark.data[i + c];
   lines.push({
-    id: 'p4', split: 'train', before: save('p4_a.png', base), after: save('p4_b.png', dark), frames: [], width: 320, height: 200,
+    id: 'p4',
+    split: 'train',
+    before: save('p4_a.png', base),
+    after: save('p4_b.png', dark),
+    frames: [],
+    width: 320,
+    height: 200,
     changes: [{ kind: 'theme', role: 'primary', label: 'page', bbox_before: [0, 0, 320, 200], bbox_after: [0, 0, 320, 200] }],
-    captions: ['the page switched to a dark theme'], region_captions: [['the page switched to a dark theme']],
+    captions: ['the page switched to a dark theme'],
+    region_captions: [['the page switched to a dark theme']],
   });
 
   // 5: a broken file: skipped with a message, the rest still written
   writeFileSync(join(dir, 'p5_b.png'), 'not a png');
-  lines.push({ id: 'p5', split: 'train', before: 'p1_a.png', after: 'p5_b.png', frames: [], changes: [], captions: [], region_captions: [] });
+  lines.push({
+    id: 'p5',
+    split: 'train',
+    before: 'p1_a.png',
+    after: 'p5_b.png',
+    frames: [],
+    changes: [],
+    captions: [],
+    region_captions: [],
+  });
 
   const manifest = join(dir, 'manifest.jsonl');
   writeFileSync(manifest, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   return { dir, manifest };
 }
 
-function runCrops(fixture: Fixture, workers: number): { summary: any; samples: any[]; pairs: ReturnType<typeof readNpy>; frames: ReturnType<typeof readNpy>; stderr: string } {
+function runCrops(
+  fixture: Fixture,
+  workers: number,
+): { summary: any; samples: any[]; pairs: ReturnType<typeof readNpy>; frames: ReturnType<typeof readNpy>; stderr: string } {
   const out = join(fixture.dir, `out-w${workers}`);
-  let stderr = '';
+  const stderr = '';
   const stdout = execFileSync(process.execPath, [CROPS_CLI, '--manifest', fixture.manifest, '--out', out, '--workers', String(workers)], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const summary = JSON.parse(stdout.trim().split('\n').pop()!);
-  const samples = readFileSync(`${out}.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const samples = readFileSync(`${out}.jsonl`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   return { summary, samples, pairs: readNpy(`${out}.pairs.npy`), frames: readNpy(`${out}.frames.npy`), stderr };
 }
 
@@ -183,11 +247,13 @@ test('crops: a missing manifest is a clear error', () => {
 
 test('crops: a region explained only by reflow is labelled "reflow" with its shift, others stay unexplained', () => {
   const pair = {
-    id: 'p', before: 'b.png', after: 'a.png',
+    id: 'p',
+    before: 'b.png',
+    after: 'a.png',
     reflowed: [
       { bbox_before: [10, 100, 110, 130] as Box, bbox_after: [10, 124, 110, 154] as Box },
       { bbox_before: [10, 140, 110, 170] as Box, bbox_after: [10, 164, 110, 194] as Box },
-      { bbox_before: [300, 10, 340, 30] as Box, bbox_after: [300, 10, 340, 30] as Box },   // did not move
+      { bbox_before: [300, 10, 340, 30] as Box, bbox_after: [300, 10, 340, 30] as Box }, // did not move
     ],
   };
   assert.deepEqual(reflowShiftOf([0, 95, 120, 200], pair), { dx: 0, dy: 24 });
@@ -196,10 +262,17 @@ test('crops: a region explained only by reflow is labelled "reflow" with its shi
   assert.equal(reflowShiftOf([0, 95, 120, 200], { ...pair, reflowed: undefined }), null);
   // a card that grew around a change elsewhere keeps its top-left corner: its moved edge is the shift
   const grown = { ...pair, reflowed: [{ bbox_before: [172, 148, 314, 349] as Box, bbox_after: [172, 148, 314, 389] as Box }] };
-  assert.deepEqual(reflowShiftOf([172, 347, 314, 349], grown), { dx: 0, dy: 40 }, 'its old bottom border is reflow, not "no visible change"');
+  assert.deepEqual(
+    reflowShiftOf([172, 347, 314, 349], grown),
+    { dx: 0, dy: 40 },
+    'its old bottom border is reflow, not "no visible change"',
+  );
   const narrowed = { ...pair, reflowed: [{ bbox_before: [10, 10, 200, 60] as Box, bbox_after: [40, 10, 200, 60] as Box }] };
   assert.deepEqual(reflowShiftOf([10, 10, 60, 60], narrowed), { dx: 30, dy: 0 });
   const captions = reflowCaptions(0, 24);
   assert.ok(captions.length >= 3 && captions.every((c) => /down/.test(c) && !/up/.test(c)), captions.join(' | '));
-  assert.ok(reflowCaptions(-60, 5).every((c) => /far left/.test(c)), reflowCaptions(-60, 5).join(' | '));
+  assert.ok(
+    reflowCaptions(-60, 5).every((c) => /far left/.test(c)),
+    reflowCaptions(-60, 5).join(' | '),
+  );
 });

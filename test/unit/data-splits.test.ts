@@ -6,12 +6,25 @@ import { HELD_OUT_PALETTES, paletteById, paletteIds } from '../../src/data/color
 import { pairId } from '../../src/data/generate.js';
 import { Rng, hashString } from '../../src/data/rng.js';
 import { ScreenBuilder } from '../../src/data/screen.js';
-import { HELD_OUT_TEMPLATES, VAL_HELD_OUT_TEMPLATES, buildTemplate, heldOutTemplates, leanTemplates, templateNames } from '../../src/data/templates.js';
+import {
+  HELD_OUT_TEMPLATES,
+  VAL_HELD_OUT_TEMPLATES,
+  buildTemplate,
+  heldOutTemplates,
+  leanTemplates,
+  templateNames,
+} from '../../src/data/templates.js';
 
 test('train and val never see the held-out templates and palettes; test has them all', () => {
   for (const split of ['train', 'val']) {
-    assert.deepEqual(templateNames(split).filter((t) => HELD_OUT_TEMPLATES.has(t)), []);
-    assert.deepEqual(paletteIds(split).filter((p) => HELD_OUT_PALETTES.has(p)), []);
+    assert.deepEqual(
+      templateNames(split).filter((t) => HELD_OUT_TEMPLATES.has(t)),
+      [],
+    );
+    assert.deepEqual(
+      paletteIds(split).filter((p) => HELD_OUT_PALETTES.has(p)),
+      [],
+    );
     assert.ok(templateNames(split).length >= 10);
     assert.ok(paletteIds(split).length >= 8);
   }
@@ -49,7 +62,8 @@ test('template set 3: train gains five more templates; val, test and sets 1-2 st
   assert.deepEqual(heldOutTemplates('test', 3), heldOutTemplates('test', 1));
   assert.deepEqual(leanTemplates('train', 3), train3.slice(train2.length));
   assert.deepEqual(leanTemplates('train', 2), []);
-  for (const split of ['val', 'test']) for (const set of [1, 2, 3, 4] as const) assert.deepEqual(leanTemplates(split, set), heldOutTemplates(split, set));
+  for (const split of ['val', 'test'])
+    for (const set of [1, 2, 3, 4] as const) assert.deepEqual(leanTemplates(split, set), heldOutTemplates(split, set));
   for (const t of train3.slice(train2.length)) {
     assert.ok(!templateNames('val', 3).includes(t) && !templateNames('test', 3).includes(t), t);
     assert.ok(!HELD_OUT_TEMPLATES.has(t) && !VAL_HELD_OUT_TEMPLATES.has(t), t);
@@ -105,7 +119,7 @@ for (const [set, added] of TRAINING_ADDITIONS) {
   });
 }
 
-test('each set from 3 on adds five layouts no earlier set has; set 8\'s build at every size, each element once', () => {
+test("each set from 3 on adds five layouts no earlier set has; set 8's build at every size, each element once", () => {
   const seen = new Set<string>();
   for (const set of [1, 2, 3, 4, 5, 6, 7, 8] as const) {
     const all = new Set([...templateNames('train', set), ...templateNames('val', set), ...templateNames('test', set)]);
@@ -115,7 +129,12 @@ test('each set from 3 on adds five layouts no earlier set has; set 8\'s build at
   }
   assert.equal(seen.size, 13 + 7 + 6 * 5);
   for (const name of leanTemplates('train', 8)) {
-    for (const [w, h] of [[1280, 800], [800, 600], [640, 480], [360, 640]]) {
+    for (const [w, h] of [
+      [1280, 800],
+      [800, 600],
+      [640, 480],
+      [360, 640],
+    ]) {
       for (let k = 0; k < 5; k++) {
         const rng = new Rng(hashString(`${name}|${w}|${k}`));
         const b = new ScreenBuilder(rng, paletteById(rng, 'light-blue'), w, h);
@@ -133,8 +152,14 @@ test('the seeded generator is deterministic and its streams differ by split', ()
   const b = new Rng(hashString('train|1|5|0'));
   const c = new Rng(hashString('test|1|5|0'));
   const seqA = Array.from({ length: 8 }, () => a.nextUint32());
-  assert.deepEqual(seqA, Array.from({ length: 8 }, () => b.nextUint32()));
-  assert.notDeepEqual(seqA, Array.from({ length: 8 }, () => c.nextUint32()));
+  assert.deepEqual(
+    seqA,
+    Array.from({ length: 8 }, () => b.nextUint32()),
+  );
+  assert.notDeepEqual(
+    seqA,
+    Array.from({ length: 8 }, () => c.nextUint32()),
+  );
   assert.equal(pairId('val', 3, 42), 'val-3-000042');
 });
 

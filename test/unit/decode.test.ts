@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ort, SessionManager } from '../../src/core/session.js';
 import {
-  beamSearch, gatherCacheRows, greedyDecode, onnxStep, repeatRows, tokensToText, type StepFunction,
+  beamSearch,
+  gatherCacheRows,
+  greedyDecode,
+  onnxStep,
+  repeatRows,
+  tokensToText,
+  type StepFunction,
 } from '../../src/core/procap/decode.js';
 import { encodeProcedure } from '../../src/core/procap/encode.js';
 import { CONTEXT_SIZE } from '../../src/core/context.js';
@@ -51,35 +57,57 @@ const memory = new ort.Tensor('float32', new Float32Array(2 * 3 * 2), [2, 3, 2])
 test('greedy decoding follows the most probable token and stops at <eos>', async () => {
   const calls: { dims: number[] }[] = [];
   const out = await greedyDecode(markovStep(calls), memory, 2, settings);
-  assert.deepEqual(out.map((o) => o.tokens), [[3], [3]]); // A then <eos>
+  assert.deepEqual(
+    out.map((o) => o.tokens),
+    [[3], [3]],
+  ); // A then <eos>
   assert.ok(Math.abs(out[0].logProb - Math.log(0.6 * 0.4)) < 1e-6);
-  assert.deepEqual(calls.map((c) => c.dims[2]), [0, 1], 'the cache grows by one position per step');
+  assert.deepEqual(
+    calls.map((c) => c.dims[2]),
+    [0, 1],
+    'the cache grows by one position per step',
+  );
 });
 
 test('beam search finds the better sequence greedy misses (worked by hand)', async () => {
   // greedy: A <eos> = 0.6*0.4 = 0.24; beam 2 also keeps B: B <eos> = 0.4*0.9 = 0.36
   const out = await beamSearch(markovStep([]), memory, 2, 2, settings);
-  assert.deepEqual(out.map((o) => o.tokens), [[4], [4]]);
+  assert.deepEqual(
+    out.map((o) => o.tokens),
+    [[4], [4]],
+  );
   assert.ok(Math.abs(out[0].logProb - Math.log(0.36)) < 1e-6);
   // the other finished hypothesis comes along, for the pipeline's kind agreement: A <eos> = 0.24
-  assert.deepEqual(out[0].alternatives?.map((h) => h.tokens), [[3]]);
+  assert.deepEqual(
+    out[0].alternatives?.map((h) => h.tokens),
+    [[3]],
+  );
   assert.ok(Math.abs((out[0].alternatives?.[0].logProb ?? 0) - Math.log(0.24)) < 1e-6);
 });
 
 test('beam width 1 is exactly greedy', async () => {
   const g = await greedyDecode(markovStep([]), memory, 2, settings);
   const b = await beamSearch(markovStep([]), memory, 2, 1, settings);
-  assert.deepEqual(b.map(({ tokens, logProb }) => ({ tokens, logProb })), g);
+  assert.deepEqual(
+    b.map(({ tokens, logProb }) => ({ tokens, logProb })),
+    g,
+  );
 });
 
 test('a banned token is never chosen, for its own sample only (slot tokens of text not read)', async () => {
   // sample 0 may not write A: greedy goes B <eos>; sample 1 is free: A <eos>
   const banned = [[3], undefined];
   const g = await greedyDecode(markovStep([]), memory, 2, { ...settings, banned });
-  assert.deepEqual(g.map((o) => o.tokens), [[4], [3]]);
+  assert.deepEqual(
+    g.map((o) => o.tokens),
+    [[4], [3]],
+  );
   assert.ok(Math.abs(g[0].logProb - Math.log(0.4 * 0.9)) < 1e-6, 'the other tokens keep their probabilities');
   const b = await beamSearch(markovStep([]), memory, 2, 2, { ...settings, banned: [[4], undefined] });
-  assert.deepEqual(b.map((o) => o.tokens), [[3], [4]]);
+  assert.deepEqual(
+    b.map((o) => o.tokens),
+    [[3], [4]],
+  );
   assert.ok(b[0].alternatives?.every((h) => !h.tokens.includes(4)));
 });
 
@@ -103,14 +131,16 @@ async function realMemory(sessions: SessionManager, batch: number): Promise<ort.
   const c = sessions.contract;
   const n = batch * c.n_I * c.feat_dim;
   // deterministic pseudo-random features, different per sample
-  const before = new Float32Array(n), after = new Float32Array(n);
+  const before = new Float32Array(n),
+    after = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     before[i] = Math.sin(i * 0.37) * 0.5;
     after[i] = Math.cos(i * 0.11 + (i % 7)) * 0.5;
   }
   const size = c.image.size;
   const pixels = batch * 3 * size * size;
-  const beforeImage = new Float32Array(pixels), afterImage = new Float32Array(pixels);
+  const beforeImage = new Float32Array(pixels),
+    afterImage = new Float32Array(pixels);
   for (let i = 0; i < pixels; i++) {
     beforeImage[i] = 0.5 + 0.5 * Math.sin(i * 0.013);
     afterImage[i] = 0.5 + 0.5 * Math.cos(i * 0.007);
@@ -118,8 +148,18 @@ async function realMemory(sessions: SessionManager, batch: number): Promise<ort.
   // layout contexts: a small box near the top-left of a 1280x800 screen, a little different per sample
   const contexts = new Float32Array(batch * CONTEXT_SIZE);
   for (let i = 0; i < contexts.length; i++) contexts[i] = ((i * 7) % 11) * 0.1 + (i % CONTEXT_SIZE < 2 ? 40 : 0);
-  const out = await encodeProcedure(await sessions.get('procedure_encoder'), before, after, beforeImage, afterImage,
-    contexts, batch, c.n_I, c.feat_dim, size);
+  const out = await encodeProcedure(
+    await sessions.get('procedure_encoder'),
+    before,
+    after,
+    beforeImage,
+    afterImage,
+    contexts,
+    batch,
+    c.n_I,
+    c.feat_dim,
+    size,
+  );
   return out.memory;
 }
 
@@ -140,7 +180,13 @@ test('real decoder: KV cache shapes, batch invariance, beam 1 = greedy, beam bat
       dims.push(r.presentKey.dims as number[]);
       return r;
     };
-    const s = { bos: sessions.vocab.bos, eos: sessions.vocab.eos, maxTokens: c.max_caption_tokens - 1, layers: c.decoder_layers, dModel: c.d_model };
+    const s = {
+      bos: sessions.vocab.bos,
+      eos: sessions.vocab.eos,
+      maxTokens: c.max_caption_tokens - 1,
+      layers: c.decoder_layers,
+      dModel: c.d_model,
+    };
     const memory3 = await realMemory(sessions, 3);
     const greedy = await greedyDecode(recording, memory3, 3, s);
     dims.forEach((d, t) => assert.deepEqual(d, [c.decoder_layers, 3, t + 1, c.d_model]));
@@ -150,7 +196,10 @@ test('real decoder: KV cache shapes, batch invariance, beam 1 = greedy, beam bat
       assert.ok(Math.abs(single[0].logProb - greedy[b].logProb) < 1e-3);
     }
     const beam1 = await beamSearch(base, memory3, 3, 1, s);
-    assert.deepEqual(beam1.map((x) => x.tokens), greedy.map((x) => x.tokens));
+    assert.deepEqual(
+      beam1.map((x) => x.tokens),
+      greedy.map((x) => x.tokens),
+    );
     const beam3 = await beamSearch(base, memory3, 3, 3, s);
     for (let b = 0; b < 3; b++) {
       const single = await beamSearch(base, slice(memory3, b), 1, 3, s);

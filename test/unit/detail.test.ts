@@ -57,7 +57,7 @@ test('a wide region: the window keeps its height and slides to where the pixels 
 test('a tall region slides vertically; small differences under the threshold do not count', () => {
   const before = blankImage(400, 900);
   const after = cloneImage(before);
-  fillRect(after, [50, 100, 150, 300], [245, 245, 245, 255]);  // |d| = 30 summed: over 24
+  fillRect(after, [50, 100, 150, 300], [245, 245, 245, 255]); // |d| = 30 summed: over 24
   fillRect(after, [50, 600, 150, 700], [0, 0, 0, 255]);
   const faint = cloneImage(before);
   fillRect(faint, [50, 100, 150, 300], [250, 250, 250, 255]); // |d| = 15: under 24
@@ -83,7 +83,7 @@ test('fusion: weight 0 is the region alone, a certain detail view moves the answ
   assert.throws(() => fuseDetailLogits([1, 2], [1, 2, 3], 1), /detail view/);
 });
 
-test('detail-crops CLI: writes the large regions\' views with their context rows, refuses to overwrite', () => {
+test("detail-crops CLI: writes the large regions' views with their context rows, refuses to overwrite", () => {
   const dir = tempDir('procap-detail-');
   const before = blankImage(800, 600);
   const after = fillRect(cloneImage(before), [420, 205, 470, 215], [0, 0, 0, 255]);
@@ -95,9 +95,36 @@ test('detail-crops CLI: writes the large regions\' views with their context rows
   const big: [number, number, number, number] = [100, 200, 600, 220];
   const small: [number, number, number, number] = [50, 50, 60, 60];
   const rows = [
-    { index: 0, pair_id: 'p1', region_index: 0, box: big, crop_box: cropBoxFor(big, 800, 600), kind: 'text', captions: ['x'], source: 'region' },
-    { index: 1, pair_id: 'p1', region_index: 1, box: small, crop_box: cropBoxFor(small, 800, 600), kind: 'add', captions: ['y'], source: 'region' },
-    { index: 2, pair_id: 'p1', region_index: 2, box: big, crop_box: cropBoxFor(big, 800, 600), kind: 'none', captions: ['z'], source: 'noise' },
+    {
+      index: 0,
+      pair_id: 'p1',
+      region_index: 0,
+      box: big,
+      crop_box: cropBoxFor(big, 800, 600),
+      kind: 'text',
+      captions: ['x'],
+      source: 'region',
+    },
+    {
+      index: 1,
+      pair_id: 'p1',
+      region_index: 1,
+      box: small,
+      crop_box: cropBoxFor(small, 800, 600),
+      kind: 'add',
+      captions: ['y'],
+      source: 'region',
+    },
+    {
+      index: 2,
+      pair_id: 'p1',
+      region_index: 2,
+      box: big,
+      crop_box: cropBoxFor(big, 800, 600),
+      kind: 'none',
+      captions: ['z'],
+      source: 'noise',
+    },
   ];
   fs.writeFileSync(path.join(dir, 'crops.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   const cli = path.join(REPO_ROOT, 'dist', 'src', 'cli', 'detail-crops.js');
@@ -108,13 +135,22 @@ test('detail-crops CLI: writes the large regions\' views with their context rows
   // a context file: row i holds the value i in every column
   const header = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 55), }";
   const head = Buffer.alloc(128, 0x20);
-  head.write('\x93NUMPY', 0, 'latin1'); head[6] = 1; head[7] = 0; head.writeUInt16LE(118, 8); head.write(header, 10, 'latin1'); head[127] = 0x0a;
+  head.write('\x93NUMPY', 0, 'latin1');
+  head[6] = 1;
+  head[7] = 0;
+  head.writeUInt16LE(118, 8);
+  head.write(header, 10, 'latin1');
+  head[127] = 0x0a;
   const values = new Float32Array(3 * 55).map((_, i) => Math.floor(i / 55));
   fs.writeFileSync(path.join(dir, 'crops.context.npy'), Buffer.concat([head, Buffer.from(values.buffer)]));
   const ok = spawnSync(process.execPath, [cli, '--crops', path.join(dir, 'crops.jsonl'), '--out', out], { encoding: 'utf8' });
   assert.equal(ok.status, 0, ok.stderr);
   assert.equal(JSON.parse(ok.stdout).detailed, 1, 'only the large model region (not the small one, not noise)');
-  const written = fs.readFileSync(path.join(out, 'crops.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const written = fs
+    .readFileSync(path.join(out, 'crops.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(written.length, 1);
   assert.equal(written[0].detail_of, 0);
   assert.equal(written[0].index, 0);
@@ -124,14 +160,23 @@ test('detail-crops CLI: writes the large regions\' views with their context rows
   assert.match(pairsNpy.subarray(0, 128).toString('latin1'), /'shape': \(1, 2, 96, 96, 3\)/);
   assert.equal(pairsNpy.length, 128 + 2 * 96 * 96 * 3);
   const ctx = fs.readFileSync(path.join(out, 'crops.context.npy'));
-  assert.equal(new Float32Array(ctx.buffer.slice(ctx.byteOffset + 128, ctx.byteOffset + ctx.length))[0], 0, 'the region\'s own context row');
-  const manifest = fs.readFileSync(path.join(out, 'manifest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(manifest.map((p) => p.id), ['p1']);
+  assert.equal(new Float32Array(ctx.buffer.slice(ctx.byteOffset + 128, ctx.byteOffset + ctx.length))[0], 0, "the region's own context row");
+  const manifest = fs
+    .readFileSync(path.join(out, 'manifest.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    manifest.map((p) => p.id),
+    ['p1'],
+  );
   assert.equal(manifest[0].before, path.join(dir, 'pairs', 'b.png'), 'image paths made absolute');
   const again = spawnSync(process.execPath, [cli, '--crops', path.join(dir, 'crops.jsonl'), '--out', out], { encoding: 'utf8' });
   assert.equal(again.status, 2);
   assert.match(again.stderr, /exists; pass --force/);
-  const forced = spawnSync(process.execPath, [cli, '--crops', path.join(dir, 'crops.jsonl'), '--out', out, '--force'], { encoding: 'utf8' });
+  const forced = spawnSync(process.execPath, [cli, '--crops', path.join(dir, 'crops.jsonl'), '--out', out, '--force'], {
+    encoding: 'utf8',
+  });
   assert.equal(forced.status, 0, forced.stderr);
   assert.equal(fs.readFileSync(path.join(out, 'crops.jsonl'), 'utf8').trim().split('\n').length, 1, '--force rewrites the same rows');
   const usage = spawnSync(process.execPath, [cli, '--crops', path.join(dir, 'crops.jsonl')], { encoding: 'utf8' });
@@ -148,16 +193,20 @@ test('the runtime: with a weight, a large region is also read through its window
     for (const f of fs.readdirSync(MODELS_DIR)) fs.cpSync(path.join(MODELS_DIR, f), path.join(dir, f), { recursive: true });
     const c = JSON.parse(fs.readFileSync(path.join(dir, 'contract.json'), 'utf8'));
     c.crop.detail.weight = weight;
-    delete c.pair_consistency;   // the detail view alone: with pair consistency, the big region's view would move the small one's kind too
+    delete c.pair_consistency; // the detail view alone: with pair consistency, the big region's view would move the small one's kind too
     fs.writeFileSync(path.join(dir, 'contract.json'), JSON.stringify(c));
     return new SessionManager({ modelsDir: dir, provider: 'cpu' });
   };
   // a 600 x 60 card whose background changes (one wide region), and a small badge recoloured
-  const card = (r: number, g: number, b: number): [number, number, number, number, number, number, number][] =>
-    [[40, 100, 640, 160, r, g, b], [60, 120, 200, 132, 30, 30, 30], [240, 120, 420, 132, 30, 30, 30]];
+  const card = (r: number, g: number, b: number): [number, number, number, number, number, number, number][] => [
+    [40, 100, 640, 160, r, g, b],
+    [60, 120, 200, 132, 30, 30, 30],
+    [240, 120, 420, 132, 30, 30, 30],
+  ];
   const before = drawPng(720, 400, [...card(230, 230, 230), [300, 300, 330, 320, 30, 160, 60]]);
   const after = drawPng(720, 400, [...card(90, 140, 230), [300, 300, 330, 320, 220, 40, 40]]);
-  const off = withWeight(0), on = withWeight(2);
+  const off = withWeight(0),
+    on = withWeight(2);
   try {
     const a = await describePair(off, before, after, { procedure: false });
     const b = await describePair(on, before, after, { procedure: false });
@@ -168,7 +217,7 @@ test('the runtime: with a weight, a large region is also read through its window
     const crop = big(b)!.detailCropBox;
     assert.ok(crop, 'weight 2: the wide region was read through a window too');
     assert.ok(crop[2] - crop[0] <= 192 && crop[0] >= big(b)!.cropBox[0] && crop[2] <= big(b)!.cropBox[2], JSON.stringify(crop));
-    assert.notEqual(big(a)!.confidence, big(b)!.confidence, 'the fused kind probability differs from the region view\'s alone');
+    assert.notEqual(big(a)!.confidence, big(b)!.confidence, "the fused kind probability differs from the region view's alone");
     assert.equal(small(b)!.detailCropBox, undefined);
     assert.equal(small(a)!.confidence, small(b)!.confidence, 'a small region is read as before');
     assert.equal(small(a)!.kind, small(b)!.kind);

@@ -7,14 +7,27 @@ import { build } from 'esbuild';
 import { REPO_ROOT } from './runtime-fixtures.js';
 
 test('the extension host bundle does not require onnxruntime-node (the engine worker does)', async () => {
-  const bundle = async (entry: string) => build({
-    entryPoints: [path.join(REPO_ROOT, entry)], absWorkingDir: REPO_ROOT, bundle: true, write: false, metafile: true,
-    platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'onnxruntime-node'], logLevel: 'silent',
-    logOverride: { 'empty-import-meta': 'silent' },
-  });
+  const bundle = async (entry: string) =>
+    build({
+      entryPoints: [path.join(REPO_ROOT, entry)],
+      absWorkingDir: REPO_ROOT,
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['vscode', 'onnxruntime-node'],
+      logLevel: 'silent',
+      logOverride: { 'empty-import-meta': 'silent' },
+    });
   const host = await bundle('src/extension/extension.ts');
   const inputs = Object.keys(host.metafile.inputs);
-  assert.deepEqual(inputs.filter((i) => /src\/core\/(session|pipeline)\.ts$/.test(i)), [], 'the host bundles no model-running code');
+  assert.deepEqual(
+    inputs.filter((i) => /src\/core\/(session|pipeline)\.ts$/.test(i)),
+    [],
+    'the host bundles no model-running code',
+  );
   assert.doesNotMatch(host.outputFiles[0].text, /require\("onnxruntime-node"\)/);
   // the check can fail: the worker's bundle does require it
   const worker = await bundle('src/core/worker.ts');

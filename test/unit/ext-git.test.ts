@@ -1,15 +1,38 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  isSafeRef, parseForEachRef, parseNameStatusZ, parseGitUriQuery, repositoryRelativePath,
-  defaultBranchCandidates, isReviewableImagePath, FOR_EACH_REF_FORMAT,
+  isSafeRef,
+  parseForEachRef,
+  parseNameStatusZ,
+  parseGitUriQuery,
+  repositoryRelativePath,
+  defaultBranchCandidates,
+  isReviewableImagePath,
+  FOR_EACH_REF_FORMAT,
 } from '../../src/extension/pure/gitText.js';
 
 test('refs: ordinary names pass, options and revision syntax do not', () => {
   for (const ref of ['HEAD', 'main', 'origin/main', 'feature/new-ui', 'v1.2.0', 'HEAD~1', 'main^', 'HEAD~12', 'a1b2c3d4']) {
     assert.equal(isSafeRef(ref), true, ref);
   }
-  for (const ref of ['', '-c', '--output=/tmp/x', 'main..evil', 'HEAD@{1}', 'a b', 'x;rm -rf', 'x:y', '.hidden', 'a/.b', 'branch.lock', 'end/', 'a//b', '$(id)', 'HEAD~1~2', 'x'.repeat(300)]) {
+  for (const ref of [
+    '',
+    '-c',
+    '--output=/tmp/x',
+    'main..evil',
+    'HEAD@{1}',
+    'a b',
+    'x;rm -rf',
+    'x:y',
+    '.hidden',
+    'a/.b',
+    'branch.lock',
+    'end/',
+    'a//b',
+    '$(id)',
+    'HEAD~1~2',
+    'x'.repeat(300),
+  ]) {
     assert.equal(isSafeRef(ref), false, ref);
   }
 });
@@ -25,9 +48,10 @@ test('for-each-ref output: branches, remotes and tags, origin/HEAD skipped', () 
     'refs/notes/commits\x1f1111111\x1fnotes',
     '',
   ].join('\n');
-  assert.deepEqual(parseForEachRef(output).map((r) => `${r.kind}:${r.name}:${r.commit}`), [
-    'branch:main:abc1234', 'branch:feature/x:def5678', 'remote:origin/main:abc1234', 'tag:v1.0:0000111',
-  ]);
+  assert.deepEqual(
+    parseForEachRef(output).map((r) => `${r.kind}:${r.name}:${r.commit}`),
+    ['branch:main:abc1234', 'branch:feature/x:def5678', 'remote:origin/main:abc1234', 'tag:v1.0:0000111'],
+  );
 });
 
 test('name-status -z: plain, renamed and odd paths', () => {
@@ -50,7 +74,13 @@ test('git: URI query, relative paths, default branch candidates, image filter', 
   assert.equal(repositoryRelativePath('/repo', '/repo/shots/a.png'), 'shots/a.png');
   assert.equal(repositoryRelativePath('/repo/', '/repo/a.png'), 'a.png');
   assert.throws(() => repositoryRelativePath('/repo', '/repository/a.png'), /not inside the repository/);
-  assert.deepEqual(defaultBranchCandidates('refs/remotes/origin/trunk\n'), ['origin/trunk', 'origin/main', 'origin/master', 'main', 'master']);
+  assert.deepEqual(defaultBranchCandidates('refs/remotes/origin/trunk\n'), [
+    'origin/trunk',
+    'origin/main',
+    'origin/master',
+    'main',
+    'master',
+  ]);
   assert.deepEqual(defaultBranchCandidates(undefined), ['origin/main', 'origin/master', 'main', 'master']);
   assert.equal(isReviewableImagePath('a/B.PNG'), true);
   assert.equal(isReviewableImagePath('a/b.jpg'), false);

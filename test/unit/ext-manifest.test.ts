@@ -12,23 +12,39 @@ const registered = new Set([...commandsSource.matchAll(/register\('([^']+)'/g)].
 
 test('every command the extension registers is declared in package.json, and the reverse', () => {
   assert.ok(registered.size >= 15, `found ${registered.size} registered commands`);
-  assert.deepEqual([...registered].filter((c) => !declared.has(c)), [], 'registered but not declared');
-  assert.deepEqual([...declared].filter((c) => !registered.has(c)), [], 'declared but never registered');
+  assert.deepEqual(
+    [...registered].filter((c) => !declared.has(c)),
+    [],
+    'registered but not declared',
+  );
+  assert.deepEqual(
+    [...declared].filter((c) => !registered.has(c)),
+    [],
+    'declared but never registered',
+  );
 });
 
 test('menus and keybindings name declared commands only', () => {
   const used: string[] = [];
-  for (const items of Object.values(manifest.contributes.menus) as Array<Array<{ command: string }>>) used.push(...items.map((i) => i.command));
+  for (const items of Object.values(manifest.contributes.menus) as Array<Array<{ command: string }>>)
+    used.push(...items.map((i) => i.command));
   used.push(...manifest.contributes.keybindings.map((k: { command: string }) => k.command));
-  assert.deepEqual(used.filter((c) => !declared.has(c)), []);
+  assert.deepEqual(
+    used.filter((c) => !declared.has(c)),
+    [],
+  );
 });
 
 test('entry points carry the when clauses the issue asks for', () => {
-  const menu = (name: string, command: string) => manifest.contributes.menus[name].find((i: { command: string }) => i.command === command)?.when ?? '';
+  const menu = (name: string, command: string) =>
+    manifest.contributes.menus[name].find((i: { command: string }) => i.command === command)?.when ?? '';
   assert.match(menu('explorer/context', 'procapReview.describeChange'), /listMultiSelection/);
   assert.match(menu('explorer/context', 'procapReview.describeChange'), /resourceExtname/);
   assert.match(menu('explorer/context', 'procapReview.describeVsHead'), /!listMultiSelection.*gitOpenRepositoryCount/);
-  assert.match(menu('scm/resourceState/context', 'procapReview.scm.headVsWorkingTree'), /scmProvider == git.*scmResourceGroup == workingTree/);
+  assert.match(
+    menu('scm/resourceState/context', 'procapReview.scm.headVsWorkingTree'),
+    /scmProvider == git.*scmResourceGroup == workingTree/,
+  );
   assert.match(menu('scm/resourceState/context', 'procapReview.scm.stagedVsWorkingTree'), /scmResourceGroup == workingTree/);
   // VS Code sets no resource context keys (resourceExtname) on Source Control rows: measured in
   // code-server 4.139; a clause on them would hide the items everywhere. The handler checks the extension.
@@ -47,6 +63,9 @@ test('the extension declares untrusted-workspace behaviour and restricts its set
   for (const key of ['executionProvider', 'threads', 'keyframes', 'beamWidth', 'diffThreshold', 'antiAliasing', 'maxImagePixels']) {
     assert.ok(settings.includes(`procapReview.${key}`), `setting procapReview.${key}`);
   }
-  assert.deepEqual(settings.filter((s) => !untrusted.restrictedConfigurations.includes(s)), []);
+  assert.deepEqual(
+    settings.filter((s) => !untrusted.restrictedConfigurations.includes(s)),
+    [],
+  );
   assert.equal(manifest.main, './dist/extension.cjs');
 });

@@ -5,7 +5,10 @@ import { parseWebviewMessage, parseHostMessage, MessageValidationError, MAX_COPY
 test('webview messages: each known message is accepted as typed', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
   assert.deepEqual(parseWebviewMessage({ type: 'accept' }), { type: 'accept' });
-  assert.deepEqual(parseWebviewMessage({ type: 'copyText', text: 'the button turned red' }), { type: 'copyText', text: 'the button turned red' });
+  assert.deepEqual(parseWebviewMessage({ type: 'copyText', text: 'the button turned red' }), {
+    type: 'copyText',
+    text: 'the button turned red',
+  });
   assert.deepEqual(parseWebviewMessage({ type: 'export', format: 'json' }), { type: 'export', format: 'json' });
   assert.deepEqual(parseWebviewMessage({ type: 'openImage', side: 'after' }), { type: 'openImage', side: 'after' });
 });
@@ -26,20 +29,38 @@ test('webview messages: malformed, unknown and over-long messages are refused wi
     [{ type: 'copyText', text: 'x'.repeat(MAX_COPY_TEXT_CHARS + 1) }, /longer than/],
   ];
   for (const [raw, reason] of refused) {
-    assert.throws(() => parseWebviewMessage(raw), (error: unknown) => error instanceof MessageValidationError && reason.test(error.message), JSON.stringify(raw)?.slice(0, 80));
+    assert.throws(
+      () => parseWebviewMessage(raw),
+      (error: unknown) => error instanceof MessageValidationError && reason.test(error.message),
+      JSON.stringify(raw)?.slice(0, 80),
+    );
   }
 });
 
 const tinyPng = 'iVBORw0KGgo=';
 function reportMessage(overrides: Record<string, unknown> = {}) {
   return {
-    type: 'report', title: 'a vs b', canAccept: false, canExportHtml: false,
+    type: 'report',
+    title: 'a vs b',
+    canAccept: false,
+    canExportHtml: false,
     before: { dataUri: `data:image/png;base64,${tinyPng}`, label: 'a.png', width: 10, height: 10 },
     after: { dataUri: `data:image/png;base64,${tinyPng}`, label: 'b.png', width: 10, height: 10 },
     report: {
-      summary: 'the button turned red', changed: true,
-      regions: [{ id: 0, boxBefore: [0, 0, 5, 5], boxAfter: [0, 0, 5, 5], kind: 'color', caption: 'the button turned red', confidence: 0.9, noiseOnly: false,
-        procedure: { frames: [{ width: 96, height: 96, pngBase64: tinyPng }], scores: [0.5], keyframes: [1], imagined: [] } }],
+      summary: 'the button turned red',
+      changed: true,
+      regions: [
+        {
+          id: 0,
+          boxBefore: [0, 0, 5, 5],
+          boxAfter: [0, 0, 5, 5],
+          kind: 'color',
+          caption: 'the button turned red',
+          confidence: 0.9,
+          noiseOnly: false,
+          procedure: { frames: [{ width: 96, height: 96, pngBase64: tinyPng }], scores: [0.5], keyframes: [1], imagined: [] },
+        },
+      ],
     },
     ...overrides,
   };
@@ -47,7 +68,10 @@ function reportMessage(overrides: Record<string, unknown> = {}) {
 
 test('host messages: a well-formed report passes, broken ones are refused', () => {
   assert.equal(parseHostMessage(reportMessage()).type, 'report');
-  assert.throws(() => parseHostMessage(reportMessage({ before: { dataUri: 'https://example.com/a.png', label: 'a', width: 1, height: 1 } })), /data:image\/png;base64/);
+  assert.throws(
+    () => parseHostMessage(reportMessage({ before: { dataUri: 'https://example.com/a.png', label: 'a', width: 1, height: 1 } })),
+    /data:image\/png;base64/,
+  );
   const badBox = reportMessage();
   (badBox.report as any).regions[0].boxAfter = [0, 0, 5];
   assert.throws(() => parseHostMessage(badBox), /boxes/);
@@ -55,6 +79,10 @@ test('host messages: a well-formed report passes, broken ones are refused', () =
   (badFrame.report as any).regions[0].procedure.frames[0].pngBase64 = '"><script>';
   assert.throws(() => parseHostMessage(badFrame), /not base64/);
   assert.throws(() => parseHostMessage({ type: 'eval', code: '1' }), /unknown host message type/);
-  assert.equal(parseHostMessage({ type: 'captions', title: 't', captions: [{ id: 0, kind: 'text', caption: 'the title changed', noiseOnly: false }] }).type, 'captions');
+  assert.equal(
+    parseHostMessage({ type: 'captions', title: 't', captions: [{ id: 0, kind: 'text', caption: 'the title changed', noiseOnly: false }] })
+      .type,
+    'captions',
+  );
   assert.throws(() => parseHostMessage({ type: 'captions', title: 't', captions: [{ id: 0, kind: 'text' }] }), /captions\[0\]/);
 });

@@ -44,10 +44,17 @@ test('the extension runs git only for local, read-only subcommands', () => {
     const childProcess = /import\s*\{([^}]*)\}\s*from\s*'(node:)?child_process'/.exec(code);
     if (file.endsWith('git.ts')) assert.equal(childProcess?.[1].trim(), 'execFile', file);
     else assert.equal(childProcess, null, `${file} imports child_process`);
-    assert.doesNotMatch(code, /require\(\s*['"](node:)?child_process['"]\s*\)|import\s+\*\s+as\s+\w+\s+from\s+'(node:)?child_process'/, file);
+    assert.doesNotMatch(
+      code,
+      /require\(\s*['"](node:)?child_process['"]\s*\)|import\s+\*\s+as\s+\w+\s+from\s+'(node:)?child_process'/,
+      file,
+    );
   }
   assert.ok(used.length >= 6, `found ${used.length} git calls`);
-  assert.deepEqual(used.filter((subcommand) => !allowed.has(subcommand)), []);
+  assert.deepEqual(
+    used.filter((subcommand) => !allowed.has(subcommand)),
+    [],
+  );
   const gitSource = readFileSync(join(root, 'src/extension/git.ts'), 'utf8');
   assert.equal((gitSource.match(/\bexecFile\(/g) ?? []).length, 1, 'one execFile call, in runGit');
 });

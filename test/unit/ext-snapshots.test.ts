@@ -12,19 +12,25 @@ test('Playwright outputs pair by name inside test-results; unpaired files are le
     'tests/home.spec.ts-snapshots/home-1-chromium-linux.png',
     'other/x-actual.png', // not in test-results
   ]);
-  assert.deepEqual(pairs, [{
-    framework: 'playwright', name: 'home-1',
-    expected: 'test-results/home-chromium/home-1-expected.png',
-    actual: 'test-results/home-chromium/home-1-actual.png',
-    diff: 'test-results/home-chromium/home-1-diff.png',
-  }]);
-  assert.deepEqual(playwrightBaselineCandidates(pairs[0], [
-    'tests/home.spec.ts-snapshots/home-1-chromium-linux.png',
-    'tests/home.spec.ts-snapshots/home-10-chromium-linux.png',
-    'tests/home.spec.ts-snapshots/home-1.png',
-    'test-results/home-chromium/home-1-expected.png',
-    'docs/home-1.png',
-  ]), ['tests/home.spec.ts-snapshots/home-1-chromium-linux.png', 'tests/home.spec.ts-snapshots/home-1.png']);
+  assert.deepEqual(pairs, [
+    {
+      framework: 'playwright',
+      name: 'home-1',
+      expected: 'test-results/home-chromium/home-1-expected.png',
+      actual: 'test-results/home-chromium/home-1-actual.png',
+      diff: 'test-results/home-chromium/home-1-diff.png',
+    },
+  ]);
+  assert.deepEqual(
+    playwrightBaselineCandidates(pairs[0], [
+      'tests/home.spec.ts-snapshots/home-1-chromium-linux.png',
+      'tests/home.spec.ts-snapshots/home-10-chromium-linux.png',
+      'tests/home.spec.ts-snapshots/home-1.png',
+      'test-results/home-chromium/home-1-expected.png',
+      'docs/home-1.png',
+    ]),
+    ['tests/home.spec.ts-snapshots/home-1-chromium-linux.png', 'tests/home.spec.ts-snapshots/home-1.png'],
+  );
 });
 
 test('jest-image-snapshot outputs pair with their baseline and, when stored, the received image', () => {
@@ -36,17 +42,30 @@ test('jest-image-snapshot outputs pair with their baseline and, when stored, the
     'src/__tests__/__image_snapshots__/__diff_output__/card-diff.png',
     'src/__tests__/__image_snapshots__/__diff_output__/orphan-diff.png',
   ]);
-  assert.deepEqual(pairs.map((p) => [p.name, p.baseline, p.actual ?? null]), [
-    ['button-snap', 'src/__tests__/__image_snapshots__/button-snap.png', 'src/__tests__/__image_snapshots__/__received_output__/button-snap-received.png'],
-    ['card', 'src/__tests__/__image_snapshots__/card.png', null],
-  ]);
+  assert.deepEqual(
+    pairs.map((p) => [p.name, p.baseline, p.actual ?? null]),
+    [
+      [
+        'button-snap',
+        'src/__tests__/__image_snapshots__/button-snap.png',
+        'src/__tests__/__image_snapshots__/__received_output__/button-snap-received.png',
+      ],
+      ['card', 'src/__tests__/__image_snapshots__/card.png', null],
+    ],
+  );
   assert.deepEqual(jestCompositeParts(300, 50), { baseline: [0, 0, 100, 50], received: [200, 0, 300, 50] });
   assert.equal(jestCompositeParts(301, 50), undefined);
 });
 
 test('image references: found in code and Markdown, URLs ignored', () => {
-  assert.deepEqual(findImageReferences("await expect(page).toHaveScreenshot('shots/home.png');").map((r) => r.text), ['shots/home.png']);
-  assert.deepEqual(findImageReferences('![before](docs/img/before.png) and ![after](./after.PNG)').map((r) => r.text), ['docs/img/before.png', './after.PNG']);
+  assert.deepEqual(
+    findImageReferences("await expect(page).toHaveScreenshot('shots/home.png');").map((r) => r.text),
+    ['shots/home.png'],
+  );
+  assert.deepEqual(
+    findImageReferences('![before](docs/img/before.png) and ![after](./after.PNG)').map((r) => r.text),
+    ['docs/img/before.png', './after.PNG'],
+  );
   assert.deepEqual(findImageReferences('see https://example.com/x/shot.png for details'), []);
   const [reference] = findImageReferences('x = "a.png"');
   assert.equal('x = "a.png"'.slice(reference.start, reference.end), 'a.png');

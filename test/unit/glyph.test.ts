@@ -29,8 +29,8 @@ function word(image: RgbaImage, x: number, baseline: number, letters: string, st
   for (const ch of letters) {
     const top = baseline - height;
     const shape = ch.charCodeAt(0) % 4;
-    fill(image, x, top, x + stroke, baseline, 20);                                     // stem
-    if (shape === 1 || shape === 3) fill(image, x, top, x + w, top + stroke, 20);      // top bar
+    fill(image, x, top, x + stroke, baseline, 20); // stem
+    if (shape === 1 || shape === 3) fill(image, x, top, x + w, top + stroke, 20); // top bar
     if (shape === 1 || shape === 2) fill(image, x + w - stroke, top, x + w, baseline, 20); // right stem
     if (shape === 2 || shape === 3) fill(image, x, baseline - stroke, x + w, baseline, 20); // foot
     x += w + Math.max(2, stroke);
@@ -52,7 +52,8 @@ test('the glyph features are the tail of the layout context, in order (contract 
 });
 
 function pair(draw: (image: RgbaImage, which: 'before' | 'after') => void): [RgbaImage, RgbaImage] {
-  const before = blank(300, 70), after = blank(300, 70);
+  const before = blank(300, 70),
+    after = blank(300, 70);
   draw(before, 'before');
   draw(after, 'after');
   return [before, after];
@@ -91,7 +92,7 @@ test('a larger font size: taller and wider ink, a different row profile', () => 
 
 test('strokes are measured against the background of the changed part (a label on a dark button)', () => {
   const [before, after] = pair((im, which) => {
-    fill(im, 12, 15, 200, 55, 90);            // the button
+    fill(im, 12, 15, 200, 55, 90); // the button
     word(im, 30, 45, 'Save', which === 'before' ? 2 : 4, 20);
   });
   const g = glyphs(before, after, BOX);
@@ -103,7 +104,8 @@ test('nothing changed, a region outside the images, and a whole screen of text',
   const [before] = pair((im) => word(im, 20, 45, 'Sign in', 2, 20));
   assert.deepEqual(glyphFeatures(before, before, BOX), [0, 0, 0, 0, 0, 1]);
   assert.deepEqual(glyphFeatures(before, before, [400, 400, 500, 500]), [0, 0, 0, 0, 0, 1]);
-  const big0 = blank(1400, 1000), big1 = blank(1400, 1000);
+  const big0 = blank(1400, 1000),
+    big1 = blank(1400, 1000);
   for (let row = 0; row < 20; row++) {
     word(big0, 30, 60 + row * 45, 'Lorem ipsum dolor sit amet', 2, 20);
     word(big1, 30, 60 + row * 45, 'Lorem ipsum dolor sit amet', 4, 20);

@@ -4,8 +4,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import {
-  DEFAULT_IMAGE_LIMITS, ImageInputError, decodePng, encodePng, encodePngVariant, readPngFile, readPngHeader,
-  type PngVariant, type RgbaImage,
+  DEFAULT_IMAGE_LIMITS,
+  ImageInputError,
+  decodePng,
+  encodePng,
+  encodePngVariant,
+  readPngFile,
+  readPngHeader,
+  type PngVariant,
+  type RgbaImage,
 } from '../../src/core/image.js';
 import { blankImage, pixelAt, tempDir, writePng } from './image-fixtures.js';
 
@@ -24,7 +31,8 @@ function colourful(alpha: boolean): RgbaImage {
 function expectedPixel(source: RgbaImage, x: number, y: number, variant: PngVariant): number[] {
   let [r, g, b, a] = pixelAt(source, x, y);
   const depth = variant.bitDepth;
-  const quantise = (v: number) => (depth >= 8 ? v : Math.floor((Math.round((v * ((1 << depth) - 1)) / 255) * 255) / ((1 << depth) - 1) + 0.5));
+  const quantise = (v: number) =>
+    depth >= 8 ? v : Math.floor((Math.round((v * ((1 << depth) - 1)) / 255) * 255) / ((1 << depth) - 1) + 0.5);
   if (variant.colorType === 0 || variant.colorType === 4) g = b = r;
   if (variant.colorType !== 3) [r, g, b] = [quantise(r), quantise(g), quantise(b)];
   if (variant.colorType === 0 || variant.colorType === 2) a = 255;
@@ -33,7 +41,13 @@ function expectedPixel(source: RgbaImage, x: number, y: number, variant: PngVari
 }
 
 const variants: PngVariant[] = [];
-for (const [colorType, depths] of [[0, [1, 2, 4, 8, 16]], [2, [8, 16]], [3, [1, 2, 4, 8]], [4, [8, 16]], [6, [8, 16]]] as const) {
+for (const [colorType, depths] of [
+  [0, [1, 2, 4, 8, 16]],
+  [2, [8, 16]],
+  [3, [1, 2, 4, 8]],
+  [4, [8, 16]],
+  [6, [8, 16]],
+] as const) {
   for (const bitDepth of depths) {
     for (const interlace of [false, true]) variants.push({ colorType, bitDepth, interlace } as PngVariant);
   }
@@ -56,7 +70,11 @@ test('decodes every PNG colour type, bit depth and interlace, alpha composited o
     assert.equal(decoded.height, 11);
     for (let y = 0; y < 11; y++) {
       for (let x = 0; x < 13; x++) {
-        assert.deepEqual(Array.from(pixelAt(decoded, x, y)), expectedPixel(source, x, y, variant), `${JSON.stringify(variant)} at ${x},${y}`);
+        assert.deepEqual(
+          Array.from(pixelAt(decoded, x, y)),
+          expectedPixel(source, x, y, variant),
+          `${JSON.stringify(variant)} at ${x},${y}`,
+        );
       }
     }
   }
@@ -95,33 +113,54 @@ function pngClaiming(width: number, height: number, idat: Uint8Array, interlace 
   ihdr[8] = 8;
   ihdr[9] = 6;
   ihdr[12] = interlace;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }
 
 test('a header claiming 100000 x 100000 is refused from the header, naming the file', () => {
   const bytes = pngClaiming(100000, 100000, deflateSync(Buffer.alloc(10)));
-  assert.throws(() => readPngHeader(bytes, 'huge.png'), (e: Error) => e instanceof ImageInputError && /huge\.png/.test(e.message) && /too large/.test(e.message));
-  assert.throws(() => decodePng(bytes, 'huge.png'), (e: Error) => e instanceof ImageInputError && /too large/.test(e.message));
+  assert.throws(
+    () => readPngHeader(bytes, 'huge.png'),
+    (e: Error) => e instanceof ImageInputError && /huge\.png/.test(e.message) && /too large/.test(e.message),
+  );
+  assert.throws(
+    () => decodePng(bytes, 'huge.png'),
+    (e: Error) => e instanceof ImageInputError && /too large/.test(e.message),
+  );
 });
 
 test('a tiny file whose header claims a big (allowed) size is refused before decoding', () => {
   // 16000 x 2500 is within the limits, but 20 bytes of data cannot hold 160 MB of pixels
   const bytes = pngClaiming(16000, 2500, deflateSync(Buffer.alloc(10)));
-  assert.throws(() => decodePng(bytes, 'liar.png'), (e: Error) => e instanceof ImageInputError && /liar\.png/.test(e.message) && /cannot hold/.test(e.message));
+  assert.throws(
+    () => decodePng(bytes, 'liar.png'),
+    (e: Error) => e instanceof ImageInputError && /liar\.png/.test(e.message) && /cannot hold/.test(e.message),
+  );
 });
 
 test('the largest accepted image is configurable', () => {
   const bytes = encodePng(blankImage(300, 200));
   assert.equal(decodePng(bytes, 'ok.png').width, 300);
   const limits = { ...DEFAULT_IMAGE_LIMITS, maxPixels: 50_000 };
-  assert.throws(() => decodePng(bytes, 'big.png', limits), (e: Error) => e instanceof ImageInputError && /big\.png.*too large/.test(e.message));
+  assert.throws(
+    () => decodePng(bytes, 'big.png', limits),
+    (e: Error) => e instanceof ImageInputError && /big\.png.*too large/.test(e.message),
+  );
   assert.throws(() => decodePng(bytes, 'wide.png', { ...DEFAULT_IMAGE_LIMITS, maxSide: 256 }), /wide\.png.*too large/);
 });
 
 test('a truncated PNG, cut anywhere, gives a clear error naming the file', () => {
   const bytes = encodePng(blankImage(40, 30, [200, 10, 10, 255]));
   for (let cut = 0; cut < bytes.length; cut++) {
-    assert.throws(() => decodePng(bytes.subarray(0, cut), 'cut.png'), (e: Error) => e instanceof ImageInputError && e.message.startsWith('cut.png: '), `cut at ${cut}`);
+    assert.throws(
+      () => decodePng(bytes.subarray(0, cut), 'cut.png'),
+      (e: Error) => e instanceof ImageInputError && e.message.startsWith('cut.png: '),
+      `cut at ${cut}`,
+    );
   }
 });
 
@@ -129,7 +168,10 @@ test('a bad CRC is reported as a corrupt file', () => {
   const bytes = Buffer.from(encodePng(blankImage(40, 30, [200, 10, 10, 255])));
   const idat = bytes.indexOf('IDAT', 0, 'latin1');
   bytes[idat + 6] ^= 0x01; // one bit inside the compressed data
-  assert.throws(() => decodePng(bytes, 'crc.png'), (e: Error) => e instanceof ImageInputError && /crc\.png/.test(e.message) && /CRC/i.test(e.message));
+  assert.throws(
+    () => decodePng(bytes, 'crc.png'),
+    (e: Error) => e instanceof ImageInputError && /crc\.png/.test(e.message) && /CRC/i.test(e.message),
+  );
   const header = Buffer.from(encodePng(blankImage(4, 4)));
   header[17] ^= 0x01; // inside IHDR width
   assert.throws(() => decodePng(header, 'ihdr.png'), /ihdr\.png: corrupt PNG: bad CRC in the IHDR/);
@@ -145,7 +187,10 @@ test('non-PNG bytes, an empty file and a zero-size header are refused clearly', 
 test('an interlaced PNG whose data inflates far beyond its header is refused', () => {
   // 64 MB of zeros compress to ~64 KB; the header promises only 100 x 100 pixels
   const bomb = pngClaiming(100, 100, deflateSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 }), 1);
-  assert.throws(() => decodePng(bomb, 'bomb.png'), (e: Error) => e instanceof ImageInputError && /bomb\.png/.test(e.message) && /expands beyond/.test(e.message));
+  assert.throws(
+    () => decodePng(bomb, 'bomb.png'),
+    (e: Error) => e instanceof ImageInputError && /bomb\.png/.test(e.message) && /expands beyond/.test(e.message),
+  );
 });
 
 test('image data that inflates to less than the header needs is refused, the same way every time', () => {
@@ -160,10 +205,16 @@ test('image data that inflates to less than the header needs is refused, the sam
   const messages = new Set<string>();
   for (let i = 0; i < 20; i++) {
     Buffer.allocUnsafe(65536).fill(i * 13); // leave different stale bytes behind between calls
-    assert.throws(() => decodePng(short, 'short.png'), (e: Error) => {
-      messages.add(e.message);
-      return e instanceof ImageInputError && /short\.png: truncated or corrupt PNG: the image data ends after 6 of the 1230 bytes/.test(e.message);
-    });
+    assert.throws(
+      () => decodePng(short, 'short.png'),
+      (e: Error) => {
+        messages.add(e.message);
+        return (
+          e instanceof ImageInputError &&
+          /short\.png: truncated or corrupt PNG: the image data ends after 6 of the 1230 bytes/.test(e.message)
+        );
+      },
+    );
   }
   assert.equal(messages.size, 1);
 });
@@ -172,7 +223,10 @@ test('reading files: missing and oversized files name the path', () => {
   const dir = tempDir();
   const path = writePng(join(dir, 'screen.png'), blankImage(20, 10, [1, 2, 3, 255]));
   assert.deepEqual(pixelAt(readPngFile(path), 5, 5), [1, 2, 3, 255]);
-  assert.throws(() => readPngFile(join(dir, 'missing.png')), (e: Error) => e instanceof ImageInputError && /missing\.png: cannot read/.test(e.message));
+  assert.throws(
+    () => readPngFile(join(dir, 'missing.png')),
+    (e: Error) => e instanceof ImageInputError && /missing\.png: cannot read/.test(e.message),
+  );
   assert.throws(() => readPngFile(path, { ...DEFAULT_IMAGE_LIMITS, maxFileBytes: 10 }), /screen\.png: file too large/);
   writeFileSync(join(dir, 'empty.png'), '');
   assert.throws(() => readPngFile(join(dir, 'empty.png')), /empty\.png: the file is empty/);

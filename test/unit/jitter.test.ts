@@ -18,7 +18,16 @@ const screen = (rects: Rect[]): RgbaImage => decodePng(drawPng(200, 120, [[0, 0,
 
 test('the eight 1-pixel shifts are found, and only them', () => {
   const before = screen(label(50, 50));
-  for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [-1, -1], [1, -1], [-1, 1]]) {
+  for (const [dx, dy] of [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+    [1, 1],
+    [-1, -1],
+    [1, -1],
+    [-1, 1],
+  ]) {
     const after = screen(label(50 + dx, 50 + dy));
     assert.deepEqual(jitterShiftOf(before, after, [49, 49, 112, 66]), { dx, dy }, `shift ${dx},${dy}`);
   }
@@ -68,8 +77,10 @@ test('describe: a block shifted by 1 px is measured as a move by the reader, and
     const jittered = drawPng(200, 120, [[0, 0, 200, 20, 60, 60, 90], ...label(50, 51)]);
     const read = await describe(sessions, before, jittered, { procedure: false });
     assert.equal(read.changed, true);
-    assert.ok(read.regions.some((r) => r.kind === 'move' && r.captionSource === 'reader' && /moved 1 px down/.test(r.caption)),
-      read.regions.map((r) => `${r.kind}: ${r.caption}`).join(' | '));
+    assert.ok(
+      read.regions.some((r) => r.kind === 'move' && r.captionSource === 'reader' && /moved 1 px down/.test(r.caption)),
+      read.regions.map((r) => `${r.kind}: ${r.caption}`).join(' | '),
+    );
     const report = await describe(sessions, before, jittered, { procedure: false, read: false });
     assert.equal(report.changed, false);
     assert.equal(report.summary, NO_CHANGE_CAPTION);

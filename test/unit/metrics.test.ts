@@ -32,22 +32,41 @@ test('ROUGE-L worked by hand', () => {
   // LCS("a b c d", "a c d e f") = 3: P = 3/4, R = 3/5, F(beta=1.2) = 2.44*0.45 / (0.6 + 1.44*0.75)
   close(rougeLSample('a b c d', ['a c d e f']), (2.44 * 0.45) / (0.6 + 1.08));
   close(rougeLSample('x y', ['a b']), 0);
-  close(rougeL([{ candidate: 'a b', references: ['a b'] }, { candidate: 'x', references: ['y'] }]), 0.5);
+  close(
+    rougeL([
+      { candidate: 'a b', references: ['a b'] },
+      { candidate: 'x', references: ['y'] },
+    ]),
+    0.5,
+  );
 });
 
 test('CIDEr-D worked by hand (coco definition, x10 per sample)', () => {
   // sample 1: candidate equals its only reference -> n=1 and n=2 cosines are 1, n=3,4 empty -> 10*(2/4) = 5
   // sample 2: "c d" vs "c e": unigram cosine 1/2 (all idf weights log 2), no bigram match -> 10*(0.5/4) = 1.25
-  const r = ciderD([{ candidate: 'a b', references: ['a b'] }, { candidate: 'c d', references: ['c e'] }]);
+  const r = ciderD([
+    { candidate: 'a b', references: ['a b'] },
+    { candidate: 'c d', references: ['c e'] },
+  ]);
   close(r.perSample[0], 5, 1e-9);
   close(r.perSample[1], 1.25, 1e-9);
   close(r.score, 3.125, 1e-9);
-  close(scoreCaptions([{ candidate: 'a b', references: ['a b'] }, { candidate: 'c d', references: ['c e'] }]).cider, 312.5, 1e-6);
+  close(
+    scoreCaptions([
+      { candidate: 'a b', references: ['a b'] },
+      { candidate: 'c d', references: ['c e'] },
+    ]).cider,
+    312.5,
+    1e-6,
+  );
 });
 
 test('CIDEr-D length penalty: exp(-(delta bigrams)^2 / 72)', () => {
   // candidate "a b" (1 bigram) vs reference "a b a b" ... use distinct documents so idf is non-zero
-  const samples = [{ candidate: 'a b', references: ['a b c'] }, { candidate: 'x', references: ['y'] }];
+  const samples = [
+    { candidate: 'a b', references: ['a b c'] },
+    { candidate: 'x', references: ['y'] },
+  ];
   const r = ciderD(samples);
   // unigram: hyp {a:L,b:L}, ref {a:L,b:L,c:L}: sum min*ref = 2L^2, norms sqrt2 L, sqrt3 L -> 2/sqrt6
   // bigram: hyp {ab:L}, ref {ab:L, bc:L}: L^2 / (L * sqrt2 L) = 1/sqrt2; delta = 1 - 2 = -1
@@ -56,7 +75,10 @@ test('CIDEr-D length penalty: exp(-(delta bigrams)^2 / 72)', () => {
 });
 
 test('CIDEr ceiling: each reference in turn against the others', () => {
-  const refs = [['a b', 'a b'], ['c d', 'c d', 'c d']];
+  const refs = [
+    ['a b', 'a b'],
+    ['c d', 'c d', 'c d'],
+  ];
   // every candidate equals all its remaining references: n=1,2 cosine 1 -> per sample 5, every round
   close(ciderCeiling(refs), 500, 1e-6);
   assert.equal(ciderCeiling([['only one']]), 0);
@@ -69,10 +91,16 @@ test('same numbers as training/metrics.py on a mixed set (when python3 and train
     return;
   }
   const samples = [
-    { candidate: 'the blue button moved down', references: ['the blue button moved down slightly', 'blue button shifted down', 'the button moved lower'] },
+    {
+      candidate: 'the blue button moved down',
+      references: ['the blue button moved down slightly', 'blue button shifted down', 'the button moved lower'],
+    },
     { candidate: 'the title turned red', references: ['the heading changed to red', 'the title is now red', 'title turned red'] },
     { candidate: 'no visible change', references: ['no visible change', 'nothing changed', 'the screens look the same'] },
-    { candidate: 'a green badge was added', references: ['a badge appeared in the toolbar', 'a new green badge was added at the top right'] },
+    {
+      candidate: 'a green badge was added',
+      references: ['a badge appeared in the toolbar', 'a new green badge was added at the top right'],
+    },
     { candidate: '', references: ['the icon changed'] },
   ];
   const script = `

@@ -22,7 +22,8 @@ function item(image: RgbaImage, x: number, y: number, w: number, h: number, seed
   let s = seed * 9301 + 49297;
   const next = () => (s = (s * 233280 + 12345) % 1000003) / 1000003;
   for (let k = 0; k < (w * h) / 40; k++) {
-    const px = x + Math.floor(next() * (w - 3)), py = y + Math.floor(next() * (h - 3));
+    const px = x + Math.floor(next() * (w - 3)),
+      py = y + Math.floor(next() * (h - 3));
     const level = Math.floor(next() * 120);
     for (let dy = 0; dy < 3; dy++) {
       for (let dx = 0; dx < 3; dx++) {
@@ -60,7 +61,8 @@ test('an unchanged region: every block with content is found where it was', () =
 });
 
 test('an item moved diagonally: its blocks are found at the move, one rigid shift', () => {
-  const before = blank(400, 300), after = blank(400, 300);
+  const before = blank(400, 300),
+    after = blank(400, 300);
   item(before, 60, 60, 100, 50, 2);
   item(after, 60 + 37, 60 - 23, 100, 50, 2);
   const m = motionOf(before, after, [60, 37, 197, 110]);
@@ -74,7 +76,8 @@ test('an item moved diagonally: its blocks are found at the move, one rigid shif
 });
 
 test('two items swapped: half the content moves down, half up (a reorder)', () => {
-  const before = blank(300, 300), after = blank(300, 300);
+  const before = blank(300, 300),
+    after = blank(300, 300);
   item(before, 40, 40, 160, 60, 3);
   item(before, 40, 110, 160, 60, 4);
   item(after, 40, 40, 160, 60, 4);
@@ -93,18 +96,20 @@ test('two items swapped: half the content moves down, half up (a reorder)', () =
 });
 
 test('new content has no source and removed content has no destination', () => {
-  const before = blank(300, 200), after = blank(300, 200);
+  const before = blank(300, 200),
+    after = blank(300, 200);
   item(after, 50, 50, 120, 60, 5);
   const added = motionOf(before, after, [50, 50, 170, 110]);
   assert.ok(added.after_new > 0.9, `after_new ${added.after_new}`);
-  assert.equal(added.before_content, 0);     // nothing was there before
+  assert.equal(added.before_content, 0); // nothing was there before
   const removed = motionOf(after, before, [50, 50, 170, 110]);
   assert.ok(removed.before_gone > 0.9, `before_gone ${removed.before_gone}`);
   assert.equal(removed.after_content, 0);
 });
 
 test('regions at the image edge and tiny images give finite features', () => {
-  const before = blank(40, 6), after = blank(40, 6);
+  const before = blank(40, 6),
+    after = blank(40, 6);
   item(after, 0, 0, 40, 6, 6);
   motionOf(before, after, [0, 0, 40, 6]);
   motionOf(before, after, [-10, -10, 60, 20]);
@@ -128,7 +133,11 @@ test('a fade toward the background fits after = bg + alpha * (before - bg) with 
   // a recolour of the same strokes (dark grey -> red) is not a fade
   const red = blank(300, 200);
   for (let i = 0; i < before.data.length; i += 4) {
-    if (before.data[i] < WHITE) { red.data[i] = 220; red.data[i + 1] = 40; red.data[i + 2] = 40; }
+    if (before.data[i] < WHITE) {
+      red.data[i] = 220;
+      red.data[i + 1] = 40;
+      red.data[i + 2] = 40;
+    }
   }
   const recoloured = sampleContext(before, red, [box], crop, 0, 300, 200);
   assert.ok(at(recoloured, 'fade_residual') > 0.3, `fade_residual ${at(recoloured, 'fade_residual')}`);

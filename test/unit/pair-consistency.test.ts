@@ -17,7 +17,10 @@ test('worked numbers (as the Python side)', () => {
 });
 
 test('a clear region decides an unclear one of the same pair; alone, a region is unchanged', () => {
-  const argmax = (v: Float32Array, r: number) => { const row = Array.from(v.subarray(r * 3, r * 3 + 3)); return row.indexOf(Math.max(...row)); };
+  const argmax = (v: Float32Array, r: number) => {
+    const row = Array.from(v.subarray(r * 3, r * 3 + 3));
+    return row.indexOf(Math.max(...row));
+  };
   const z = [0.1, 0, 0, 0, 5, 0];
   const rule = { weight: 0.3, floor: 0.001 };
   const both = pairConsistentLogits(z, 3, [true, true], rule);
@@ -29,11 +32,14 @@ test('a clear region decides an unclear one of the same pair; alone, a region is
   assert.throws(() => pairConsistentLogits([1, 2], 3, [true], rule), /pair consistency/);
 });
 
-test('the rule comes from the models folder\'s contract; none, or weight 0, is off; a floor of 0 is refused', () => {
+test("the rule comes from the models folder's contract; none, or weight 0, is off; a floor of 0 is refused", () => {
   assert.equal(contractPairConsistency({}), undefined);
   assert.equal(contractPairConsistency({ pair_consistency: { weight: 0, floor: 0.001 } }), undefined);
   assert.deepEqual(contractPairConsistency({ pair_consistency: { weight: 0.3, floor: 0.001 } }), { weight: 0.3, floor: 0.001 });
   assert.throws(() => contractPairConsistency({ pair_consistency: { weight: 0.3, floor: 0 } }), /floor/);
   const shipped = (contract as { pair_consistency?: { weight: number; floor: number } }).pair_consistency;
-  assert.deepEqual(contractPairConsistency(contract as never), shipped && shipped.weight > 0 ? { weight: shipped.weight, floor: shipped.floor } : undefined);
+  assert.deepEqual(
+    contractPairConsistency(contract as never),
+    shipped && shipped.weight > 0 ? { weight: shipped.weight, floor: shipped.floor } : undefined,
+  );
 });

@@ -11,7 +11,11 @@ import { ort, SessionManager, MODEL_NAMES, OPTIONAL_MODEL_NAMES, type ModelName 
 import { selectKeyframes } from '../../src/core/procap/sample.js';
 import { MODELS_DIR, REPO_ROOT } from './runtime-fixtures.js';
 
-interface GoldenTensor { dtype: 'float32' | 'int64'; dims: number[]; data: number[] }
+interface GoldenTensor {
+  dtype: 'float32' | 'int64';
+  dims: number[];
+  data: number[];
+}
 interface Golden {
   model: string;
   tolerance: { abs: number; rel: number };
@@ -20,7 +24,12 @@ interface Golden {
 }
 
 const goldenDir = path.join(MODELS_DIR, 'golden');
-const goldenFiles = fs.existsSync(goldenDir) ? fs.readdirSync(goldenDir).filter((f) => f.endsWith('.json')).sort() : [];
+const goldenFiles = fs.existsSync(goldenDir)
+  ? fs
+      .readdirSync(goldenDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 
 function toTensor(t: GoldenTensor): ort.Tensor {
   if (t.dtype === 'int64') return new ort.Tensor('int64', BigInt64Array.from(t.data.map((x) => BigInt(x))), t.dims);
@@ -58,10 +67,14 @@ for (const file of goldenFiles) {
           continue;
         }
         const data = got.data as Float32Array;
-        let worst = 0, worstAt = -1;
+        let worst = 0,
+          worstAt = -1;
         for (let i = 0; i < expected.data.length; i++) {
           const excess = Math.abs(data[i] - expected.data[i]) - (golden.tolerance.abs + golden.tolerance.rel * Math.abs(expected.data[i]));
-          if (excess > worst) { worst = excess; worstAt = i; }
+          if (excess > worst) {
+            worst = excess;
+            worstAt = i;
+          }
         }
         assert.equal(worstAt, -1, `${k}[${worstAt}] = ${data[worstAt]} vs ${expected.data[worstAt]}`);
       }
@@ -78,7 +91,9 @@ test('keyframe sampling equals training/sample.py (confidence weights and top-k)
     return;
   }
   // 9 frames x 36 patches x 64 features, deterministic
-  const frames = Array.from({ length: 9 }, (_, f) => Array.from({ length: 36 * 64 }, (_, i) => Math.sin(i * 0.013 * (f + 1)) + (f / 8) * Math.cos(i * 0.7)));
+  const frames = Array.from({ length: 9 }, (_, f) =>
+    Array.from({ length: 36 * 64 }, (_, i) => Math.sin(i * 0.013 * (f + 1)) + (f / 8) * Math.cos(i * 0.7)),
+  );
   const script = `
 import json, sys, torch
 sys.path.insert(0, ${JSON.stringify(REPO_ROOT)})
@@ -92,7 +107,15 @@ print(json.dumps({'w': w[0].tolist(), 'top': top_keyframes(w, 2)[0].tolist()}))`
     return;
   }
   const py = JSON.parse(run.stdout) as { w: number[]; top: number[] };
-  const sel = selectKeyframes(frames.map((f) => ({ data: Float32Array.from(f), offset: 0 })), 36, 64, 2);
+  const sel = selectKeyframes(
+    frames.map((f) => ({ data: Float32Array.from(f), offset: 0 })),
+    36,
+    64,
+    2,
+  );
   sel.scores.forEach((w, i) => assert.ok(Math.abs(w - py.w[i]) < 1e-5, `w[${i}] ${w} vs ${py.w[i]}`));
-  assert.deepEqual(sel.keyframes, py.top.map((j) => j + 1));
+  assert.deepEqual(
+    sel.keyframes,
+    py.top.map((j) => j + 1),
+  );
 });

@@ -13,8 +13,12 @@ import { ort } from '../../src/core/session.js';
 import { MODELS_DIR, contains, decodePngBase64, drawPng, screenPair, tempDir } from './runtime-fixtures.js';
 
 let sessions: SessionManager;
-before(() => { sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' }); });
-after(async () => { await sessions.dispose(); });
+before(() => {
+  sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
+});
+after(async () => {
+  await sessions.dispose();
+});
 
 test('summary composition: meaningful captions joined with "and", duplicates once, size change last', () => {
   assert.equal(composeSummary([]), NO_CHANGE_CAPTION);
@@ -25,8 +29,10 @@ test('summary composition: meaningful captions joined with "and", duplicates onc
   // at most three changes named, the rest counted (training/tests/test_summary.py checks the same)
   assert.equal(composeSummary(['a', 'b', 'c']), 'a and b and c');
   assert.equal(composeSummary(['a', 'b', 'c', 'd']), 'a and b and c and one more change');
-  assert.equal(composeSummary(['a', 'b', 'c', 'd', 'e', 'd'], undefined, 'the screenshot grew 3 px wider'),
-    'a and b and c and 2 more changes and the screenshot grew 3 px wider');
+  assert.equal(
+    composeSummary(['a', 'b', 'c', 'd', 'e', 'd'], undefined, 'the screenshot grew 3 px wider'),
+    'a and b and c and 2 more changes and the screenshot grew 3 px wider',
+  );
 });
 
 test('identical screenshots: no regions, "no visible change", not changed', async () => {
@@ -43,12 +49,17 @@ test('a pair with two changes: two boxed regions with captions, kinds, procedure
   const pair = screenPair();
   let early: { count: number; ms: number } | undefined;
   const report = await describe(sessions, pair.before, pair.after, {
-    onCaptions: (regions, ms) => { early = { count: regions.length, ms }; },
+    onCaptions: (regions, ms) => {
+      early = { count: regions.length, ms };
+    },
   });
   const meaningful = report.regions.filter((r) => !r.noiseOnly);
   assert.equal(meaningful.length, 2, JSON.stringify(report.regions.map((r) => r.boxBefore)));
   for (const truth of pair.changedBoxes) {
-    assert.ok(meaningful.some((r) => contains(r.boxBefore, truth)), `a region covers ${truth}`);
+    assert.ok(
+      meaningful.some((r) => contains(r.boxBefore, truth)),
+      `a region covers ${truth}`,
+    );
   }
   const kinds = sessions.contract.kinds;
   for (const r of meaningful) {
@@ -89,7 +100,10 @@ test('options: procedure off skips the frames; beam search gives a caption too; 
   const contract = JSON.parse(fs.readFileSync(path.join(MODELS_DIR, 'contract.json'), 'utf8'));
   assert.equal(DEFAULT_BEAM_WIDTH, contract.default_beam_width);
   const beam = await describe(sessions, pair.before, pair.after, { beamWidth: DEFAULT_BEAM_WIDTH, procedure: false });
-  assert.deepEqual(beam.regions.map((r) => r.caption), fast.regions.map((r) => r.caption));
+  assert.deepEqual(
+    beam.regions.map((r) => r.caption),
+    fast.regions.map((r) => r.caption),
+  );
   const greedy = await describe(sessions, pair.before, pair.after, { beamWidth: 1, procedure: false });
   assert.equal(greedy.regions.length, fast.regions.length);
   await assert.rejects(describe(sessions, pair.before, pair.after, { beamWidth: 0 }), /beamWidth/);
@@ -131,18 +145,25 @@ test('an aborted signal stops describe with an AbortError', async () => {
   await assert.rejects(describe(sessions, pair.before, pair.after, { signal: controller.signal }), { name: 'AbortError' });
   // aborted between stages: as soon as the captions exist
   const mid = new AbortController();
-  await assert.rejects(describe(sessions, pair.before, pair.after, {
-    signal: mid.signal, onCaptions: () => mid.abort(),
-  }), { name: 'AbortError' });
+  await assert.rejects(
+    describe(sessions, pair.before, pair.after, {
+      signal: mid.signal,
+      onCaptions: () => mid.abort(),
+    }),
+    { name: 'AbortError' },
+  );
 });
 
-test('the reported kind is the argmax of the kind head logits (or the kind committee\'s) plus the kind prior bias, decided with the pair\'s other regions', async (t) => {
+test("the reported kind is the argmax of the kind head logits (or the kind committee's) plus the kind prior bias, decided with the pair's other regions", async (t) => {
   const light = drawPng(160, 120, [[10, 10, 150, 30, 200, 200, 200]], [255, 255, 255]);
   const dark = drawPng(160, 120, [[10, 10, 150, 30, 80, 80, 80]], [20, 20, 30]);
   const c = sessions.contract;
   const n = c.kinds.length;
   let changedByPrior = 0;
-  for (const [name, pair] of [['two changes', screenPair()], ['global change', { before: light, after: dark }]] as const) {
+  for (const [name, pair] of [
+    ['two changes', screenPair()],
+    ['global change', { before: light, after: dark }],
+  ] as const) {
     // read: false: the decision rebuilt here is the models'; the text reader may explain a region otherwise
     // noneMinProbability 0: "none" is always believed, so the reported kind is the plain argmax
     const report = await describe(sessions, pair.before, pair.after, { procedure: false, noneMinProbability: 0, read: false });
@@ -158,28 +179,56 @@ test('the reported kind is the argmax of the kind head logits (or the kind commi
     const contexts = new Float32Array(shown.length * CONTEXT_SIZE);
     shown.forEach((r, i) => {
       const group = r === report.global ? [r] : regions;
-      contexts.set(sampleContext(before, after, group.map((g) => g.boxBefore), group.map((g) => g.cropBox),
-        group.indexOf(r), width, height), i * CONTEXT_SIZE);
+      contexts.set(
+        sampleContext(
+          before,
+          after,
+          group.map((g) => g.boxBefore),
+          group.map((g) => g.cropBox),
+          group.indexOf(r),
+          width,
+          height,
+        ),
+        i * CONTEXT_SIZE,
+      );
     });
-    const crop = (image: typeof before, r: (typeof shown)[number]) => r === report.global
-      ? wholeScreenCrop(image, r.cropBox[2], r.cropBox[3]) : extractCrop(image, r.cropBox);
+    const crop = (image: typeof before, r: (typeof shown)[number]) =>
+      r === report.global ? wholeScreenCrop(image, r.cropBox[2], r.cropBox[3]) : extractCrop(image, r.cropBox);
     const beforeTensor = cropsToTensor(shown.map((r) => crop(before, r)));
     const afterTensor = cropsToTensor(shown.map((r) => crop(after, r)));
     const R = shown.length;
-    const ends = await tokenize(await sessions.get('tokenizer_encoder'),
-      Float32Array.from([...beforeTensor, ...afterTensor]), 2 * R, CROP_SIZE);
+    const ends = await tokenize(
+      await sessions.get('tokenizer_encoder'),
+      Float32Array.from([...beforeTensor, ...afterTensor]),
+      2 * R,
+      CROP_SIZE,
+    );
     const featSize = c.n_I * c.feat_dim;
-    const encoded = await encodeProcedure(await sessions.get('procedure_encoder'),
-      ends.features.slice(0, R * featSize), ends.features.slice(R * featSize), beforeTensor, afterTensor, contexts, R, c.n_I, c.feat_dim, CROP_SIZE);
+    const encoded = await encodeProcedure(
+      await sessions.get('procedure_encoder'),
+      ends.features.slice(0, R * featSize),
+      ends.features.slice(R * featSize),
+      beforeTensor,
+      afterTensor,
+      contexts,
+      R,
+      c.n_I,
+      c.feat_dim,
+      CROP_SIZE,
+    );
     // the kind committee (contract v6), when shipped: the mean of the head's and the members' log-softmaxes
     const members = await sessions.kindMembers();
-    const memberLogProbs = members ? (await members.run({
-      before_features: new ort.Tensor('float32', ends.features.slice(0, R * featSize), [R, c.n_I, c.feat_dim]),
-      after_features: new ort.Tensor('float32', ends.features.slice(R * featSize), [R, c.n_I, c.feat_dim]),
-      before_image: new ort.Tensor('float32', beforeTensor, [R, 3, CROP_SIZE, CROP_SIZE]),
-      after_image: new ort.Tensor('float32', afterTensor, [R, 3, CROP_SIZE, CROP_SIZE]),
-      context: new ort.Tensor('float32', contexts, [R, CONTEXT_SIZE]),
-    })).kind_log_probs : undefined;
+    const memberLogProbs = members
+      ? (
+          await members.run({
+            before_features: new ort.Tensor('float32', ends.features.slice(0, R * featSize), [R, c.n_I, c.feat_dim]),
+            after_features: new ort.Tensor('float32', ends.features.slice(R * featSize), [R, c.n_I, c.feat_dim]),
+            before_image: new ort.Tensor('float32', beforeTensor, [R, 3, CROP_SIZE, CROP_SIZE]),
+            after_image: new ort.Tensor('float32', afterTensor, [R, 3, CROP_SIZE, CROP_SIZE]),
+            context: new ort.Tensor('float32', contexts, [R, CONTEXT_SIZE]),
+          })
+        ).kind_log_probs
+      : undefined;
     const M = memberLogProbs ? memberLogProbs.dims[1] : 0;
     const viewLogits = (i: number): number[] => {
       const own = Array.from(encoded.kindLogits.subarray(i * n, (i + 1) * n));
@@ -197,11 +246,23 @@ test('the reported kind is the argmax of the kind head logits (or the kind commi
     const prior = await (await sessions.get('kind_prior')).run({ context: new ort.Tensor('float32', contexts, [R, CONTEXT_SIZE]) });
     const bias = prior.kind_bias.data as Float32Array;
     assert.equal(bias.length, R * n);
-    assert.ok(bias.some((v) => v !== 0), 'the prior says something');
+    assert.ok(
+      bias.some((v) => v !== 0),
+      'the prior says something',
+    );
     // then the pair's regions help each other (contract "pair_consistency"), the whole-screen sample apart
     const summed = shown.flatMap((_, i) => viewLogits(i).map((v, k) => v + bias[i * n + k]));
     const pairRule = contractPairConsistency(c);
-    const decided = pairRule ? Array.from(pairConsistentLogits(summed, n, shown.map((r) => r !== report.global), pairRule)) : summed;
+    const decided = pairRule
+      ? Array.from(
+          pairConsistentLogits(
+            summed,
+            n,
+            shown.map((r) => r !== report.global),
+            pairRule,
+          ),
+        )
+      : summed;
     shown.forEach((r, i) => {
       const head = viewLogits(i);
       const fused = decided.slice(i * n, (i + 1) * n);

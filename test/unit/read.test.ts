@@ -30,19 +30,27 @@ function pasted(image: RgbaImage, from: Box, to: [number, number]): RgbaImage {
   const out = { width: image.width, height: image.height, data: Uint8Array.from(image.data) };
   for (let y = from[1]; y < from[3]; y++) {
     for (let x = from[0]; x < from[2]; x++) {
-      const s = (y * image.width + x) * 4, d = ((to[1] + y - from[1]) * image.width + to[0] + x - from[0]) * 4;
+      const s = (y * image.width + x) * 4,
+        d = ((to[1] + y - from[1]) * image.width + to[0] + x - from[0]) * 4;
       out.data.set(image.data.subarray(s, s + 4), d);
     }
   }
   return out;
 }
 
-test('OCR reads the example screenshot\'s UI text exactly, spaces included', async () => {
+test("OCR reads the example screenshot's UI text exactly, spaces included", async () => {
   const reader = new TextReader();
   try {
     const lines = await reader.read(readPngFile(EXAMPLE_BEFORE));
     const texts = lines.map((l) => l.text);
-    for (const expected of ['Team members', 'Two-factor login', 'Get started', 'Log out', 'Enter country', 'Review issue plan from meeting data fix']) {
+    for (const expected of [
+      'Team members',
+      'Two-factor login',
+      'Get started',
+      'Log out',
+      'Enter country',
+      'Review issue plan from meeting data fix',
+    ]) {
       assert.ok(texts.includes(expected), `read ${JSON.stringify(expected)} among ${JSON.stringify(texts)}`);
     }
     const started = lines.find((l) => l.text === 'Get started')!;
@@ -70,7 +78,7 @@ test('a re-worded label in a real PNG is quoted old and new, with its words in t
   }
 });
 
-test('describe: the example pair\'s moved button is named and measured by the reader; reversed, it moved up', async () => {
+test("describe: the example pair's moved button is named and measured by the reader; reversed, it moved up", async () => {
   const sessions = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
   try {
     const report = await describePair(sessions, EXAMPLE_BEFORE, EXAMPLE_AFTER, { procedure: false });
@@ -83,15 +91,27 @@ test('describe: the example pair\'s moved button is named and measured by the re
     const reversed = await describePair(sessions, EXAMPLE_AFTER, EXAMPLE_BEFORE, { procedure: false });
     assert.match(reversed.summary, /the 'Get started' button moved 39 px up/);
     const withoutReader = await describePair(sessions, EXAMPLE_BEFORE, EXAMPLE_AFTER, { procedure: false, read: false });
-    assert.ok(withoutReader.regions.every((r) => r.captionSource === undefined), 'read: false leaves the model\'s captions');
+    assert.ok(
+      withoutReader.regions.every((r) => r.captionSource === undefined),
+      "read: false leaves the model's captions",
+    );
   } finally {
     await sessions.dispose();
   }
 });
 
 test('matchLines: same text moved, re-worded in place, added and removed', () => {
-  const before = [line('Open Files', [30, 60, 100, 78]), line('Show Header', [30, 84, 118, 100]), line('Debugger Panel', [30, 108, 136, 124])];
-  const after = [line('File Browser', [30, 60, 112, 78]), line('Table of Contents', [30, 84, 144, 100]), line('Show Header', [30, 108, 118, 124]), line('Debugger Panel', [30, 132, 136, 148])];
+  const before = [
+    line('Open Files', [30, 60, 100, 78]),
+    line('Show Header', [30, 84, 118, 100]),
+    line('Debugger Panel', [30, 108, 136, 124]),
+  ];
+  const after = [
+    line('File Browser', [30, 60, 112, 78]),
+    line('Table of Contents', [30, 84, 144, 100]),
+    line('Show Header', [30, 108, 118, 124]),
+    line('Debugger Panel', [30, 132, 136, 148]),
+  ];
   const changes = matchLines(before, after);
   const kinds = changes.map((c) => c.kind).sort();
   assert.deepEqual(kinds, ['added', 'moved', 'moved', 'reworded']);
@@ -105,7 +125,11 @@ test('matchLines: same text moved, re-worded in place, added and removed', () =>
 
 test('verdictOf: an insertion is one change with its consequence; numbers are read as numbers', () => {
   const before = [line('Show Header', [30, 84, 118, 100]), line('Debugger Panel', [30, 108, 136, 124])];
-  const after = [line('Table of Contents', [30, 84, 144, 100]), line('Show Header', [30, 108, 118, 124]), line('Debugger Panel', [30, 132, 136, 148])];
+  const after = [
+    line('Table of Contents', [30, 84, 144, 100]),
+    line('Show Header', [30, 108, 118, 124]),
+    line('Debugger Panel', [30, 132, 136, 148]),
+  ];
   const inserted = verdictOf({ changes: matchLines([], after.slice(0, 1)).concat(matchLines(before, after.slice(1))) });
   assert.ok(inserted);
   assert.equal(inserted.kind, 'add');
@@ -118,8 +142,13 @@ test('verdictOf: an insertion is one change with its consequence; numbers are re
 
 test('captions of re-wordings: whole labels, or the changed words inside a sentence', () => {
   assert.equal(rewordingCaption('Select...', 'Choose an option'), "the text 'Select...' now reads 'Choose an option'");
-  assert.equal(rewordingCaption('Images in markdown should keep inside the container width:', 'Images in markdown should stay inside the container width:'),
-    "'keep' now reads 'stay' in the text 'Images in markdown should stay inside the conta…'");
+  assert.equal(
+    rewordingCaption(
+      'Images in markdown should keep inside the container width:',
+      'Images in markdown should stay inside the container width:',
+    ),
+    "'keep' now reads 'stay' in the text 'Images in markdown should stay inside the conta…'",
+  );
   assert.deepEqual(changedWords('a b c d', 'a b d'), { before: 'c', after: '', partial: true });
   assert.equal(shiftWords(-16, 12), '16 px left and 12 px down');
   assert.equal(textKey('Open  Files'), textKey('open files'));
@@ -131,7 +160,11 @@ test('OCR post-processing: CTC collapse and blanks, NFKC folding, icon-like read
   const probs = new Float32Array([0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0]);
   const decoded = ctcDecode(probs, 0, 6, 4, dictionary);
   assert.equal(decoded.text, 'aab');
-  assert.deepEqual(decoded.steps, [[0, 1], [3, 3], [4, 5]]);
+  assert.deepEqual(decoded.steps, [
+    [0, 1],
+    [3, 3],
+    [4, 5],
+  ]);
   assert.equal(normaliseText('@st.cache，  @st.cache_data ,'), '@st.cache, @st.cache_data,');
   assert.equal(isReadable({ text: '○', confidence: 0.99 }), false);
   assert.equal(isReadable({ text: 'b', confidence: 0.7 }), false);
@@ -168,20 +201,32 @@ test('readerDecides: what the reader read decides; where it saw only unread pixe
   assert.equal(readerWrites(gone, 'opacity'), false);
   assert.equal(readerWrites({ kind: 'font', caption: "the font of the text 'Open' changed", basis: 'words' }, 'font'), false);
   assert.equal(readerWrites(undefined, 'move'), false);
-  const shifted = (dx: number, dy: number) => ({ kind: 'move' as const, caption: 'the content here moved', basis: 'pixels' as const, shift: { dx, dy } });
+  const shifted = (dx: number, dy: number) => ({
+    kind: 'move' as const,
+    caption: 'the content here moved',
+    basis: 'pixels' as const,
+    shift: { dx, dy },
+  });
   assert.equal(readerDecides(shifted(0, 2), 'font'), true, 'a 2 px shift is a move, never a font change');
   assert.equal(readerDecides(shifted(0, 30), 'reorder'), false, 'a far shift of unread content: the models see the layout');
   assert.equal(readerDecides(shifted(0, 30), 'spacing'), true, 'the models keep their layout kind, the reader gives the distance');
-  assert.equal(readerDecides({ kind: 'move', caption: "'Save' moved 30 px down", basis: 'words', shift: { dx: 0, dy: 30 } }, 'remove'), true);
+  assert.equal(
+    readerDecides({ kind: 'move', caption: "'Save' moved 30 px down", basis: 'words', shift: { dx: 0, dy: 30 } }, 'remove'),
+    true,
+  );
   const recolour = { kind: 'color' as const, caption: "'Sign in' changed colour from blue to red", basis: 'words' as const };
   assert.equal(readerDecides(recolour, 'theme', { themedRegions: 1 }), true, 'one recoloured button is not a theme change');
   assert.equal(readerDecides(recolour, 'theme', { themedRegions: 3 }), false, 'one recolour of several the models call a theme');
   // another hue or the same one paler, measured on pixels rather than a text's ink: the models say which
-  const paler = { kind: 'opacity' as const, caption: "'Board' faded: it is now paler, closer to the white background", basis: 'pixels' as const };
+  const paler = {
+    kind: 'opacity' as const,
+    caption: "'Board' faded: it is now paler, closer to the white background",
+    basis: 'pixels' as const,
+  };
   assert.equal(readerDecides(paler, 'color'), false);
   assert.equal(readerDecides({ ...paler, kind: 'color' }, 'opacity'), false);
   assert.equal(readerDecides(paler, 'move'), true);
-  assert.equal(readerDecides(recolour, 'opacity'), true, 'a text\'s ink colour read on its words decides');
+  assert.equal(readerDecides(recolour, 'opacity'), true, "a text's ink colour read on its words decides");
 });
 
 test('colour names', () => {
@@ -193,9 +238,15 @@ test('colour names', () => {
 });
 
 test('realpairs scoring: change, all and none over the summary and changed regions', () => {
-  const region = (kind: string, caption: string) => ({ kind, caption, noiseOnly: false } as unknown as ChangeRegion);
-  const report = { summary: "the text 'Open Files' now reads 'File Browser'", regions: [region('text', "the text 'Open Files' now reads 'File Browser'"), region('none', 'the font changed')] };
-  assert.deepEqual(scoreChecks(report, { change: true, all: [['File Browser'], ['renam|reads']], none: ['font'] }), { pass: true, reasons: [] });
+  const region = (kind: string, caption: string) => ({ kind, caption, noiseOnly: false }) as unknown as ChangeRegion;
+  const report = {
+    summary: "the text 'Open Files' now reads 'File Browser'",
+    regions: [region('text', "the text 'Open Files' now reads 'File Browser'"), region('none', 'the font changed')],
+  };
+  assert.deepEqual(scoreChecks(report, { change: true, all: [['File Browser'], ['renam|reads']], none: ['font'] }), {
+    pass: true,
+    reasons: [],
+  });
   const failed = scoreChecks(report, { change: false, all: [['Recents']], none: ['open files'] });
   assert.equal(failed.pass, false);
   assert.equal(failed.reasons.length, 3);
@@ -205,7 +256,10 @@ test('realpairs scoring: change, all and none over the summary and changed regio
 });
 
 test('ocr-eval: labels quoted in a reference, not apostrophes', () => {
-  assert.deepEqual(quotedLabels("The third menu item's label changed from 'Open Files' to 'File Browser'; everything else is unchanged."), ['Open Files', 'File Browser']);
+  assert.deepEqual(quotedLabels("The third menu item's label changed from 'Open Files' to 'File Browser'; everything else is unchanged."), [
+    'Open Files',
+    'File Browser',
+  ]);
   assert.deepEqual(quotedLabels("the 'Deploy' button and the ⋮ icon ('a', 'b')"), ['Deploy', 'a', 'b']);
   assert.equal(wordAccuracy('Save changes', 'Save changes'), 1);
   assert.equal(wordAccuracy('Save changes', 'Save'), 0.5);
@@ -240,15 +294,20 @@ test('blocks: an icon that moved from one region to another moved; a blob filled
     fillRect(image, [x, y, x + 14, y + 14], [90, 90, 90, 255]);
     fillRect(image, [x + 4, y + 4, x + 10, y + 10], [255, 255, 255, 255]);
   };
-  const before = blankImage(300, 60), after = blankImage(300, 60);
+  const before = blankImage(300, 60),
+    after = blankImage(300, 60);
   ring(before, 240, 20);
   ring(after, 30, 20);
   const reader = new TextReader();
   try {
-    const moved = await readPair(reader, before, after, [[20, 10, 60, 44], [230, 10, 270, 44]]);
+    const moved = await readPair(reader, before, after, [
+      [20, 10, 60, 44],
+      [230, 10, 270, 44],
+    ]);
     assert.ok(!moved.regions.some((v) => v && /icon was (added|removed)/.test(v.caption)), JSON.stringify(moved.regions));
     // a small mark (digits, say) that a filled badge now surrounds
-    const plain = blankImage(120, 60), filled = blankImage(120, 60);
+    const plain = blankImage(120, 60),
+      filled = blankImage(120, 60);
     for (const img of [plain, filled]) fillRect(img, [55, 26, 61, 34], [60, 60, 60, 255]);
     fillRect(filled, [44, 14, 72, 46], [150, 220, 170, 255]);
     fillRect(filled, [55, 26, 61, 34], [60, 60, 60, 255]);
@@ -265,18 +324,29 @@ test('matchLines: the same words drawn wider in place are a restyle (font), not 
     const image = blankImage(200, 80);
     const scale = (box[2] - box[0]) / 60;
     [0, 5, 9, 16, 20, 27, 31, 36, 42, 47, 51, 56].forEach((x, i) => {
-      const x0 = box[0] + Math.round(x * scale), w = Math.max(2, Math.round((i % 3 === 0 ? 3 : 2) * scale));
+      const x0 = box[0] + Math.round(x * scale),
+        w = Math.max(2, Math.round((i % 3 === 0 ? 3 : 2) * scale));
       fillRect(image, [x0, box[1] + 2, x0 + w, box[3] - 2], [40, 40, 40, 255]);
     });
     return image;
   };
-  const wider = matchLines([line('Integrations', [20, 30, 80, 46])], [line('Integrations', [20, 30, 100, 46])],
-    { before: draw([20, 30, 80, 46]), after: draw([20, 30, 100, 46]) });
-  assert.deepEqual(wider.map((c) => c.kind), ['reworded']);
+  const wider = matchLines([line('Integrations', [20, 30, 80, 46])], [line('Integrations', [20, 30, 100, 46])], {
+    before: draw([20, 30, 80, 46]),
+    after: draw([20, 30, 100, 46]),
+  });
+  assert.deepEqual(
+    wider.map((c) => c.kind),
+    ['reworded'],
+  );
   assert.equal(verdictOf({ changes: wider })?.kind, 'font');
-  const lower = matchLines([line('Integrations', [20, 30, 80, 46])], [line('Integrations', [20, 31, 80, 47])],
-    { before: draw([20, 30, 80, 46]), after: draw([20, 31, 80, 47]) });
-  assert.deepEqual(lower.map((c) => c.kind), ['moved']);
+  const lower = matchLines([line('Integrations', [20, 30, 80, 46])], [line('Integrations', [20, 31, 80, 47])], {
+    before: draw([20, 30, 80, 46]),
+    after: draw([20, 31, 80, 47]),
+  });
+  assert.deepEqual(
+    lower.map((c) => c.kind),
+    ['moved'],
+  );
 });
 
 test('elementOf: a filled button, a badge, a bordered input; a table cell and plain text are not named', () => {
@@ -285,8 +355,10 @@ test('elementOf: a filled button, a badge, a bordered input; a table cell and pl
   };
   const page = () => blankImage(400, 200);
   const outline = (image: RgbaImage, b: Box, c: [number, number, number, number]) => {
-    fillRect(image, [b[0], b[1], b[2], b[1] + 1], c); fillRect(image, [b[0], b[3] - 1, b[2], b[3]], c);
-    fillRect(image, [b[0], b[1], b[0] + 1, b[3]], c); fillRect(image, [b[2] - 1, b[1], b[2], b[3]], c);
+    fillRect(image, [b[0], b[1], b[2], b[1] + 1], c);
+    fillRect(image, [b[0], b[3] - 1, b[2], b[3]], c);
+    fillRect(image, [b[0], b[1], b[0] + 1, b[3]], c);
+    fillRect(image, [b[2] - 1, b[1], b[2], b[3]], c);
   };
   const text = { text: 'Save changes' };
   // text on a filled box with even padding
@@ -343,7 +415,10 @@ test('acrossRegions: an inserted link that pushed another, rows swapped, a move 
     reading(matchLines([], [line('Docs', [90, 10, 130, 24])])),
   ]);
   assert.equal(verdictOf(inserted[0])?.caption, "'Analytics' was added");
-  assert.deepEqual(inserted[1].changes.map((c) => c.kind), ['moved']);
+  assert.deepEqual(
+    inserted[1].changes.map((c) => c.kind),
+    ['moved'],
+  );
   // two rows that traded places across two regions: a reorder in both
   const swapped = acrossRegions([
     reading(matchLines([line('Wen Schmidt', [10, 10, 90, 24])], [line('Liam Silva', [10, 10, 80, 24])])),
@@ -364,7 +439,10 @@ test('acrossRegions: an inserted link that pushed another, rows swapped, a move 
     reading(matchLines([line('Account change', [10, 10, 120, 24])], [line('Account change', [10, 103, 120, 117])])),
   ]);
   assert.equal(verdictOf(pushedRow[0])?.caption, "'Final build' was added");
-  assert.deepEqual(pushedRow[1].changes.map((c) => c.kind), ['moved']);
+  assert.deepEqual(
+    pushedRow[1].changes.map((c) => c.kind),
+    ['moved'],
+  );
   // a menu item inserted: each item took the place of the one above it, their icons read as glyphs
   // on one side only ("= Pin", "三Share" -> "Share")
   const menu = acrossRegions([
@@ -373,7 +451,10 @@ test('acrossRegions: an inserted link that pushed another, rows swapped, a move 
     reading(matchLines([], [line('Pin', [10, 78, 40, 92])])),
   ]);
   assert.equal(verdictOf(menu[0])?.kind, 'add');
-  assert.deepEqual(menu.slice(1).map((r) => r.changes.map((c) => c.kind)), [['moved'], ['moved']]);
+  assert.deepEqual(
+    menu.slice(1).map((r) => r.changes.map((c) => c.kind)),
+    [['moved'], ['moved']],
+  );
 });
 
 test('matchLines: an icon read as a character on one side only does not make other words', () => {
@@ -383,14 +464,20 @@ test('matchLines: an icon read as a character on one side only does not make oth
   assert.equal(coreKey('A'), 'a', 'a lone letter is kept');
   assert.notEqual(coreKey('-5 items'), coreKey('5 items'), 'a sign before a number is not an icon');
   // a button inserted before another: the old one (its arrow icon read as ">" before, "→" after) moved
-  const changes = matchLines([line('> Add item', [158, 502, 242, 518])], [line('Invite', [153, 501, 200, 519]), line('→ Add item', [239, 502, 323, 518])]);
+  const changes = matchLines(
+    [line('> Add item', [158, 502, 242, 518])],
+    [line('Invite', [153, 501, 200, 519]), line('→ Add item', [239, 502, 323, 518])],
+  );
   assert.deepEqual(changes.map((c) => c.kind).sort(), ['added', 'moved']);
   assert.equal(verdictOf({ changes })?.caption, "'Invite' was added; '→ Add item' moved 81 px right");
 });
 
 test('slot tokens of a decoder caption are filled with the text read there, or said without it', () => {
   assert.equal(fillCaptionSlots('a button <label> was added', { label: 'Sign in' }), "a button 'Sign in' was added");
-  assert.equal(fillCaptionSlots('<old> now reads <new>', { old: 'Open Files', new: 'File Browser' }), "'Open Files' now reads 'File Browser'");
+  assert.equal(
+    fillCaptionSlots('<old> now reads <new>', { old: 'Open Files', new: 'File Browser' }),
+    "'Open Files' now reads 'File Browser'",
+  );
   assert.equal(fillCaptionSlots('the <label> button moved down', {}), 'the button moved down');
   assert.equal(fillCaptionSlots('<label> faded', {}), 'the element faded');
   assert.equal(fillCaptionSlots('the icon of <label> changed', {}), 'the icon of the element changed');
@@ -411,28 +498,42 @@ test('slot tokens of a decoder caption are filled with the text read there, or s
 test('verdictOf: the same words re-wrapped are left to the models; a removal that scrolled new lines into view is a removal', () => {
   const rewrapped = matchLines(
     [line('meeting page', [10, 10, 110, 24]), line('Feature mobile server', [10, 30, 170, 44])],
-    [line('Feature mobile server meeting', [10, 10, 230, 24]), line('page', [10, 30, 45, 44])]);
+    [line('Feature mobile server meeting', [10, 10, 230, 24]), line('page', [10, 30, 45, 44])],
+  );
   assert.equal(verdictOf({ changes: rewrapped }), undefined);
   // a row removed from a list of fixed height: the rows below moved up, a new one came into view at the end
   const removed = matchLines(
     [line('Chen Dubois', [10, 10, 100, 24]), line('Ada Berg', [10, 40, 80, 54]), line('Liam Silva', [10, 70, 90, 84])],
-    [line('Ada Berg', [10, 10, 80, 24]), line('Liam Silva', [10, 40, 90, 54]), line('Kemi Larsen', [10, 70, 100, 84])]);
+    [line('Ada Berg', [10, 10, 80, 24]), line('Liam Silva', [10, 40, 90, 54]), line('Kemi Larsen', [10, 70, 100, 84])],
+  );
   const v = verdictOf({ changes: removed });
   assert.equal(v?.kind, 'remove');
   assert.equal(v?.caption, "'Chen Dubois' was removed; 2 lines moved 30 px up and 'Kemi Larsen' came into view");
   // in one place, other words: a replacement
   const replaced = matchLines(
     [line('Chen Dubois', [10, 10, 100, 24]), line('Ada Berg', [10, 40, 80, 54])],
-    [line('Kemi Larsen', [10, 10, 100, 24]), line('Ada Berg', [10, 40, 80, 54])]);
+    [line('Kemi Larsen', [10, 10, 100, 24]), line('Ada Berg', [10, 40, 80, 54])],
+  );
   assert.equal(verdictOf({ changes: replaced })?.kind, 'text');
 });
 
-test('applyReading: where the models\' caption stands, its slots take the words the reader read there', () => {
+test("applyReading: where the models' caption stands, its slots take the words the reader read there", () => {
   const region = (kind: ChangeRegion['kind'], caption: string, id: number): ChangeRegion => ({
-    id, boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id], boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id], kind, caption, confidence: 0.9,
-    diffPixels: 50, noiseOnly: false, cropBox: [0, 0, 96, 96],
+    id,
+    boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id],
+    boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id],
+    kind,
+    caption,
+    confidence: 0.9,
+    diffPixels: 50,
+    noiseOnly: false,
+    cropBox: [0, 0, 96, 96],
   });
-  const regions = [region('font', 'the <label> tab became bold', 1), region('opacity', 'the <label> badge faded', 2), region('icon', 'the icon of <label> changed', 3)];
+  const regions = [
+    region('font', 'the <label> tab became bold', 1),
+    region('opacity', 'the <label> badge faded', 2),
+    region('icon', 'the icon of <label> changed', 3),
+  ];
   applyReading(regions, {
     regions: [
       { kind: 'font', caption: "the font of the text 'Billing' changed", basis: 'words', subject: 'Billing' },
@@ -440,29 +541,51 @@ test('applyReading: where the models\' caption stands, its slots take the words 
       undefined,
     ],
   });
-  assert.deepEqual(regions.map((r) => [r.kind, r.captionSource, r.caption]), [
-    ['font', 'model', "the 'Billing' tab became bold"],
-    ['opacity', 'model', "the 'Beta' badge faded"],
-    ['icon', 'model', 'the icon of <label> changed'],
-  ]);
+  assert.deepEqual(
+    regions.map((r) => [r.kind, r.captionSource, r.caption]),
+    [
+      ['font', 'model', "the 'Billing' tab became bold"],
+      ['opacity', 'model', "the 'Beta' badge faded"],
+      ['icon', 'model', 'the icon of <label> changed'],
+    ],
+  );
 });
 
-test('applyReading: an icon swap both see keeps the models\' words; content a re-spaced container carried gets both', () => {
+test("applyReading: an icon swap both see keeps the models' words; content a re-spaced container carried gets both", () => {
   const region = (kind: ChangeRegion['kind'], caption: string, id: number): ChangeRegion => ({
-    id, boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id], boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id], kind, caption, confidence: 0.9,
-    diffPixels: 50, noiseOnly: false, cropBox: [0, 0, 96, 96],
+    id,
+    boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id],
+    boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id],
+    kind,
+    caption,
+    confidence: 0.9,
+    diffPixels: 50,
+    noiseOnly: false,
+    cropBox: [0, 0, 96, 96],
   });
-  const regions = [region('icon', 'the icon button in the nav bar now shows a cloud icon', 1), region('spacing', 'more space between the buttons', 2)];
+  const regions = [
+    region('icon', 'the icon button in the nav bar now shows a cloud icon', 1),
+    region('spacing', 'more space between the buttons', 2),
+  ];
   const reading = {
     regions: [
       { kind: 'icon' as const, caption: 'an icon was replaced by another', basis: 'shapes' as const },
-      { kind: 'move' as const, caption: "the 'Filter' button moved 11 px right", basis: 'words' as const, shift: { dx: 11, dy: 0 }, subject: 'Filter' },
+      {
+        kind: 'move' as const,
+        caption: "the 'Filter' button moved 11 px right",
+        basis: 'words' as const,
+        shift: { dx: 11, dy: 0 },
+        subject: 'Filter',
+      },
     ],
   };
-  assert.deepEqual(readerWritesAll(reading, ['icon', 'spacing']), [false, false], 'the decoder\'s words are needed for both');
+  assert.deepEqual(readerWritesAll(reading, ['icon', 'spacing']), [false, false], "the decoder's words are needed for both");
   applyReading(regions, reading);
-  assert.deepEqual(regions.map((r) => [r.kind, r.caption]), [
-    ['icon', 'the icon button in the nav bar now shows a cloud icon'],
-    ['spacing', "more space between the buttons; the 'Filter' button moved 11 px right"],
-  ]);
+  assert.deepEqual(
+    regions.map((r) => [r.kind, r.caption]),
+    [
+      ['icon', 'the icon button in the nav bar now shows a cloud icon'],
+      ['spacing', "more space between the buttons; the 'Filter' button moved 11 px right"],
+    ],
+  );
 });

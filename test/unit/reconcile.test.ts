@@ -15,12 +15,18 @@ test('kindsFromLogits gives the best kind and the best kind other than none', ()
 });
 
 test('a sure "none" is kept and its caption made consistent', () => {
-  const r = reconcileKindAndCaption({ kind: 'none', probability: 0.9, changeKind: 'move', changeProbability: 0.05 }, 'the button moved down');
+  const r = reconcileKindAndCaption(
+    { kind: 'none', probability: 0.9, changeKind: 'move', changeProbability: 0.05 },
+    'the button moved down',
+  );
   assert.deepEqual(r, { kind: 'none', probability: 0.9, caption: NO_CHANGE_CAPTION });
 });
 
 test('an unsure "none" on a region with real differences becomes the best change kind', () => {
-  const r = reconcileKindAndCaption({ kind: 'none', probability: NONE_MIN_PROBABILITY - 0.1, changeKind: 'color', changeProbability: 0.3 }, 'the title turned red');
+  const r = reconcileKindAndCaption(
+    { kind: 'none', probability: NONE_MIN_PROBABILITY - 0.1, changeKind: 'color', changeProbability: 0.3 },
+    'the title turned red',
+  );
   assert.equal(r.kind, 'color');
   assert.equal(r.probability, 0.3);
   assert.equal(r.caption, 'the title turned red');
@@ -34,36 +40,70 @@ test('a change kind with a "no change" caption gets the kind\'s plain wording', 
 
 test('the summary names the causes: reflow regions only when nothing else changed', () => {
   const region = (kind: string, caption: string, noiseOnly = false) => ({ kind, caption, noiseOnly });
-  assert.deepEqual(summaryCaptions([
-    region('add', 'a button was added'), region('reflow', 'the content here shifted down'),
-    region('none', 'no visible change'), region('move', 'noise', true),
-  ]), ['a button was added']);
-  assert.deepEqual(summaryCaptions([region('reflow', 'the content here shifted down'), region('none', 'no visible change')]),
-    ['the content here shifted down']);
+  assert.deepEqual(
+    summaryCaptions([
+      region('add', 'a button was added'),
+      region('reflow', 'the content here shifted down'),
+      region('none', 'no visible change'),
+      region('move', 'noise', true),
+    ]),
+    ['a button was added'],
+  );
+  assert.deepEqual(summaryCaptions([region('reflow', 'the content here shifted down'), region('none', 'no visible change')]), [
+    'the content here shifted down',
+  ]);
   assert.deepEqual(summaryCaptions([region('none', 'no visible change')]), []);
   // reflow alone: its first region stands for all of them
-  assert.deepEqual(summaryCaptions([region('reflow', 'the layout here moved far right'), region('reflow', 'the content here shifted far right')]),
-    ['the layout here moved far right']);
+  assert.deepEqual(
+    summaryCaptions([region('reflow', 'the layout here moved far right'), region('reflow', 'the content here shifted far right')]),
+    ['the layout here moved far right'],
+  );
   // lines the reader saw move by one shift in several regions are said once in the summary
   const read = (caption: string) => ({ kind: 'move', caption, noiseOnly: false, captionSource: 'reader' });
-  assert.deepEqual(summaryCaptions([read("'Hello World' moved 8 px right and 8 px down"), region('add', 'a button was added'),
-    read("'Text input' moved 8 px right and 8 px down"), read("'Deploy' moved 16 px left")]),
-  ["'Hello World' and 'Text input' moved 8 px right and 8 px down", 'a button was added', "'Deploy' moved 16 px left"]);
-  assert.deepEqual(summaryCaptions([read("'A' moved 1 px down"), read("'B' moved 1 px down"), read("'C' moved 1 px down")]),
-    ["'A' and 2 more lines moved 1 px down"]);
-  assert.deepEqual(summaryCaptions([read("'A' moved 1 px right"), read("'B' and 'C' moved 1 px right")]), ["'A' and 2 more lines moved 1 px right"]);
+  assert.deepEqual(
+    summaryCaptions([
+      read("'Hello World' moved 8 px right and 8 px down"),
+      region('add', 'a button was added'),
+      read("'Text input' moved 8 px right and 8 px down"),
+      read("'Deploy' moved 16 px left"),
+    ]),
+    ["'Hello World' and 'Text input' moved 8 px right and 8 px down", 'a button was added', "'Deploy' moved 16 px left"],
+  );
+  assert.deepEqual(summaryCaptions([read("'A' moved 1 px down"), read("'B' moved 1 px down"), read("'C' moved 1 px down")]), [
+    "'A' and 2 more lines moved 1 px down",
+  ]);
+  assert.deepEqual(summaryCaptions([read("'A' moved 1 px right"), read("'B' and 'C' moved 1 px right")]), [
+    "'A' and 2 more lines moved 1 px right",
+  ]);
   // the models' captions, a lone move, and the reader's that say more than a plain move stand as they are
-  assert.deepEqual(summaryCaptions([region('move', 'the button moved down'), region('move', 'the button moved down'),
-    read("'Save' and 2 more lines moved 4 px up"), read("'Docs' moved 4 px up, pushed by the change above")]),
-  ['the button moved down', 'the button moved down', "'Save' and 2 more lines moved 4 px up", "'Docs' moved 4 px up, pushed by the change above"]);
+  assert.deepEqual(
+    summaryCaptions([
+      region('move', 'the button moved down'),
+      region('move', 'the button moved down'),
+      read("'Save' and 2 more lines moved 4 px up"),
+      read("'Docs' moved 4 px up, pushed by the change above"),
+    ]),
+    [
+      'the button moved down',
+      'the button moved down',
+      "'Save' and 2 more lines moved 4 px up",
+      "'Docs' moved 4 px up, pushed by the change above",
+    ],
+  );
 });
 
-test('a reflow kind with an element caption, or a change kind with a reflow caption, gets the kind\'s wording', () => {
+test("a reflow kind with an element caption, or a change kind with a reflow caption, gets the kind's wording", () => {
   const sure = (k: string) => ({ kind: k, probability: 0.9, changeKind: k, changeProbability: 0.9 });
-  assert.deepEqual(reconcileKindAndCaption(sure('reflow'), 'the white card was removed'),
-    { kind: 'reflow', probability: 0.9, caption: 'the content here shifted with the layout' });
-  assert.deepEqual(reconcileKindAndCaption(sure('add'), 'the content here shifted far left'),
-    { kind: 'add', probability: 0.9, caption: 'something was added here' });
+  assert.deepEqual(reconcileKindAndCaption(sure('reflow'), 'the white card was removed'), {
+    kind: 'reflow',
+    probability: 0.9,
+    caption: 'the content here shifted with the layout',
+  });
+  assert.deepEqual(reconcileKindAndCaption(sure('add'), 'the content here shifted far left'), {
+    kind: 'add',
+    probability: 0.9,
+    caption: 'something was added here',
+  });
   // consistent pairs are kept as the decoder wrote them
   assert.equal(reconcileKindAndCaption(sure('reflow'), 'the elements here shifted down').caption, 'the elements here shifted down');
   assert.equal(reconcileKindAndCaption(sure('remove'), 'the white card was removed').caption, 'the white card was removed');
@@ -72,9 +112,14 @@ test('a reflow kind with an element caption, or a change kind with a reflow capt
   assert.deepEqual([...captionKinds('the blue button moved down a long way')], ['move']);
 });
 
-test('a caption that claims another kind gives way to the best beam alternative that agrees, else the kind\'s wording', () => {
+test("a caption that claims another kind gives way to the best beam alternative that agrees, else the kind's wording", () => {
   const sure = (k: string) => ({ kind: k, probability: 0.9, changeKind: k, changeProbability: 0.9 });
-  const beam = ['the white link in the nav bar is no longer visible', 'nothing changed', 'the white link in the nav bar moved up', 'the link moved down'];
+  const beam = [
+    'the white link in the nav bar is no longer visible',
+    'nothing changed',
+    'the white link in the nav bar moved up',
+    'the link moved down',
+  ];
   assert.equal(reconcileKindAndCaption(sure('move'), beam).caption, 'the white link in the nav bar moved up');
   assert.equal(reconcileKindAndCaption(sure('opacity'), beam).caption, 'the white link in the nav bar is no longer visible');
   assert.equal(reconcileKindAndCaption(sure('remove'), beam).caption, 'something was removed here');
@@ -84,5 +129,9 @@ test('a caption that claims another kind gives way to the best beam alternative 
   assert.equal(reconcileKindAndCaption(sure('move'), ['the button turned red', 'no visible visible']).caption, 'something moved here');
   // an unsure "none" takes the best change kind, and the caption that says it
   const unsure = { kind: 'none', probability: NONE_MIN_PROBABILITY - 0.2, changeKind: 'add', changeProbability: 0.3 };
-  assert.deepEqual(reconcileKindAndCaption(unsure, ['nothing changed', 'a new tab appeared']), { kind: 'add', probability: 0.3, caption: 'a new tab appeared' });
+  assert.deepEqual(reconcileKindAndCaption(unsure, ['nothing changed', 'a new tab appeared']), {
+    kind: 'add',
+    probability: 0.3,
+    caption: 'a new tab appeared',
+  });
 });

@@ -39,7 +39,13 @@ test('words of a changed line merge into one box; far-apart changes stay separat
   fillRect(after, [106, 20, 150, 30], [0, 0, 0, 255]);
   fillRect(after, [300, 250, 330, 280], RED);
   const { regions } = regionsOf(before, after);
-  assert.deepEqual(regions.map((r) => r.box), [[20, 20, 150, 30], [300, 250, 330, 280]]);
+  assert.deepEqual(
+    regions.map((r) => r.box),
+    [
+      [20, 20, 150, 30],
+      [300, 250, 330, 280],
+    ],
+  );
 });
 
 test('a button that moved a short way is ONE region covering its old and new place', () => {
@@ -145,6 +151,12 @@ test('screens of different sizes are compared on the common area and the size ch
   assert.deepEqual(analysis.regions, []);
   assert.equal(analysis.sizeChange, 'the screenshot grew 66 px taller');
   assert.equal(describeSizeChange({ width: 100, height: 100 }, { width: 90, height: 100 }), 'the screenshot became 10 px narrower');
-  assert.equal(describeSizeChange({ width: 100, height: 100 }, { width: 120, height: 130 }), 'the screenshot grew 20 px wider and 30 px taller');
-  assert.equal(describeSizeChange({ width: 100, height: 100 }, { width: 120, height: 90 }), 'the screenshot grew 20 px wider and became 10 px shorter');
+  assert.equal(
+    describeSizeChange({ width: 100, height: 100 }, { width: 120, height: 130 }),
+    'the screenshot grew 20 px wider and 30 px taller',
+  );
+  assert.equal(
+    describeSizeChange({ width: 100, height: 100 }, { width: 120, height: 90 }),
+    'the screenshot grew 20 px wider and became 10 px shorter',
+  );
 });

@@ -13,7 +13,8 @@ import { SessionManager } from '../../src/core/session.js';
 import { describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { MODELS_DIR } from './runtime-fixtures.js';
 
-const W = 160, H = 60;
+const W = 160,
+  H = 60;
 
 /** coverage of pixel [p, p+1) by the interval [a, b) */
 function cover(p: number, a: number, b: number): number {
@@ -114,7 +115,10 @@ test('withRenderingNoise: the re-rendered word becomes a noise region flagged re
   const before = image(word(0));
   const after = image(word(0.45));
   const analysis = findRegions(diffImages(before, after));
-  assert.ok(analysis.regions.some((r) => !r.noiseOnly), 'pixelmatch alone calls it a change');
+  assert.ok(
+    analysis.regions.some((r) => !r.noiseOnly),
+    'pixelmatch alone calls it a change',
+  );
   const out = withRenderingNoise(analysis, before, after);
   assert.equal(out.regions.filter((r) => !r.noiseOnly).length, 0);
   assert.ok(out.regions.some((r) => r.rerendered && r.noiseOnly && !r.jitter));
@@ -138,30 +142,47 @@ test('describe: a pair whose only difference is re-rendered text says "no visibl
 });
 
 test('rerenderStats: the row-streamed blur equals a direct box mean, and stopAbove only cuts the scan short', () => {
-  const w = 41, h = 29;
+  const w = 41,
+    h = 29;
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const make = (): RgbaImage => {
     const data = new Uint8Array(w * h * 4);
     for (let i = 0; i < data.length; i++) data[i] = i % 4 === 3 ? 255 : Math.floor(rand() * 256);
     return { width: w, height: h, data };
   };
-  const a = make(), b = make();
-  for (const [box, r] of [[[0, 0, w, h], 2], [[5, 4, 20, 17], 2], [[30, 20, 41, 29], 3], [[10, 10, 11, 11], 1]] as [[number, number, number, number], number][]) {
-    let direct = 0, signed = 0, absolute = 0;
-    const gx0 = Math.max(0, box[0] - r), gy0 = Math.max(0, box[1] - r), gx1 = Math.min(w, box[2] + r), gy1 = Math.min(h, box[3] + r);
+  const a = make(),
+    b = make();
+  for (const [box, r] of [
+    [[0, 0, w, h], 2],
+    [[5, 4, 20, 17], 2],
+    [[30, 20, 41, 29], 3],
+    [[10, 10, 11, 11], 1],
+  ] as [[number, number, number, number], number][]) {
+    let direct = 0,
+      signed = 0,
+      absolute = 0;
+    const gx0 = Math.max(0, box[0] - r),
+      gy0 = Math.max(0, box[1] - r),
+      gx1 = Math.min(w, box[2] + r),
+      gy1 = Math.min(h, box[3] + r);
     for (let y = gy0; y < gy1; y++) {
       for (let x = gx0; x < gx1; x++) {
         for (let k = 0; k < 3; k++) {
-          let sum = 0, count = 0;
+          let sum = 0,
+            count = 0;
           for (let yy = Math.max(0, y - r); yy < Math.min(h, y + r + 1); yy++) {
-            for (let xx = Math.max(0, x - r); xx < Math.min(w, x + r + 1); xx++) { sum += b.data[(yy * w + xx) * 4 + k] - a.data[(yy * w + xx) * 4 + k]; count++; }
+            for (let xx = Math.max(0, x - r); xx < Math.min(w, x + r + 1); xx++) {
+              sum += b.data[(yy * w + xx) * 4 + k] - a.data[(yy * w + xx) * 4 + k];
+              count++;
+            }
           }
           direct = Math.max(direct, Math.abs(sum / count));
         }
         const o = (y * w + x) * 4;
         const luma = 0.299 * (b.data[o] - a.data[o]) + 0.587 * (b.data[o + 1] - a.data[o + 1]) + 0.114 * (b.data[o + 2] - a.data[o + 2]);
-        signed += luma; absolute += Math.abs(luma);
+        signed += luma;
+        absolute += Math.abs(luma);
       }
     }
     const s = rerenderStats(a, b, box, r);

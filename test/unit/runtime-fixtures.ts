@@ -40,10 +40,21 @@ export function drawPng(width: number, height: number, rects: Rect[], background
 
 /** A 480x320 "screen" with a few elements; `variant` moves a button and recolours a badge. */
 export function screenPair(): { before: Buffer; after: Buffer; changedBoxes: [number, number, number, number][] } {
-  const common: Rect[] = [[0, 0, 480, 40, 40, 40, 60], [20, 60, 300, 80, 200, 200, 200], [20, 100, 300, 120, 200, 200, 200]];
+  const common: Rect[] = [
+    [0, 0, 480, 40, 40, 40, 60],
+    [20, 60, 300, 80, 200, 200, 200],
+    [20, 100, 300, 120, 200, 200, 200],
+  ];
   const before = drawPng(480, 320, [...common, [40, 200, 140, 236, 30, 90, 220], [360, 60, 420, 84, 30, 160, 60]]);
   const after = drawPng(480, 320, [...common, [40, 224, 140, 260, 30, 90, 220], [360, 60, 420, 84, 220, 40, 40]]);
-  return { before, after, changedBoxes: [[40, 200, 140, 260], [360, 60, 420, 84]] };
+  return {
+    before,
+    after,
+    changedBoxes: [
+      [40, 200, 140, 260],
+      [360, 60, 420, 84],
+    ],
+  };
 }
 
 export function tempDir(prefix: string): string {

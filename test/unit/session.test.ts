@@ -126,7 +126,10 @@ test('a contract that changes a fixed dimension makes the shipped models fail th
   contract.models.procedure_encoder.outputs.kind_logits = ['B', 15];
   fs.writeFileSync(path.join(dir, 'contract.json'), JSON.stringify(contract));
   const sessions = new SessionManager({ modelsDir: dir, provider: 'cpu' });
-  await assert.rejects(sessions.get('procedure_encoder'), /procedure_encoder\.onnx: output "kind_logits" dimension 1 is 14, contract says 15/);
+  await assert.rejects(
+    sessions.get('procedure_encoder'),
+    /procedure_encoder\.onnx: output "kind_logits" dimension 1 is 14, contract says 15/,
+  );
   await sessions.dispose();
 });
 
@@ -135,14 +138,19 @@ test('models exported for another contract version are refused before loading', 
   const info = path.join(dir, 'export_info.json');
   const previous = fs.existsSync(info) ? JSON.parse(fs.readFileSync(info, 'utf8')) : {};
   fs.writeFileSync(info, JSON.stringify({ ...previous, contract_version: 999 }));
-  assert.throws(() => new SessionManager({ modelsDir: dir }), (err: Error) =>
-    err instanceof ModelLoadError && err.message.includes(info) && /contract version 999/.test(err.message));
+  assert.throws(
+    () => new SessionManager({ modelsDir: dir }),
+    (err: Error) => err instanceof ModelLoadError && err.message.includes(info) && /contract version 999/.test(err.message),
+  );
 });
 
 test('missing vocabulary, missing folder and bad options are clear errors', async () => {
   const dir = copyModels();
   fs.rmSync(path.join(dir, 'vocab.json'));
-  assert.throws(() => new SessionManager({ modelsDir: dir }), (err: Error) => err instanceof ModelLoadError && err.message.includes('vocab.json'));
+  assert.throws(
+    () => new SessionManager({ modelsDir: dir }),
+    (err: Error) => err instanceof ModelLoadError && err.message.includes('vocab.json'),
+  );
   assert.throws(() => new SessionManager({ modelsDir: path.join(dir, 'nope') }), /models folder does not exist/);
   assert.throws(() => new SessionManager({ modelsDir: MODELS_DIR, threads: 0 }), /threads/);
   assert.throws(() => new SessionManager({ modelsDir: MODELS_DIR, provider: 'tpu' as never }), /unknown provider/);
@@ -174,8 +182,11 @@ test('the kind prior is a contract model: a missing file, a missing entry or oth
   const contract = JSON.parse(fs.readFileSync(contractFile, 'utf8'));
   const { kind_prior: entry, ...others } = contract.models;
   fs.writeFileSync(contractFile, JSON.stringify({ ...contract, models: others }));
-  assert.throws(() => new SessionManager({ modelsDir: dir }), (err: Error) =>
-    err instanceof ModelLoadError && err.message.startsWith(contractFile) && /no complete entry for model kind_prior/.test(err.message));
+  assert.throws(
+    () => new SessionManager({ modelsDir: dir }),
+    (err: Error) =>
+      err instanceof ModelLoadError && err.message.startsWith(contractFile) && /no complete entry for model kind_prior/.test(err.message),
+  );
 
   // the features in another order: the prior would read the wrong numbers, so it is refused
   fs.copyFileSync(path.join(MODELS_DIR, 'kind_prior.onnx'), path.join(dir, 'kind_prior.onnx'));
@@ -183,7 +194,9 @@ test('the kind prior is a contract model: a missing file, a missing entry or oth
   [swapped[0], swapped[1]] = [swapped[1], swapped[0]];
   fs.writeFileSync(contractFile, JSON.stringify({ ...contract, models: { ...others, kind_prior: entry }, context_features: swapped }));
   const reordered = new SessionManager({ modelsDir: dir, provider: 'cpu' });
-  await assert.rejects(reordered.get('kind_prior'), (err: Error) =>
-    err instanceof ModelLoadError && err.message.startsWith(contractFile) && /context_features/.test(err.message));
+  await assert.rejects(
+    reordered.get('kind_prior'),
+    (err: Error) => err instanceof ModelLoadError && err.message.startsWith(contractFile) && /context_features/.test(err.message),
+  );
   await reordered.dispose();
 });

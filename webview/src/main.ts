@@ -19,10 +19,16 @@ const vscode = acquireVsCodeApi();
 registerToolkit();
 
 const VIEW_LABELS: Record<ViewMode, string> = {
-  'side-by-side': 'Side by side', swipe: 'Swipe', onion: 'Onion skin', blink: 'Blink', diff: 'Diff',
+  'side-by-side': 'Side by side',
+  swipe: 'Swipe',
+  onion: 'Onion skin',
+  blink: 'Blink',
+  diff: 'Diff',
 };
 
-interface PageState { mode: ViewMode }
+interface PageState {
+  mode: ViewMode;
+}
 
 const app = document.getElementById('app')!;
 let viewer: Viewer | undefined;
@@ -60,7 +66,8 @@ function showStatus(title: string, text: string, kind: 'loading' | 'error'): voi
   } else {
     app.append(
       h('p', { 'data-testid': 'error', class: 'error', role: 'alert' }, text),
-      button('Try again', 'retry', () => post({ type: 'retry' })));
+      button('Try again', 'retry', () => post({ type: 'retry' })),
+    );
   }
 }
 
@@ -70,8 +77,16 @@ function showEarlyCaptions(captions: Array<{ id: number; kind: string; caption: 
   app.querySelector('.early-captions')?.remove();
   const list = h('ul', { class: 'regions', 'data-testid': 'early-captions', 'aria-label': 'Captions (procedure still computing)' });
   for (const item of captions) {
-    list.append(h('li', { 'data-testid': 'early-caption', 'data-region-id': item.id },
-      h('span', { class: 'kind-tag' }, item.kind), ' ', item.caption, item.noiseOnly ? h('span', { class: 'muted' }, ' · anti-aliasing noise') : undefined));
+    list.append(
+      h(
+        'li',
+        { 'data-testid': 'early-caption', 'data-region-id': item.id },
+        h('span', { class: 'kind-tag' }, item.kind),
+        ' ',
+        item.caption,
+        item.noiseOnly ? h('span', { class: 'muted' }, ' · anti-aliasing noise') : undefined,
+      ),
+    );
   }
   if (captions.length === 0) list.append(h('li', { class: 'muted' }, 'no visible change'));
   app.append(h('div', { class: 'early-captions' }, h('p', { class: 'muted' }, 'Computing the procedure frames…'), list));
@@ -89,31 +104,52 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
   selectedIndex = -1;
 
   const summary = h('p', { class: 'summary', 'data-testid': 'summary', 'data-changed': String(report.changed) }, report.summary);
-  const actions = h('div', { class: 'actions' },
+  const actions = h(
+    'div',
+    { class: 'actions' },
     button('Copy summary', 'copy-summary', () => post({ type: 'copyText', text: report.summary })),
     button('Export JSON', 'export-json', () => post({ type: 'export', format: 'json' })),
     message.canExportHtml ? button('Export HTML', 'export-html', () => post({ type: 'export', format: 'html' })) : undefined,
     message.canAccept ? button('Accept as baseline', 'accept', () => post({ type: 'accept' }), { appearance: 'primary' }) : undefined,
     h('span', { class: 'accepted-note', 'data-testid': 'accepted-note', role: 'status' }) as HTMLElement,
   );
-  const details = h('p', { class: 'muted', 'data-testid': 'details' },
+  const details = h(
+    'p',
+    { class: 'muted', 'data-testid': 'details' },
     `${report.before.width}×${report.before.height} → ${report.after.width}×${report.after.height}`,
     report.sizeChange ? ` · ${report.sizeChange}` : '',
-    ` · ${report.provider} · ${Math.round(report.timings.totalMs)} ms · model ${report.modelVersion}`);
+    ` · ${report.provider} · ${Math.round(report.timings.totalMs)} ms · model ${report.modelVersion}`,
+  );
 
   const list = h('ol', { class: 'regions', 'data-testid': 'region-list', 'aria-label': 'Changed regions' });
   const items = new Map<number, HTMLElement>();
   regions.forEach((region, index) => {
-    const caption = h('button', { class: 'region-caption', 'data-testid': 'region-caption', 'data-region-id': region.id, 'data-kind': region.kind, type: 'button' },
-      h('span', { class: 'kind-tag' }, region.kind), ' ', h('span', { class: 'caption-text' }, region.caption),
-      h('span', { class: 'muted' }, ` ${(region.confidence * 100).toFixed(0)}%${region.noiseOnly ? ' · anti-aliasing noise' : ''}`));
+    const caption = h(
+      'button',
+      { class: 'region-caption', 'data-testid': 'region-caption', 'data-region-id': region.id, 'data-kind': region.kind, type: 'button' },
+      h('span', { class: 'kind-tag' }, region.kind),
+      ' ',
+      h('span', { class: 'caption-text' }, region.caption),
+      h('span', { class: 'muted' }, ` ${(region.confidence * 100).toFixed(0)}%${region.noiseOnly ? ' · anti-aliasing noise' : ''}`),
+    );
     caption.addEventListener('click', () => select(index));
-    const copy = button('Copy', 'copy-caption', () => post({ type: 'copyText', text: region.caption }), { 'aria-label': `Copy caption of ${regionName(region.id)}` });
+    const copy = button('Copy', 'copy-caption', () => post({ type: 'copyText', text: region.caption }), {
+      'aria-label': `Copy caption of ${regionName(region.id)}`,
+    });
     // the words as read: old struck through beside new
-    const text = region.text ? h('div', { class: 'region-text', 'data-testid': 'region-text' },
-      region.text.before !== undefined ? h('del', { 'data-testid': 'text-before', 'aria-label': 'text before' }, region.text.before) : undefined,
-      region.text.before !== undefined && region.text.after !== undefined ? ' → ' : '',
-      region.text.after !== undefined ? h('ins', { 'data-testid': 'text-after', 'aria-label': 'text after' }, region.text.after) : undefined) : undefined;
+    const text = region.text
+      ? h(
+          'div',
+          { class: 'region-text', 'data-testid': 'region-text' },
+          region.text.before !== undefined
+            ? h('del', { 'data-testid': 'text-before', 'aria-label': 'text before' }, region.text.before)
+            : undefined,
+          region.text.before !== undefined && region.text.after !== undefined ? ' → ' : '',
+          region.text.after !== undefined
+            ? h('ins', { 'data-testid': 'text-after', 'aria-label': 'text after' }, region.text.after)
+            : undefined,
+        )
+      : undefined;
     items.set(region.id, h('li', { 'data-region-index': index }, caption, copy, text));
   });
   regions.forEach((region) => {
@@ -123,7 +159,12 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
     if (cause) {
       let pushed = cause.querySelector<HTMLElement>(':scope > details.pushed');
       if (!pushed) {
-        pushed = h('details', { class: 'pushed', 'data-testid': 'pushed-regions' }, h('summary', { class: 'muted' }, 'content it pushed along'), h('ol', { class: 'regions' }));
+        pushed = h(
+          'details',
+          { class: 'pushed', 'data-testid': 'pushed-regions' },
+          h('summary', { class: 'muted' }, 'content it pushed along'),
+          h('ol', { class: 'regions' }),
+        );
         cause.append(pushed);
       }
       pushed.querySelector('ol')!.append(item);
@@ -136,22 +177,39 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
     const viewButton = button(VIEW_LABELS[viewMode], `view-${viewMode}`, () => setMode(viewMode), { 'data-mode': viewMode });
     switcher.append(viewButton);
   }
-  const zoom = h('div', { class: 'zoom', role: 'toolbar', 'aria-label': 'Zoom' },
+  const zoom = h(
+    'div',
+    { class: 'zoom', role: 'toolbar', 'aria-label': 'Zoom' },
     button('−', 'zoom-out', () => viewer?.zoom(1 / 1.25), { 'aria-label': 'Zoom out (-)' }),
     button('Fit', 'zoom-fit', () => viewer?.fit(), { 'aria-label': 'Fit (0)' }),
     button('+', 'zoom-in', () => viewer?.zoom(1.25), { 'aria-label': 'Zoom in (+)' }),
     button('Open before', 'open-before', () => post({ type: 'openImage', side: 'before' })),
-    button('Open after', 'open-after', () => post({ type: 'openImage', side: 'after' })));
+    button('Open after', 'open-after', () => post({ type: 'openImage', side: 'after' })),
+  );
 
-  viewer = new Viewer({ before: message.before, after: message.after, regions, onSelectRegion: (id) => select(regions.findIndex((r) => r.id === id)) });
+  viewer = new Viewer({
+    before: message.before,
+    after: message.after,
+    regions,
+    onSelectRegion: (id) => select(regions.findIndex((r) => r.id === id)),
+  });
   player = new ProcedurePlayer();
   app.append(
     h('header', {}, h('h1', { 'data-testid': 'title' }, message.title), summary, details, actions),
-    h('div', { class: 'body' },
-      h('aside', { class: 'sidebar' }, h('h2', {}, `Changes (${regions.filter((r) => !r.noiseOnly).length})`), list,
-        h('p', { class: 'muted keys' }, 'Keys: n / p next / previous change · v or 1–5 view · Space play · + / − / 0 zoom')),
-      h('div', { class: 'main' }, h('div', { class: 'toolbar' }, switcher, zoom), viewer.element)),
-    player.element);
+    h(
+      'div',
+      { class: 'body' },
+      h(
+        'aside',
+        { class: 'sidebar' },
+        h('h2', {}, `Changes (${regions.filter((r) => !r.noiseOnly).length})`),
+        list,
+        h('p', { class: 'muted keys' }, 'Keys: n / p next / previous change · v or 1–5 view · Space play · + / − / 0 zoom'),
+      ),
+      h('div', { class: 'main' }, h('div', { class: 'toolbar' }, switcher, zoom), viewer.element),
+    ),
+    player.element,
+  );
   setMode(mode);
   const first = regions.findIndex((r) => r.procedure !== undefined && !r.noiseOnly);
   player.show(regions[first >= 0 ? first : 0]);
@@ -189,15 +247,41 @@ window.addEventListener('keydown', (event) => {
   const target = event.target as HTMLElement | null;
   if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA')) return;
   switch (event.key) {
-    case 'n': case 'j': case 'ArrowDown': select(selectedIndex + 1); break;
-    case 'p': case 'k': case 'ArrowUp': select(selectedIndex < 0 ? regions.length - 1 : selectedIndex - 1); break;
-    case 'v': setMode(VIEW_MODES[(VIEW_MODES.indexOf(mode) + 1) % VIEW_MODES.length]); break;
-    case '1': case '2': case '3': case '4': case '5': setMode(VIEW_MODES[Number(event.key) - 1]); break;
-    case ' ': player?.toggle(); break;
-    case '+': case '=': viewer?.zoom(1.25); break;
-    case '-': viewer?.zoom(1 / 1.25); break;
-    case '0': viewer?.fit(); break;
-    default: return;
+    case 'n':
+    case 'j':
+    case 'ArrowDown':
+      select(selectedIndex + 1);
+      break;
+    case 'p':
+    case 'k':
+    case 'ArrowUp':
+      select(selectedIndex < 0 ? regions.length - 1 : selectedIndex - 1);
+      break;
+    case 'v':
+      setMode(VIEW_MODES[(VIEW_MODES.indexOf(mode) + 1) % VIEW_MODES.length]);
+      break;
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+      setMode(VIEW_MODES[Number(event.key) - 1]);
+      break;
+    case ' ':
+      player?.toggle();
+      break;
+    case '+':
+    case '=':
+      viewer?.zoom(1.25);
+      break;
+    case '-':
+      viewer?.zoom(1 / 1.25);
+      break;
+    case '0':
+      viewer?.fit();
+      break;
+    default:
+      return;
   }
   event.preventDefault();
 });

@@ -33,43 +33,85 @@ export class ProcedurePlayer {
     this.frameIndex = 0;
     this.element.append(h('h2', {}, 'Imagined procedure'));
     if (region === undefined || this.procedure === undefined || this.procedure.frames.length === 0) {
-      this.element.append(h('p', { class: 'muted', 'data-testid': 'procedure-empty' },
-        region === undefined ? 'No changed region.' : 'No procedure frames for this region.'));
+      this.element.append(
+        h(
+          'p',
+          { class: 'muted', 'data-testid': 'procedure-empty' },
+          region === undefined ? 'No changed region.' : 'No procedure frames for this region.',
+        ),
+      );
       return;
     }
     const procedure = this.procedure;
     this.element.append(h('p', { class: 'muted' }, `${regionName(region.id)}: ${region.caption}`));
 
-    this.stage = h('img', { class: 'procedure-stage', 'data-testid': 'procedure-frame', alt: 'procedure frame 1', src: frameUri(procedure.frames[0]), 'data-frame-index': 0 });
-    this.playButton = h('vscode-button', { 'data-testid': 'play', appearance: 'secondary', 'aria-label': 'Play the procedure (Space)' }, 'Play');
+    this.stage = h('img', {
+      class: 'procedure-stage',
+      'data-testid': 'procedure-frame',
+      alt: 'procedure frame 1',
+      src: frameUri(procedure.frames[0]),
+      'data-frame-index': 0,
+    });
+    this.playButton = h(
+      'vscode-button',
+      { 'data-testid': 'play', appearance: 'secondary', 'aria-label': 'Play the procedure (Space)' },
+      'Play',
+    );
     this.playButton.addEventListener('click', () => this.toggle());
 
     const filmstrip = h('ol', { class: 'filmstrip', 'data-testid': 'filmstrip', 'aria-label': 'Interpolated frames' });
     procedure.frames.forEach((frame, index) => {
       const isKeyframe = procedure.keyframes.includes(index);
       const label = index === 0 ? 'before' : index === procedure.frames.length - 1 ? 'after' : `t${index}`;
-      const item = h('li', { class: isKeyframe ? 'keyframe' : undefined },
+      const item = h(
+        'li',
+        { class: isKeyframe ? 'keyframe' : undefined },
         h('img', {
-          src: frameUri(frame), alt: `frame ${index} (${label})${isKeyframe ? ', keyframe' : ''}`, 'data-testid': 'filmstrip-frame',
-          'data-frame-index': index, 'data-keyframe': isKeyframe ? 'true' : 'false', tabindex: 0,
+          src: frameUri(frame),
+          alt: `frame ${index} (${label})${isKeyframe ? ', keyframe' : ''}`,
+          'data-testid': 'filmstrip-frame',
+          'data-frame-index': index,
+          'data-keyframe': isKeyframe ? 'true' : 'false',
+          tabindex: 0,
         }),
-        h('span', { class: 'frame-label' }, isKeyframe ? `★ ${label}` : label));
-      item.addEventListener('click', () => { this.stop(); this.showFrame(index); });
+        h('span', { class: 'frame-label' }, isKeyframe ? `★ ${label}` : label),
+      );
+      item.addEventListener('click', () => {
+        this.stop();
+        this.showFrame(index);
+      });
       filmstrip.append(item);
     });
 
-    const imagined = h('div', { class: 'imagined', 'data-testid': 'imagined' },
+    const imagined = h(
+      'div',
+      { class: 'imagined', 'data-testid': 'imagined' },
       h('h3', {}, 'Imagined keyframes'),
-      ...procedure.imagined.map((frame, index) => h('figure', {},
-        h('img', { src: frameUri(frame), alt: `imagined frame ${index + 1}`, 'data-testid': 'imagined-frame', 'data-imagined-index': index }),
-        h('figcaption', {}, `keyframe ${procedure.keyframes[index] ?? index + 1}`))));
+      ...procedure.imagined.map((frame, index) =>
+        h(
+          'figure',
+          {},
+          h('img', {
+            src: frameUri(frame),
+            alt: `imagined frame ${index + 1}`,
+            'data-testid': 'imagined-frame',
+            'data-imagined-index': index,
+          }),
+          h('figcaption', {}, `keyframe ${procedure.keyframes[index] ?? index + 1}`),
+        ),
+      ),
+    );
 
     this.element.append(
-      h('div', { class: 'procedure-top' },
+      h(
+        'div',
+        { class: 'procedure-top' },
         h('div', { class: 'procedure-player' }, this.stage, h('div', { class: 'procedure-controls' }, this.playButton)),
         h('div', { class: 'procedure-plot' }, h('h3', {}, 'Keyframe confidence'), confidencePlot(procedure)),
-        imagined),
-      filmstrip);
+        imagined,
+      ),
+      filmstrip,
+    );
     this.showFrame(0);
   }
 
@@ -116,7 +158,12 @@ function confidencePlot(procedure: ProcedureFrames): SVGElement {
   const xAt = (i: number) => pad + (scores.length <= 1 ? 0 : (i * (width - 2 * pad)) / (scores.length - 1));
   const yAt = (s: number) => height - pad - ((s - min) / (max - min || 1)) * (height - 2 * pad);
   const plot = svg('svg', {
-    viewBox: `0 0 ${width} ${height}`, width, height, class: 'confidence-plot', 'data-testid': 'confidence-plot', role: 'img',
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    class: 'confidence-plot',
+    'data-testid': 'confidence-plot',
+    role: 'img',
     'aria-label': `confidence of frames 1 to ${scores.length}; keyframes ${procedure.keyframes.join(', ')}`,
   });
   plot.append(svg('line', { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: 'axis' }));
@@ -124,10 +171,18 @@ function confidencePlot(procedure: ProcedureFrames): SVGElement {
   scores.forEach((score, i) => {
     const frameIndex = i + 1; // scores[0] is frame 1
     const isKeyframe = procedure.keyframes.includes(frameIndex);
-    const marker = svg('circle', {
-      cx: xAt(i), cy: yAt(score), r: isKeyframe ? 5 : 3, class: isKeyframe ? 'keyframe-marker' : 'score-marker',
-      'data-testid': isKeyframe ? 'keyframe-marker' : 'score-marker', 'data-frame-index': frameIndex,
-    }, svg('title', {}, `frame ${frameIndex}: ${score.toFixed(3)}${isKeyframe ? ' (keyframe)' : ''}`));
+    const marker = svg(
+      'circle',
+      {
+        cx: xAt(i),
+        cy: yAt(score),
+        r: isKeyframe ? 5 : 3,
+        class: isKeyframe ? 'keyframe-marker' : 'score-marker',
+        'data-testid': isKeyframe ? 'keyframe-marker' : 'score-marker',
+        'data-frame-index': frameIndex,
+      },
+      svg('title', {}, `frame ${frameIndex}: ${score.toFixed(3)}${isKeyframe ? ' (keyframe)' : ''}`),
+    );
     plot.append(marker);
     plot.append(svg('text', { x: xAt(i), y: height - 2, class: 'tick' }, String(frameIndex)));
   });

@@ -5,7 +5,11 @@ import type { Box, ChangeRegion } from '../../src/core/report.js';
 import type { PanelImage, ViewMode } from '../../src/extension/pure/messages.js';
 import { h, clear, regionName } from './dom.js';
 
-interface Transform { scale: number; x: number; y: number }
+interface Transform {
+  scale: number;
+  x: number;
+  y: number;
+}
 
 const MIN_SCALE = 0.05;
 const MAX_SCALE = 32;
@@ -102,29 +106,64 @@ export class Viewer {
     const { before, after } = this.options;
     switch (this.mode) {
       case 'side-by-side': {
-        this.element.append(h('div', { class: 'side-by-side' },
-          this.viewport('before', [this.image(before, 'before-image')], 'boxBefore'),
-          this.viewport('after', [this.image(after, 'after-image')], 'boxAfter')));
+        this.element.append(
+          h(
+            'div',
+            { class: 'side-by-side' },
+            this.viewport('before', [this.image(before, 'before-image')], 'boxBefore'),
+            this.viewport('after', [this.image(after, 'after-image')], 'boxAfter'),
+          ),
+        );
         break;
       }
       case 'swipe': {
         const afterImage = this.image(after, 'after-image');
         afterImage.classList.add('overlay');
-        const slider = h('input', { type: 'range', min: 0, max: 100, value: this.swipePercent, 'data-testid': 'swipe-slider', 'aria-label': 'Swipe position: before on the left, after on the right' });
-        const applySwipe = () => { afterImage.style.clipPath = `inset(0 0 0 ${this.swipePercent}%)`; };
-        slider.addEventListener('input', () => { this.swipePercent = Number(slider.value); applySwipe(); });
+        const slider = h('input', {
+          type: 'range',
+          min: 0,
+          max: 100,
+          value: this.swipePercent,
+          'data-testid': 'swipe-slider',
+          'aria-label': 'Swipe position: before on the left, after on the right',
+        });
+        const applySwipe = () => {
+          afterImage.style.clipPath = `inset(0 0 0 ${this.swipePercent}%)`;
+        };
+        slider.addEventListener('input', () => {
+          this.swipePercent = Number(slider.value);
+          applySwipe();
+        });
         applySwipe();
-        this.element.append(this.viewport('swipe', [this.image(before, 'before-image'), afterImage], 'boxAfter'), h('div', { class: 'view-controls' }, h('label', {}, 'before ', slider, ' after')));
+        this.element.append(
+          this.viewport('swipe', [this.image(before, 'before-image'), afterImage], 'boxAfter'),
+          h('div', { class: 'view-controls' }, h('label', {}, 'before ', slider, ' after')),
+        );
         break;
       }
       case 'onion': {
         const afterImage = this.image(after, 'after-image');
         afterImage.classList.add('overlay');
-        const slider = h('input', { type: 'range', min: 0, max: 100, value: this.onionPercent, 'data-testid': 'onion-slider', 'aria-label': 'Opacity of the after image' });
-        const applyOpacity = () => { afterImage.style.opacity = String(this.onionPercent / 100); };
-        slider.addEventListener('input', () => { this.onionPercent = Number(slider.value); applyOpacity(); });
+        const slider = h('input', {
+          type: 'range',
+          min: 0,
+          max: 100,
+          value: this.onionPercent,
+          'data-testid': 'onion-slider',
+          'aria-label': 'Opacity of the after image',
+        });
+        const applyOpacity = () => {
+          afterImage.style.opacity = String(this.onionPercent / 100);
+        };
+        slider.addEventListener('input', () => {
+          this.onionPercent = Number(slider.value);
+          applyOpacity();
+        });
         applyOpacity();
-        this.element.append(this.viewport('onion', [this.image(before, 'before-image'), afterImage], 'boxAfter'), h('div', { class: 'view-controls' }, h('label', {}, 'before ', slider, ' after')));
+        this.element.append(
+          this.viewport('onion', [this.image(before, 'before-image'), afterImage], 'boxAfter'),
+          h('div', { class: 'view-controls' }, h('label', {}, 'before ', slider, ' after')),
+        );
         break;
       }
       case 'blink': {
@@ -138,12 +177,22 @@ export class Viewer {
           afterImage.classList.toggle('hidden', !showAfter);
           shown.textContent = showAfter ? 'after' : 'before';
         }, BLINK_MS);
-        this.element.append(this.viewport('blink', [beforeImage, afterImage], 'boxAfter'), h('div', { class: 'view-controls' }, 'showing: ', shown));
+        this.element.append(
+          this.viewport('blink', [beforeImage, afterImage], 'boxAfter'),
+          h('div', { class: 'view-controls' }, 'showing: ', shown),
+        );
         break;
       }
       case 'diff': {
-        const canvas = h('canvas', { 'data-testid': 'diff-canvas', class: 'diff-canvas', 'aria-label': 'Changed pixels highlighted over the after image' });
-        this.element.append(this.viewport('diff', [canvas], 'boxAfter'), h('div', { class: 'view-controls' }, 'changed pixels in the highlight colour'));
+        const canvas = h('canvas', {
+          'data-testid': 'diff-canvas',
+          class: 'diff-canvas',
+          'aria-label': 'Changed pixels highlighted over the after image',
+        });
+        this.element.append(
+          this.viewport('diff', [canvas], 'boxAfter'),
+          h('div', { class: 'view-controls' }, 'changed pixels in the highlight colour'),
+        );
         void drawDiff(canvas, before, after);
         break;
       }
@@ -157,7 +206,14 @@ export class Viewer {
   }
 
   private image(image: PanelImage, testId: string): HTMLImageElement {
-    const element = h('img', { src: image.dataUri, alt: image.label, 'data-testid': testId, width: image.width, height: image.height, draggable: 'false' });
+    const element = h('img', {
+      src: image.dataUri,
+      alt: image.label,
+      'data-testid': testId,
+      width: image.width,
+      height: image.height,
+      draggable: 'false',
+    });
     return element;
   }
 
@@ -172,29 +228,45 @@ export class Viewer {
       const [x0, y0, x1, y1] = region[boxSide];
       const box = h('div', {
         class: `region-box${region.id === this.selectedId ? ' selected' : ''}${region.noiseOnly ? ' noise' : ''}`,
-        'data-testid': 'region-box', 'data-region-id': region.id, 'data-kind': region.kind,
-        title: region.caption, role: 'button', tabindex: -1, 'aria-label': `${regionName(region.id)}: ${region.caption}`,
+        'data-testid': 'region-box',
+        'data-region-id': region.id,
+        'data-kind': region.kind,
+        title: region.caption,
+        role: 'button',
+        tabindex: -1,
+        'aria-label': `${regionName(region.id)}: ${region.caption}`,
       });
       box.style.left = `${x0}px`;
       box.style.top = `${y0}px`;
       box.style.width = `${Math.max(1, x1 - x0)}px`;
       box.style.height = `${Math.max(1, y1 - y0)}px`;
-      box.addEventListener('click', (event) => { event.stopPropagation(); this.options.onSelectRegion(region.id); });
+      box.addEventListener('click', (event) => {
+        event.stopPropagation();
+        this.options.onSelectRegion(region.id);
+      });
       layer.append(box);
     }
     this.layers.push(layer);
-    const viewport = h('div', { class: 'viewport', 'data-testid': `viewport-${name}`, 'aria-label': `${name} view of ${size.label}` }, layer);
+    const viewport = h(
+      'div',
+      { class: 'viewport', 'data-testid': `viewport-${name}`, 'aria-label': `${name} view of ${size.label}` },
+      layer,
+    );
     this.attachPanZoom(viewport);
     if (name !== 'before' && name !== 'after') return viewport;
     return h('figure', { class: 'viewport-figure' }, h('figcaption', { class: 'viewport-label' }, `${name}: ${size.label}`), viewport);
   }
 
   private attachPanZoom(viewport: HTMLElement): void {
-    viewport.addEventListener('wheel', (event) => {
-      event.preventDefault();
-      const rect = viewport.getBoundingClientRect();
-      this.zoom(event.deltaY < 0 ? 1.15 : 1 / 1.15, { x: event.clientX - rect.left, y: event.clientY - rect.top });
-    }, { passive: false });
+    viewport.addEventListener(
+      'wheel',
+      (event) => {
+        event.preventDefault();
+        const rect = viewport.getBoundingClientRect();
+        this.zoom(event.deltaY < 0 ? 1.15 : 1 / 1.15, { x: event.clientX - rect.left, y: event.clientY - rect.top });
+      },
+      { passive: false },
+    );
     let dragging: { x: number; y: number } | undefined;
     viewport.addEventListener('pointerdown', (event) => {
       if ((event.target as HTMLElement).dataset.testid === 'region-box') return;
@@ -203,11 +275,17 @@ export class Viewer {
     });
     viewport.addEventListener('pointermove', (event) => {
       if (!dragging) return;
-      this.transform = { ...this.transform, x: this.transform.x + event.clientX - dragging.x, y: this.transform.y + event.clientY - dragging.y };
+      this.transform = {
+        ...this.transform,
+        x: this.transform.x + event.clientX - dragging.x,
+        y: this.transform.y + event.clientY - dragging.y,
+      };
       dragging = { x: event.clientX, y: event.clientY };
       this.applyTransform();
     });
-    const stop = () => { dragging = undefined; };
+    const stop = () => {
+      dragging = undefined;
+    };
     viewport.addEventListener('pointerup', stop);
     viewport.addEventListener('pointercancel', stop);
   }
@@ -257,7 +335,10 @@ async function drawDiff(canvas: HTMLCanvasElement, before: PanelImage, after: Pa
       const i = (y * width + x) * 4;
       const inCommon = x < commonWidth && y < commonHeight;
       const delta = inCommon
-        ? Math.abs(beforePixels[i] - afterPixels[i]) + Math.abs(beforePixels[i + 1] - afterPixels[i + 1]) + Math.abs(beforePixels[i + 2] - afterPixels[i + 2]) + Math.abs(beforePixels[i + 3] - afterPixels[i + 3])
+        ? Math.abs(beforePixels[i] - afterPixels[i]) +
+          Math.abs(beforePixels[i + 1] - afterPixels[i + 1]) +
+          Math.abs(beforePixels[i + 2] - afterPixels[i + 2]) +
+          Math.abs(beforePixels[i + 3] - afterPixels[i + 3])
         : 0;
       if (delta > 24) {
         afterPixels[i] = highlight[0];

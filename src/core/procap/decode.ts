@@ -11,7 +11,11 @@ export interface StepResult {
   presentValue: ort.Tensor;
 }
 export type StepFunction = (
-  tokens: BigInt64Array, step: number, memory: ort.Tensor, pastKey: ort.Tensor, pastValue: ort.Tensor,
+  tokens: BigInt64Array,
+  step: number,
+  memory: ort.Tensor,
+  pastKey: ort.Tensor,
+  pastValue: ort.Tensor,
 ) => Promise<StepResult>;
 
 /** The decoder_step ONNX model as a StepFunction. */
@@ -70,7 +74,10 @@ export interface DecodedCaption {
 
 /** Greedy decoding of `batch` captions at once; each stops at its <eos>. */
 export async function greedyDecode(
-  step: StepFunction, memory: ort.Tensor, batch: number, settings: DecodeSettings,
+  step: StepFunction,
+  memory: ort.Tensor,
+  batch: number,
+  settings: DecodeSettings,
 ): Promise<DecodedCaption[]> {
   const results: DecodedCaption[] = Array.from({ length: batch }, () => ({ tokens: [], logProb: 0 }));
   const done = new Array<boolean>(batch).fill(false);
@@ -173,14 +180,18 @@ function topIndices(row: Float64Array, count: number): number[] {
  * come with it as `alternatives`, best first. Width 1 gives exactly the greedy result.
  */
 export async function beamSearch(
-  step: StepFunction, memory: ort.Tensor, batch: number, width: number, settings: DecodeSettings,
+  step: StepFunction,
+  memory: ort.Tensor,
+  batch: number,
+  width: number,
+  settings: DecodeSettings,
 ): Promise<DecodedCaption[]> {
   if (!Number.isInteger(width) || width < 1) throw new Error(`beam width must be a positive integer (got ${width})`);
   const W = width;
   const rows = batch * W;
   const beamMemory = repeatRows(memory, W);
   // alive[b]: the live hypotheses of sample b, on rows b*W .. b*W+W-1 (fewer than W at the start)
-  let alive: Hypothesis[][] = Array.from({ length: batch }, () => [{ tokens: [], logProb: 0 }]);
+  const alive: Hypothesis[][] = Array.from({ length: batch }, () => [{ tokens: [], logProb: 0 }]);
   const finished: Hypothesis[][] = Array.from({ length: batch }, () => []);
   const closed = new Array<boolean>(batch).fill(false);
   let tokens = new BigInt64Array(rows).fill(BigInt(settings.bos));

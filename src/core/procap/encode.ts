@@ -14,9 +14,7 @@ export interface TokenizerOutput {
 }
 
 /** images: [count, 3, size, size] floats in [0, 1]. */
-export async function tokenize(
-  session: ort.InferenceSession, images: Float32Array, count: number, size: number,
-): Promise<TokenizerOutput> {
+export async function tokenize(session: ort.InferenceSession, images: Float32Array, count: number, size: number): Promise<TokenizerOutput> {
   const out = await session.run({ image: new ort.Tensor('float32', images, [count, 3, size, size]) });
   return { features: out.features.data as Float32Array, codes: out.codes.data as BigInt64Array };
 }
@@ -32,8 +30,16 @@ export interface ProcedureOutput {
 
 /** The five inputs procedure_encoder and kind_members share (contract), checked and wrapped as tensors. */
 function procedureFeeds(
-  model: string, beforeFeatures: Float32Array, afterFeatures: Float32Array, beforeImages: Float32Array,
-  afterImages: Float32Array, contexts: Float32Array, batch: number, patches: number, dim: number, size: number,
+  model: string,
+  beforeFeatures: Float32Array,
+  afterFeatures: Float32Array,
+  beforeImages: Float32Array,
+  afterImages: Float32Array,
+  contexts: Float32Array,
+  batch: number,
+  patches: number,
+  dim: number,
+  size: number,
 ): Record<string, ort.Tensor> {
   if (contexts.length !== batch * CONTEXT_SIZE) {
     throw new Error(`${model}: ${contexts.length} context values, expected ${batch}x${CONTEXT_SIZE}`);
@@ -56,12 +62,20 @@ function procedureFeeds(
  * the same rows the kind prior reads).
  */
 export async function encodeProcedure(
-  session: ort.InferenceSession, beforeFeatures: Float32Array, afterFeatures: Float32Array,
-  beforeImages: Float32Array, afterImages: Float32Array, contexts: Float32Array,
-  batch: number, patches: number, dim: number, size: number,
+  session: ort.InferenceSession,
+  beforeFeatures: Float32Array,
+  afterFeatures: Float32Array,
+  beforeImages: Float32Array,
+  afterImages: Float32Array,
+  contexts: Float32Array,
+  batch: number,
+  patches: number,
+  dim: number,
+  size: number,
 ): Promise<ProcedureOutput> {
-  const out = await session.run(procedureFeeds('procedure encoder', beforeFeatures, afterFeatures, beforeImages, afterImages,
-    contexts, batch, patches, dim, size));
+  const out = await session.run(
+    procedureFeeds('procedure encoder', beforeFeatures, afterFeatures, beforeImages, afterImages, contexts, batch, patches, dim, size),
+  );
   return {
     memory: out.memory,
     kindLogits: out.kind_logits.data as Float32Array,
@@ -74,12 +88,20 @@ export async function encodeProcedure(
  * logits [batch, M, kinds] for the same inputs procedure_encoder was fed.
  */
 export async function runKindMembers(
-  session: ort.InferenceSession, beforeFeatures: Float32Array, afterFeatures: Float32Array,
-  beforeImages: Float32Array, afterImages: Float32Array, contexts: Float32Array,
-  batch: number, patches: number, dim: number, size: number,
+  session: ort.InferenceSession,
+  beforeFeatures: Float32Array,
+  afterFeatures: Float32Array,
+  beforeImages: Float32Array,
+  afterImages: Float32Array,
+  contexts: Float32Array,
+  batch: number,
+  patches: number,
+  dim: number,
+  size: number,
 ): Promise<{ logProbs: Float32Array; members: number }> {
-  const out = await session.run(procedureFeeds('kind_members', beforeFeatures, afterFeatures, beforeImages, afterImages,
-    contexts, batch, patches, dim, size));
+  const out = await session.run(
+    procedureFeeds('kind_members', beforeFeatures, afterFeatures, beforeImages, afterImages, contexts, batch, patches, dim, size),
+  );
   const t = out.kind_log_probs;
   if (t.dims.length !== 3 || t.dims[0] !== batch) {
     throw new Error(`kind_members: kind_log_probs has shape [${t.dims.join(', ')}], expected [${batch}, M, kinds]`);
@@ -92,10 +114,16 @@ export async function runKindMembers(
  * members' log-probabilities) / (1 + M). kindLogits [batch, kinds], memberLogProbs [batch, M, kinds].
  */
 export function committeeKindLogits(
-  kindLogits: ArrayLike<number>, memberLogProbs: ArrayLike<number>, batch: number, members: number, kinds: number,
+  kindLogits: ArrayLike<number>,
+  memberLogProbs: ArrayLike<number>,
+  batch: number,
+  members: number,
+  kinds: number,
 ): Float32Array {
   if (kindLogits.length !== batch * kinds || memberLogProbs.length !== batch * members * kinds) {
-    throw new Error(`kind committee: ${kindLogits.length} kind logits and ${memberLogProbs.length} member values do not fit [${batch}, ${members}, ${kinds}]`);
+    throw new Error(
+      `kind committee: ${kindLogits.length} kind logits and ${memberLogProbs.length} member values do not fit [${batch}, ${members}, ${kinds}]`,
+    );
   }
   const out = new Float32Array(batch * kinds);
   for (let b = 0; b < batch; b++) {
@@ -125,7 +153,9 @@ export function softmax(values: ArrayLike<number>, offset = 0, length = values.l
 /** The most probable change kind of each sample and its probability, and the most probable kind other
  *  than 'none' (the pipeline needs it when the model is unsure that nothing changed). */
 export function kindsFromLogits(
-  logits: Float32Array, batch: number, kinds: string[],
+  logits: Float32Array,
+  batch: number,
+  kinds: string[],
 ): { kind: string; probability: number; changeKind: string; changeProbability: number }[] {
   const n = kinds.length;
   if (logits.length !== batch * n) throw new Error(`kind_logits has ${logits.length} values, expected ${batch}x${n}`);

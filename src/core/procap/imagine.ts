@@ -25,7 +25,10 @@ export function argmaxCodes(logits: Float32Array, batch: number, queries: number
  * into images [frames, 3, size, size].
  */
 export async function decodeCodes(
-  session: ort.InferenceSession, codes: BigInt64Array, frames: number, patches: number,
+  session: ort.InferenceSession,
+  codes: BigInt64Array,
+  frames: number,
+  patches: number,
 ): Promise<Float32Array> {
   const out = await session.run({ codes: new ort.Tensor('int64', codes, [frames, patches]) });
   return out.image.data as Float32Array;
@@ -68,7 +71,10 @@ export function chwToReportImage(data: Float32Array, offset: number, width: numb
   header[8] = 8; // bit depth
   header[9] = 2; // colour type RGB
   const png = Buffer.concat([
-    PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(raw, { level: 1 })), pngChunk('IEND', new Uint8Array(0)),
+    PNG_SIGNATURE,
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(raw, { level: 1 })),
+    pngChunk('IEND', new Uint8Array(0)),
   ]);
   return { width, height, pngBase64: png.toString('base64') };
 }

@@ -7,7 +7,10 @@ import { ort } from '../session.js';
 export type FrameStack = Float32Array[];
 
 async function midpoints(
-  session: ort.InferenceSession, pairs: [Float32Array, Float32Array][], batch: number, size: number,
+  session: ort.InferenceSession,
+  pairs: [Float32Array, Float32Array][],
+  batch: number,
+  size: number,
 ): Promise<Float32Array[]> {
   const per = batch * 3 * size * size;
   const frame0 = new Float32Array(per * pairs.length);
@@ -33,7 +36,11 @@ async function midpoints(
  * `checkpoint` runs between levels (cancellation).
  */
 export async function interpolateProcedure(
-  session: ort.InferenceSession, before: Float32Array, after: Float32Array, batch: number, size: number,
+  session: ort.InferenceSession,
+  before: Float32Array,
+  after: Float32Array,
+  batch: number,
+  size: number,
   checkpoint: () => void = () => undefined,
 ): Promise<FrameStack> {
   const frames: Float32Array[] = new Array(9);
@@ -44,8 +51,15 @@ export async function interpolateProcedure(
     checkpoint();
     const targets: number[] = [];
     for (let t = step; t < 8; t += 2 * step) targets.push(t);
-    const results = await midpoints(session, targets.map((t) => [frames[t - step], frames[t + step]]), batch, size);
-    targets.forEach((t, i) => { frames[t] = results[i]; });
+    const results = await midpoints(
+      session,
+      targets.map((t) => [frames[t - step], frames[t + step]]),
+      batch,
+      size,
+    );
+    targets.forEach((t, i) => {
+      frames[t] = results[i];
+    });
   }
   return frames;
 }

@@ -8,14 +8,23 @@
  * a and b hold `patches` rows of `dim` floats starting at aOffset / bOffset.
  */
 export function patchCosineSimilarity(
-  a: Float32Array, aOffset: number, b: Float32Array, bOffset: number, patches: number, dim: number,
+  a: Float32Array,
+  aOffset: number,
+  b: Float32Array,
+  bOffset: number,
+  patches: number,
+  dim: number,
 ): number {
   let total = 0;
   for (let p = 0; p < patches; p++) {
-    let dot = 0, na = 0, nb = 0;
-    const ia = aOffset + p * dim, ib = bOffset + p * dim;
+    let dot = 0,
+      na = 0,
+      nb = 0;
+    const ia = aOffset + p * dim,
+      ib = bOffset + p * dim;
     for (let d = 0; d < dim; d++) {
-      const x = a[ia + d], y = b[ib + d];
+      const x = a[ia + d],
+        y = b[ib + d];
       dot += x * y;
       na += x * x;
       nb += y * y;
@@ -42,7 +51,7 @@ export function confidenceWeights(sBefore: number[], sAfter: number[]): number[]
 /** Indices of the k largest weights (ties: earlier frame first), returned in time order. */
 export function topKInTimeOrder(weights: number[], k: number): number[] {
   if (k < 0 || k > weights.length) throw new Error(`topKInTimeOrder: k=${k} outside 0..${weights.length}`);
-  const order = weights.map((w, i) => i).sort((i, j) => (weights[j] - weights[i]) || (i - j));
+  const order = weights.map((w, i) => i).sort((i, j) => weights[j] - weights[i] || i - j);
   return order.slice(0, k).sort((i, j) => i - j);
 }
 
@@ -61,12 +70,17 @@ export interface KeyframeSelection {
  * (before, 7 intermediates, after). `frameFeatures[f]` is a Float32Array of patches*dim at offset.
  */
 export function selectKeyframes(
-  frameFeatures: { data: Float32Array; offset: number }[], patches: number, dim: number, k: number,
+  frameFeatures: { data: Float32Array; offset: number }[],
+  patches: number,
+  dim: number,
+  k: number,
 ): KeyframeSelection {
   const n = frameFeatures.length;
   if (n < 3) throw new Error(`selectKeyframes: need before, intermediates and after (got ${n} frames)`);
-  const before = frameFeatures[0], after = frameFeatures[n - 1];
-  const simBefore: number[] = [], simAfter: number[] = [];
+  const before = frameFeatures[0],
+    after = frameFeatures[n - 1];
+  const simBefore: number[] = [],
+    simAfter: number[] = [];
   for (let j = 1; j < n - 1; j++) {
     const f = frameFeatures[j];
     simBefore.push(patchCosineSimilarity(before.data, before.offset, f.data, f.offset, patches, dim));

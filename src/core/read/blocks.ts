@@ -28,7 +28,8 @@ const MIN_ICON_SIDE = 6;
  */
 export function findBlocks(image: RgbaImage, area: Box, exclude: Box[] = []): Block[] {
   const [x0, y0, x1, y1] = clipTo(image, area);
-  const w = x1 - x0, h = y1 - y0;
+  const w = x1 - x0,
+    h = y1 - y0;
   if (w < MIN_ICON_SIDE || h < MIN_ICON_SIDE) return [];
   const bg = borderColour(image, [x0, y0, x1, y1]);
   const ink = new Uint8Array(w * h);
@@ -46,14 +47,22 @@ export function findBlocks(image: RgbaImage, area: Box, exclude: Box[] = []): Bl
     if (!ink[start] || seen[start]) continue;
     const stack = [start];
     seen[start] = 1;
-    let bx0 = w, by0 = h, bx1 = -1, by1 = -1;
+    let bx0 = w,
+      by0 = h,
+      bx1 = -1,
+      by1 = -1;
     while (stack.length) {
       const p = stack.pop()!;
-      const x = p % w, y = (p - x) / w;
-      bx0 = Math.min(bx0, x); bx1 = Math.max(bx1, x); by0 = Math.min(by0, y); by1 = Math.max(by1, y);
+      const x = p % w,
+        y = (p - x) / w;
+      bx0 = Math.min(bx0, x);
+      bx1 = Math.max(bx1, x);
+      by0 = Math.min(by0, y);
+      by1 = Math.max(by1, y);
       for (let dy = -2; dy <= 2; dy++) {
         for (let dx = -2; dx <= 2; dx++) {
-          const nx = x + dx, ny = y + dy;
+          const nx = x + dx,
+            ny = y + dy;
           if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
           const q = ny * w + nx;
           if (ink[q] && !seen[q]) {
@@ -63,7 +72,8 @@ export function findBlocks(image: RgbaImage, area: Box, exclude: Box[] = []): Bl
         }
       }
     }
-    const bw = bx1 - bx0 + 1, bh = by1 - by0 + 1;
+    const bw = bx1 - bx0 + 1,
+      bh = by1 - by0 + 1;
     // icons are compact: bars, rules and borders are not
     if (Math.min(bw, bh) < MIN_ICON_SIDE || Math.max(bw, bh) > MAX_ICON_SIDE || Math.max(bw, bh) > 3 * Math.min(bw, bh)) continue;
     // a blob touching the area's edge may be cut: its shape cannot be compared
@@ -77,9 +87,13 @@ export function findBlocks(image: RgbaImage, area: Box, exclude: Box[] = []): Bl
 
 /** Overlap of two blocks' ink masks aligned at their top-left corners (intersection over union). */
 export function shapeSimilarity(a: Block, b: Block): number {
-  const aw = a.box[2] - a.box[0], ah = a.box[3] - a.box[1], bw = b.box[2] - b.box[0], bh = b.box[3] - b.box[1];
+  const aw = a.box[2] - a.box[0],
+    ah = a.box[3] - a.box[1],
+    bw = b.box[2] - b.box[0],
+    bh = b.box[3] - b.box[1];
   if (Math.abs(aw - bw) > 2 || Math.abs(ah - bh) > 2) return 0;
-  let both = 0, either = 0;
+  let both = 0,
+    either = 0;
   for (let y = 0; y < Math.max(ah, bh); y++) {
     for (let x = 0; x < Math.max(aw, bw); x++) {
       const p = x < aw && y < ah ? a.mask[y * aw + x] : 0;
@@ -94,30 +108,44 @@ export function shapeSimilarity(a: Block, b: Block): number {
 /** Matches blocks by shape (similarity >= 0.7, nearest first); unmatched ones in the same place were swapped. */
 export function matchBlocks(before: Block[], after: Block[]): BlockChange[] {
   const pairs: { i: number; j: number; d: number }[] = [];
-  before.forEach((b, i) => after.forEach((a, j) => {
-    if (shapeSimilarity(b, a) >= 0.7) pairs.push({ i, j, d: Math.hypot(a.box[0] - b.box[0], a.box[1] - b.box[1]) });
-  }));
+  before.forEach((b, i) =>
+    after.forEach((a, j) => {
+      if (shapeSimilarity(b, a) >= 0.7) pairs.push({ i, j, d: Math.hypot(a.box[0] - b.box[0], a.box[1] - b.box[1]) });
+    }),
+  );
   pairs.sort((p, q) => p.d - q.d);
-  const usedB = new Set<number>(), usedA = new Set<number>();
+  const usedB = new Set<number>(),
+    usedA = new Set<number>();
   const out: BlockChange[] = [];
   for (const { i, j } of pairs) {
     if (usedB.has(i) || usedA.has(j)) continue;
     usedB.add(i);
     usedA.add(j);
-    const dx = after[j].box[0] - before[i].box[0], dy = after[j].box[1] - before[i].box[1];
+    const dx = after[j].box[0] - before[i].box[0],
+      dy = after[j].box[1] - before[i].box[1];
     out.push({ kind: dx || dy ? 'moved' : 'same', before: before[i], after: after[j], dx, dy });
   }
   before.forEach((b, i) => {
     if (usedB.has(i)) return;
-    const j = after.findIndex((a, k) => !usedA.has(k) && Math.abs(a.box[0] - b.box[0]) <= 3 && Math.abs(a.box[1] - b.box[1]) <= 3
-      && Math.abs(a.box[2] - b.box[2]) <= 4 && Math.abs(a.box[3] - b.box[3]) <= 4);
+    const j = after.findIndex(
+      (a, k) =>
+        !usedA.has(k) &&
+        Math.abs(a.box[0] - b.box[0]) <= 3 &&
+        Math.abs(a.box[1] - b.box[1]) <= 3 &&
+        Math.abs(a.box[2] - b.box[2]) <= 4 &&
+        Math.abs(a.box[3] - b.box[3]) <= 4,
+    );
     if (j >= 0) {
       usedB.add(i);
       usedA.add(j);
       out.push({ kind: 'swapped', before: b, after: after[j] });
     }
   });
-  before.forEach((b, i) => { if (!usedB.has(i)) out.push({ kind: 'removed', before: b }); });
-  after.forEach((a, j) => { if (!usedA.has(j)) out.push({ kind: 'added', after: a }); });
+  before.forEach((b, i) => {
+    if (!usedB.has(i)) out.push({ kind: 'removed', before: b });
+  });
+  after.forEach((a, j) => {
+    if (!usedA.has(j)) out.push({ kind: 'added', after: a });
+  });
   return out;
 }

@@ -5,11 +5,16 @@ export const intersects = (a: Box, b: Box): boolean => a[0] < b[2] && b[0] < a[2
 export const grow = (b: Box, m: number): Box => [b[0] - m, b[1] - m, b[2] + m, b[3] + m];
 export const translate = (b: Box, dx: number, dy: number): Box => [b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy];
 /** `b` cut to an image of the given size. */
-export const clipTo = (size: { width: number; height: number }, b: Box): Box =>
-  [Math.max(0, b[0]), Math.max(0, b[1]), Math.min(size.width, b[2]), Math.min(size.height, b[3])];
+export const clipTo = (size: { width: number; height: number }, b: Box): Box => [
+  Math.max(0, b[0]),
+  Math.max(0, b[1]),
+  Math.min(size.width, b[2]),
+  Math.min(size.height, b[3]),
+];
 /** Whether the centre of `inner` lies in `outer`. */
 export const centreIn = (inner: Box, outer: Box): boolean => {
-  const cx = (inner[0] + inner[2]) / 2, cy = (inner[1] + inner[3]) / 2;
+  const cx = (inner[0] + inner[2]) / 2,
+    cy = (inner[1] + inner[3]) / 2;
   return cx >= outer[0] && cx < outer[2] && cy >= outer[1] && cy < outer[3];
 };
 

@@ -6,7 +6,8 @@ import { clipTo } from './box.js';
 
 /** A plain English name for an sRGB colour: greys by lightness, others by hue, with light/dark where clear. */
 export function colourName(r: number, g: number, b: number): string {
-  const max = Math.max(r, g, b), min = Math.min(r, g, b);
+  const max = Math.max(r, g, b),
+    min = Math.min(r, g, b);
   const lightness = (max + min) / 510;
   const chroma = (max - min) / 255;
   if (chroma < 0.12 || (lightness > 0.94 && chroma < 0.2)) {
@@ -21,15 +22,26 @@ export function colourName(r: number, g: number, b: number): string {
   else if (max === g) hue = (b - r) / (max - min) + 2;
   else hue = (r - g) / (max - min) + 4;
   hue *= 60;
-  const base = hue < 15 || hue >= 340 ? 'red'
-    : hue < 40 ? (lightness < 0.35 ? 'brown' : 'orange')
-    : hue < 65 ? 'yellow'
-    : hue < 160 ? 'green'
-    : hue < 185 ? 'teal'
-    : hue < 200 ? 'cyan'
-    : hue < 255 ? 'blue'
-    : hue < 290 ? 'purple'
-    : 'pink';
+  const base =
+    hue < 15 || hue >= 340
+      ? 'red'
+      : hue < 40
+        ? lightness < 0.35
+          ? 'brown'
+          : 'orange'
+        : hue < 65
+          ? 'yellow'
+          : hue < 160
+            ? 'green'
+            : hue < 185
+              ? 'teal'
+              : hue < 200
+                ? 'cyan'
+                : hue < 255
+                  ? 'blue'
+                  : hue < 290
+                    ? 'purple'
+                    : 'pink';
   if (base === 'brown') return base;
   if (lightness > 0.8) return `light ${base}`;
   if (lightness < 0.25) return `dark ${base}`;
@@ -59,15 +71,22 @@ const quantise = (d: Uint8Array, i: number) => ((d[i] >> 4) << 8) | ((d[i + 1] >
  */
 export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, tolerance = 40): ColourChange | undefined {
   const [x0, y0, x1, y1] = box;
-  const beforeCounts = new Map<number, number>(), afterCounts = new Map<number, number>();
+  const beforeCounts = new Map<number, number>(),
+    afterCounts = new Map<number, number>();
   const mapping = new Map<number, Map<number, number>>();
   const points: number[] = [];
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
-      const a = (y * before.width + x) * 4, b = (y * after.width + x) * 4;
-      const d = Math.max(Math.abs(before.data[a] - after.data[b]), Math.abs(before.data[a + 1] - after.data[b + 1]), Math.abs(before.data[a + 2] - after.data[b + 2]));
+      const a = (y * before.width + x) * 4,
+        b = (y * after.width + x) * 4;
+      const d = Math.max(
+        Math.abs(before.data[a] - after.data[b]),
+        Math.abs(before.data[a + 1] - after.data[b + 1]),
+        Math.abs(before.data[a + 2] - after.data[b + 2]),
+      );
       if (d <= tolerance) continue;
-      const qa = quantise(before.data, a), qb = quantise(after.data, b);
+      const qa = quantise(before.data, a),
+        qb = quantise(after.data, b);
       beforeCounts.set(qa, (beforeCounts.get(qa) ?? 0) + 1);
       afterCounts.set(qb, (afterCounts.get(qb) ?? 0) + 1);
       let m = mapping.get(qa);
@@ -85,21 +104,36 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
   for (const m of mapping.values()) consistent += Math.max(...m.values());
   // a border: the pixels that took the new colour lie on the edges of their own extent
   const newColour = top(afterCounts);
-  let minX = Infinity, minY = Infinity, maxX = -1, maxY = -1, recoloured = 0, edge = 0;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -1,
+    maxY = -1,
+    recoloured = 0,
+    edge = 0;
   for (let i = 0; i < points.length; i += 3) {
     if (points[i + 2] !== newColour) continue;
-    const x = points[i], y = points[i + 1];
-    minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    const x = points[i],
+      y = points[i + 1];
+    minX = Math.min(minX, x);
+    maxX = Math.max(maxX, x);
+    minY = Math.min(minY, y);
+    maxY = Math.max(maxY, y);
   }
   for (let i = 0; i < points.length; i += 3) {
     if (points[i + 2] !== newColour) continue;
     recoloured++;
-    const x = points[i], y = points[i + 1];
+    const x = points[i],
+      y = points[i + 1];
     if (x - minX < 3 || maxX - x < 3 || y - minY < 3 || maxY - y < 3) edge++;
   }
   return {
-    before: name(top(beforeCounts)), after: name(top(afterCounts)), beforeRgb: rgb(top(beforeCounts)), afterRgb: rgb(top(afterCounts)),
-    consistency: consistent / pixels, onEdge: recoloured ? edge / recoloured : 0, pixels,
+    before: name(top(beforeCounts)),
+    after: name(top(afterCounts)),
+    beforeRgb: rgb(top(beforeCounts)),
+    afterRgb: rgb(top(afterCounts)),
+    consistency: consistent / pixels,
+    onEdge: recoloured ? edge / recoloured : 0,
+    pixels,
   };
 }
 
@@ -113,7 +147,8 @@ export function inkColour(image: RgbaImage, box: Box, background: [number, numbe
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const i = (y * image.width + x) * 4;
-      const d = Math.abs(image.data[i] - background[0]) + Math.abs(image.data[i + 1] - background[1]) + Math.abs(image.data[i + 2] - background[2]);
+      const d =
+        Math.abs(image.data[i] - background[0]) + Math.abs(image.data[i + 1] - background[1]) + Math.abs(image.data[i + 2] - background[2]);
       if (d > 60) pixels.push({ d, i });
     }
   }

@@ -18,7 +18,10 @@ export type LineChange =
 
 /** Text compared for identity: case, spaces, quotes and the look-alikes of l the reader confuses are folded. */
 export function textKey(text: string): string {
-  return text.toLowerCase().replace(/[\s'"`’‘“”]/g, '').replace(/[|!]/g, 'l');
+  return text
+    .toLowerCase()
+    .replace(/[\s'"`’‘“”]/g, '')
+    .replace(/[|!]/g, 'l');
 }
 
 /**
@@ -60,14 +63,26 @@ const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, 
  * their centres, left or right edges that leaves the fewest differing pixels inside the after box.
  * Returns the shift of the centres when the images are not given.
  */
-export function lineShift(before: RgbaImage | undefined, after: RgbaImage | undefined, b: Box, a: Box, search = 3): { dx: number; dy: number } {
-  const [cbx, cby] = centre(b), [cax, cay] = centre(a);
-  const ex = Math.round(cax - cbx), ey = Math.round(cay - cby);
+export function lineShift(
+  before: RgbaImage | undefined,
+  after: RgbaImage | undefined,
+  b: Box,
+  a: Box,
+  search = 3,
+): { dx: number; dy: number } {
+  const [cbx, cby] = centre(b),
+    [cax, cay] = centre(a);
+  const ex = Math.round(cax - cbx),
+    ey = Math.round(cay - cby);
   if (!before || !after) return { dx: ex, dy: ey };
   const inner = clipTo(after, a);
   // the boxes' centres, left edges or right edges may be the ones that moved with the text (a box
   // can take in a neighbour on one side only)
-  const starts = [[ex, ey], [a[0] - b[0], a[1] - b[1]], [a[2] - b[2], a[3] - b[3]]];
+  const starts = [
+    [ex, ey],
+    [a[0] - b[0], a[1] - b[1]],
+    [a[2] - b[2], a[3] - b[3]],
+  ];
   let best = { dx: ex, dy: ey, count: Infinity };
   const tried = new Set<string>();
   for (const [sx, sy] of starts) {
@@ -75,7 +90,12 @@ export function lineShift(before: RgbaImage | undefined, after: RgbaImage | unde
       for (let dx = sx - search; dx <= sx + search; dx++) {
         if (tried.has(`${dx},${dy}`)) continue;
         tried.add(`${dx},${dy}`);
-        const clip: Box = [Math.max(inner[0], dx), Math.max(inner[1], dy), Math.min(inner[2], before.width + dx), Math.min(inner[3], before.height + dy)];
+        const clip: Box = [
+          Math.max(inner[0], dx),
+          Math.max(inner[1], dy),
+          Math.min(inner[2], before.width + dx),
+          Math.min(inner[3], before.height + dy),
+        ];
         if (clip[2] <= clip[0] || clip[3] <= clip[1]) continue;
         const count = differingAfterShift(before, after, clip, dx, dy, 40, best.count);
         const penalised = count + 0.01 * (Math.abs(dx - ex) + Math.abs(dy - ey));
@@ -88,7 +108,12 @@ export function lineShift(before: RgbaImage | undefined, after: RgbaImage | unde
 
 /** True when the pixels of `afterBox` are the same in both images once moved by (dx, dy): at most 8% differ (a glyph re-rasterised at a new sub-pixel offset). */
 export function samePixels(before: RgbaImage, after: RgbaImage, afterBox: Box, dx: number, dy: number): boolean {
-  const clip: Box = [Math.max(0, afterBox[0], dx), Math.max(0, afterBox[1], dy), Math.min(after.width, afterBox[2], before.width + dx), Math.min(after.height, afterBox[3], before.height + dy)];
+  const clip: Box = [
+    Math.max(0, afterBox[0], dx),
+    Math.max(0, afterBox[1], dy),
+    Math.min(after.width, afterBox[2], before.width + dx),
+    Math.min(after.height, afterBox[3], before.height + dy),
+  ];
   const area = (clip[2] - clip[0]) * (clip[3] - clip[1]);
   // a box mostly outside the other image (content in the part a taller screenshot added) is not the same
   if (area <= 0.8 * (afterBox[2] - afterBox[0]) * (afterBox[3] - afterBox[1])) return false;
@@ -107,12 +132,22 @@ export function harmonised(lines: TextLine[], other: TextLine[]): TextLine[] {
     const a = out[i];
     if (keys.has(textKey(a.text))) continue;
     const h = a.box[3] - a.box[1];
-    const j = out.findIndex((b, k) => k !== i && Math.abs(b.box[1] - a.box[1]) <= 0.3 * h && b.box[0] > a.box[0] && b.box[0] - a.box[2] <= 3 * h
-      && !keys.has(textKey(b.text)) && near(textKey(`${a.text}${b.text}`)));
+    const j = out.findIndex(
+      (b, k) =>
+        k !== i &&
+        Math.abs(b.box[1] - a.box[1]) <= 0.3 * h &&
+        b.box[0] > a.box[0] &&
+        b.box[0] - a.box[2] <= 3 * h &&
+        !keys.has(textKey(b.text)) &&
+        near(textKey(`${a.text}${b.text}`)),
+    );
     if (j < 0) continue;
     const b = out[j];
-    out[i] = { text: `${a.text} ${b.text}`, confidence: Math.min(a.confidence, b.confidence),
-      box: [Math.min(a.box[0], b.box[0]), Math.min(a.box[1], b.box[1]), Math.max(a.box[2], b.box[2]), Math.max(a.box[3], b.box[3])] };
+    out[i] = {
+      text: `${a.text} ${b.text}`,
+      confidence: Math.min(a.confidence, b.confidence),
+      box: [Math.min(a.box[0], b.box[0]), Math.min(a.box[1], b.box[1]), Math.max(a.box[2], b.box[2]), Math.max(a.box[3], b.box[3])],
+    };
     out.splice(j, 1);
     i--;
   }
@@ -121,10 +156,12 @@ export function harmonised(lines: TextLine[], other: TextLine[]): TextLine[] {
 
 /** Two boxes of one line that share most of their area but differ in width or height by a few px. */
 function restyledInPlace(b: Box, a: Box): boolean {
-  const ox = overlap(b[0], b[2], a[0], a[2]), oy = overlap(b[1], b[3], a[1], a[3]);
+  const ox = overlap(b[0], b[2], a[0], a[2]),
+    oy = overlap(b[1], b[3], a[1], a[3]);
   const area = (x: Box) => (x[2] - x[0]) * (x[3] - x[1]);
   // (the detector's boxes of one unchanged line differ by a px or two)
-  const dw = Math.abs((a[2] - a[0]) - (b[2] - b[0])), dh = Math.abs((a[3] - a[1]) - (b[3] - b[1]));
+  const dw = Math.abs(a[2] - a[0] - (b[2] - b[0])),
+    dh = Math.abs(a[3] - a[1] - (b[3] - b[1]));
   const resized = (dw >= 4 && dw >= 0.05 * Math.max(a[2] - a[0], b[2] - b[0])) || dh >= 3;
   return resized && (ox * oy) / Math.min(area(a), area(b)) >= 0.6;
 }
@@ -137,34 +174,54 @@ function restyledInPlace(b: Box, a: Box): boolean {
  * unless its box grew or shrank in place and no shift explains its pixels: then it is "re-worded"
  * with the same words (a restyle; verdictOf calls it a font change).
  */
-export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], images?: { before: RgbaImage; after: RgbaImage }): LineChange[] {
+export function matchLines(
+  beforeLines: TextLine[],
+  afterLines: TextLine[],
+  images?: { before: RgbaImage; after: RgbaImage },
+): LineChange[] {
   [beforeLines, afterLines] = [harmonised(beforeLines, afterLines), harmonised(afterLines, beforeLines)];
-  const usedB = new Set<number>(), usedA = new Set<number>();
+  const usedB = new Set<number>(),
+    usedA = new Set<number>();
   const changes: LineChange[] = [];
   const candidates: { i: number; j: number; d: number }[] = [];
-  beforeLines.forEach((b, i) => afterLines.forEach((a, j) => {
-    const kb = textKey(b.text), ka = textKey(a.text);
-    // one character misread in a longer line is the same line, where its pixels are the same
-    // an icon beside the words read as a character on one side only: the same words
-    const glyph = kb !== ka && ((cb, ca) => cb === ca && cb.length >= 4)(coreKey(b.text), coreKey(a.text));
-    // one character misread in a longer line is the same line, where its pixels are the same
-    const misread = kb !== ka && !glyph && kb.length >= 6 && similarity(kb, ka) >= 1 - 1.5 / Math.max(kb.length, ka.length)
-      && (!images || ((s) => samePixels(images.before, images.after, a.box, s.dx, s.dy))(lineShift(images.before, images.after, b.box, a.box)));
-    if (kb === ka || glyph || misread) {
-      const [bx, by] = centre(b.box), [ax, ay] = centre(a.box);
-      candidates.push({ i, j, d: Math.hypot(ax - bx, ay - by) });
-    }
-  }));
+  beforeLines.forEach((b, i) =>
+    afterLines.forEach((a, j) => {
+      const kb = textKey(b.text),
+        ka = textKey(a.text);
+      // one character misread in a longer line is the same line, where its pixels are the same
+      // an icon beside the words read as a character on one side only: the same words
+      const glyph = kb !== ka && ((cb, ca) => cb === ca && cb.length >= 4)(coreKey(b.text), coreKey(a.text));
+      // one character misread in a longer line is the same line, where its pixels are the same
+      const misread =
+        kb !== ka &&
+        !glyph &&
+        kb.length >= 6 &&
+        similarity(kb, ka) >= 1 - 1.5 / Math.max(kb.length, ka.length) &&
+        (!images ||
+          ((s) => samePixels(images.before, images.after, a.box, s.dx, s.dy))(lineShift(images.before, images.after, b.box, a.box)));
+      if (kb === ka || glyph || misread) {
+        const [bx, by] = centre(b.box),
+          [ax, ay] = centre(a.box);
+        candidates.push({ i, j, d: Math.hypot(ax - bx, ay - by) });
+      }
+    }),
+  );
   candidates.sort((p, q) => p.d - q.d);
   for (const { i, j } of candidates) {
     if (usedB.has(i) || usedA.has(j)) continue;
     usedB.add(i);
     usedA.add(j);
-    const b = beforeLines[i], a = afterLines[j];
+    const b = beforeLines[i],
+      a = afterLines[j];
     const shift = lineShift(images?.before, images?.after, b.box, a.box);
     if (shift.dx === 0 && shift.dy === 0) changes.push({ kind: 'same', before: b, after: a });
-    else if (images && restyledInPlace(b.box, a.box) && !samePixels(images.before, images.after, a.box, shift.dx, shift.dy)
-      && inkColour(images.before, b.box, borderColour(images.before, b.box)) === inkColour(images.after, a.box, borderColour(images.after, a.box))) {
+    else if (
+      images &&
+      restyledInPlace(b.box, a.box) &&
+      !samePixels(images.before, images.after, a.box, shift.dx, shift.dy) &&
+      inkColour(images.before, b.box, borderColour(images.before, b.box)) ===
+        inkColour(images.after, a.box, borderColour(images.after, a.box))
+    ) {
       // the same words in the same place and colour, drawn wider or narrower, which no shift
       // explains: another font or weight (verdictOf says so), not a move (nor a fade)
       changes.push({ kind: 'reworded', before: b, after: a });
@@ -176,12 +233,17 @@ export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], imag
     if (usedB.has(i)) return;
     afterLines.forEach((a, j) => {
       if (usedA.has(j)) return;
-      const bb = b.box, ab = a.box;
-      const ox = overlap(bb[0], bb[2], ab[0], ab[2]), oy = overlap(bb[1], bb[3], ab[1], ab[3]);
+      const bb = b.box,
+        ab = a.box;
+      const ox = overlap(bb[0], bb[2], ab[0], ab[2]),
+        oy = overlap(bb[1], bb[3], ab[1], ab[3]);
       const area = (box: Box) => (box[2] - box[0]) * (box[3] - box[1]);
       const shared = (ox * oy) / Math.min(area(bb), area(ab));
-      const hb = bb[3] - bb[1], ha = ab[3] - ab[1];
-      const sameRow = oy >= 0.5 * Math.min(hb, ha) && (Math.abs(bb[0] - ab[0]) <= 0.6 * Math.max(hb, ha) || Math.abs(bb[2] - ab[2]) <= 0.6 * Math.max(hb, ha) || ox > 0);
+      const hb = bb[3] - bb[1],
+        ha = ab[3] - ab[1];
+      const sameRow =
+        oy >= 0.5 * Math.min(hb, ha) &&
+        (Math.abs(bb[0] - ab[0]) <= 0.6 * Math.max(hb, ha) || Math.abs(bb[2] - ab[2]) <= 0.6 * Math.max(hb, ha) || ox > 0);
       if (shared >= 0.5 || sameRow) places.push({ i, j, score: shared + (sameRow ? 1 : 0) });
     });
   });
@@ -192,8 +254,12 @@ export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], imag
     usedA.add(j);
     changes.push({ kind: 'reworded', before: beforeLines[i], after: afterLines[j] });
   }
-  beforeLines.forEach((b, i) => { if (!usedB.has(i)) changes.push({ kind: 'removed', before: b }); });
-  afterLines.forEach((a, j) => { if (!usedA.has(j)) changes.push({ kind: 'added', after: a }); });
+  beforeLines.forEach((b, i) => {
+    if (!usedB.has(i)) changes.push({ kind: 'removed', before: b });
+  });
+  afterLines.forEach((a, j) => {
+    if (!usedA.has(j)) changes.push({ kind: 'added', after: a });
+  });
   const top = (c: LineChange) => ('after' in c ? c.after.box[1] : c.before.box[1]);
   return changes.sort((p, q) => top(p) - top(q));
 }
@@ -204,7 +270,8 @@ export function matchLines(beforeLines: TextLine[], afterLines: TextLine[], imag
  * Returns the whole lines when they share too little.
  */
 export function changedWords(before: string, after: string): { before: string; after: string; partial: boolean } {
-  const wb = before.split(' '), wa = after.split(' ');
+  const wb = before.split(' '),
+    wa = after.split(' ');
   if (wb.length < 4 && wa.length < 4) return { before, after, partial: false };
   let p = 0;
   while (p < wb.length && p < wa.length && textKey(wb[p]) === textKey(wa[p])) p++;
@@ -212,6 +279,7 @@ export function changedWords(before: string, after: string): { before: string; a
   while (s < wb.length - p && s < wa.length - p && textKey(wb[wb.length - 1 - s]) === textKey(wa[wa.length - 1 - s])) s++;
   const kept = p + s;
   if (kept < 2 || kept < 0.4 * Math.max(wb.length, wa.length)) return { before, after, partial: false };
-  const midB = wb.slice(p, wb.length - s).join(' '), midA = wa.slice(p, wa.length - s).join(' ');
+  const midB = wb.slice(p, wb.length - s).join(' '),
+    midA = wa.slice(p, wa.length - s).join(' ');
   return { before: midB, after: midA, partial: true };
 }

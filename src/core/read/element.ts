@@ -25,13 +25,23 @@ const pixel = (img: RgbaImage, x: number, y: number): Rgb => {
 const apart = (a: Rgb, b: Rgb) => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2])) > APART;
 
 /** Where, walking from (x, y) by (dx, dy), the colour first leaves `inside`: the steps, and the colours at and beyond that edge. */
-function edgeFrom(img: RgbaImage, x: number, y: number, dx: number, dy: number, limit: number, inside: Rgb): { steps: number; at: Rgb; beyond: Rgb } | undefined {
+function edgeFrom(
+  img: RgbaImage,
+  x: number,
+  y: number,
+  dx: number,
+  dy: number,
+  limit: number,
+  inside: Rgb,
+): { steps: number; at: Rgb; beyond: Rgb } | undefined {
   for (let s = 0; s <= limit; s++) {
-    const px = x + dx * s, py = y + dy * s;
+    const px = x + dx * s,
+      py = y + dy * s;
     if (px < 0 || py < 0 || px >= img.width || py >= img.height) return undefined;
     const c = pixel(img, px, py);
     if (!apart(c, inside)) continue;
-    const bx = Math.min(img.width - 1, Math.max(0, px + dx * 3)), by = Math.min(img.height - 1, Math.max(0, py + dy * 3));
+    const bx = Math.min(img.width - 1, Math.max(0, px + dx * 3)),
+      by = Math.min(img.height - 1, Math.max(0, py + dy * 3));
     return { steps: s, at: c, beyond: pixel(img, bx, by) };
   }
   return undefined;
@@ -48,7 +58,8 @@ function straightEdge(edges: ({ steps: number; at: Rgb; beyond: Rgb } | undefine
 /** The element the text line `line` (its box in `image`) belongs to, where its surroundings say so. */
 export function elementOf(image: RgbaImage, line: { box: Box; text: string }): ElementRole | undefined {
   const [x0, y0, x1, y1] = clipTo(image, line.box);
-  const w = x1 - x0, h = y1 - y0;
+  const w = x1 - x0,
+    h = y1 - y0;
   if (w < 4 || h < 6) return undefined;
   const inside = borderColour(image, [x0, y0, x1, y1]);
   const rows = [y0 + Math.floor(h / 4), y0 + Math.floor(h / 2), y0 + Math.floor((3 * h) / 4)];
@@ -65,22 +76,26 @@ export function elementOf(image: RgbaImage, line: { box: Box; text: string }): E
   const outlined = sides.filter((e) => !apart(e.beyond, inside)).length >= 3;
   // a border: a line of its own colour between the inside and what is beyond it
   const bordered = sides.filter((e) => apart(e.at, e.beyond) || !apart(e.beyond, inside)).length >= 3;
-  const boxWidth = w + left.steps + right.steps, boxHeight = h + up.steps + down.steps;
+  const boxWidth = w + left.steps + right.steps,
+    boxHeight = h + up.steps + down.steps;
   // initials in a disc (an avatar) or a short label in a square: nothing here tells them apart
   if ([...line.text.replace(/\s/g, '')].length <= 3 && Math.abs(boxWidth - boxHeight) <= 0.25 * boxHeight) return undefined;
   // a border that runs on past the box's corner is a grid line: a table cell, not a field or button
-  const lx = x0 - 1 - left.steps, ty = y0 - 1 - up.steps;
+  const lx = x0 - 1 - left.steps,
+    ty = y0 - 1 - up.steps;
   const inImage = (x: number, y: number) => x >= 0 && y >= 0 && x < image.width && y < image.height;
   // (or a side that runs on below the bottom edge: that edge belongs to the next box, as a card's
   // top under a column's heading)
   const by = y1 + down.steps;
-  const gridLine = (inImage(lx - 3, ty) && !apart(pixel(image, lx - 3, ty), up.at) && apart(up.at, up.beyond))
-    || (inImage(lx, ty - 3) && !apart(pixel(image, lx, ty - 3), left.at) && apart(left.at, left.beyond))
-    || (inImage(lx, by + 3) && !apart(pixel(image, lx, by + 3), left.at) && apart(left.at, left.beyond));
+  const gridLine =
+    (inImage(lx - 3, ty) && !apart(pixel(image, lx - 3, ty), up.at) && apart(up.at, up.beyond)) ||
+    (inImage(lx, ty - 3) && !apart(pixel(image, lx, ty - 3), left.at) && apart(left.at, left.beyond)) ||
+    (inImage(lx, by + 3) && !apart(pixel(image, lx, by + 3), left.at) && apart(left.at, left.beyond));
   if (gridLine) return undefined;
   // the text at the left of a bordered field much wider than it (a placeholder or a typed value): an input
   if (bordered && left.steps <= 20 && right.steps >= Math.max(40, w) && Math.abs(up.steps - down.steps) <= 3) return 'input';
-  if (right.steps > MAX_SIDE_PADDING || Math.abs(right.steps - left.steps) > Math.max(8, 0.3 * (left.steps + right.steps))) return undefined;
+  if (right.steps > MAX_SIDE_PADDING || Math.abs(right.steps - left.steps) > Math.max(8, 0.3 * (left.steps + right.steps)))
+    return undefined;
   if (filled) return boxHeight <= 26 && h <= 16 ? 'badge' : 'button';
   if (outlined) return 'button';
   return undefined;

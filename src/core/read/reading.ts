@@ -61,10 +61,16 @@ const MAX_BLOCK_SEARCH_SHIFT = 240;
 /** Longest quote kept whole; longer ones are cut with an ellipsis. */
 const MAX_QUOTE = 48;
 
-
 /** The shift (|dx|, |dy| <= range, plus the candidates given) that best explains the region's differences. */
-export function blockShiftOf(before: RgbaImage, after: RgbaImage, box: Box, range = 4, candidates: { dx: number; dy: number }[] = []): BlockShift | undefined {
-  const w = Math.min(before.width, after.width), h = Math.min(before.height, after.height);
+export function blockShiftOf(
+  before: RgbaImage,
+  after: RgbaImage,
+  box: Box,
+  range = 4,
+  candidates: { dx: number; dy: number }[] = [],
+): BlockShift | undefined {
+  const w = Math.min(before.width, after.width),
+    h = Math.min(before.height, after.height);
   const inner = clipTo({ width: w, height: h }, box);
   const unshifted = differingAfterShift(before, after, inner, 0, 0, 40);
   if (unshifted === 0) return undefined;
@@ -76,7 +82,12 @@ export function blockShiftOf(before: RgbaImage, after: RgbaImage, box: Box, rang
     const key = `${dx},${dy}`;
     if (seen.has(key) || (!dx && !dy)) continue;
     seen.add(key);
-    const clip: Box = [Math.max(inner[0], dx), Math.max(inner[1], dy), Math.min(inner[2], before.width + dx), Math.min(inner[3], before.height + dy)];
+    const clip: Box = [
+      Math.max(inner[0], dx),
+      Math.max(inner[1], dy),
+      Math.min(inner[2], before.width + dx),
+      Math.min(inner[3], before.height + dy),
+    ];
     if (clip[2] - clip[0] < 2 || clip[3] - clip[1] < 2) continue;
     const count = differingAfterShift(before, after, clip, dx, dy, 40, best ? best.count : unshifted);
     if (!best || count < best.count) best = { dx, dy, count };
@@ -125,11 +136,26 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
       continue;
     }
     const moved = explained.dx || explained.dy;
-    if (c.kind === 'reworded') out.push(moved ? { kind: 'moved', before: c.before, after: c.after, ...explained } : { kind: 'same', before: c.before, after: c.after });
+    if (c.kind === 'reworded')
+      out.push(
+        moved ? { kind: 'moved', before: c.before, after: c.after, ...explained } : { kind: 'same', before: c.before, after: c.after },
+      );
     // an added or removed line whose pixels only moved: its other side was not read (outside the
     // area, or cut); it moved with the rest
-    else if (moved && c.kind === 'added') out.push({ kind: 'moved', before: { ...c.after, box: translate(c.after.box, -explained.dx, -explained.dy) }, after: c.after, ...explained });
-    else if (moved && c.kind === 'removed') out.push({ kind: 'moved', before: c.before, after: { ...c.before, box: translate(c.before.box, explained.dx, explained.dy) }, ...explained });
+    else if (moved && c.kind === 'added')
+      out.push({
+        kind: 'moved',
+        before: { ...c.after, box: translate(c.after.box, -explained.dx, -explained.dy) },
+        after: c.after,
+        ...explained,
+      });
+    else if (moved && c.kind === 'removed')
+      out.push({
+        kind: 'moved',
+        before: c.before,
+        after: { ...c.before, box: translate(c.before.box, explained.dx, explained.dy) },
+        ...explained,
+      });
   }
   return out;
 }
@@ -137,20 +163,37 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
 /** Share of the pixels of `box` that differ from `background` by more than 40 in a channel. */
 function inkShare(image: RgbaImage, box: Box, background: [number, number, number]): number {
   const [x0, y0, x1, y1] = clipTo(image, box);
-  let ink = 0, all = 0;
+  let ink = 0,
+    all = 0;
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const i = (y * image.width + x) * 4;
       all++;
-      if (Math.max(Math.abs(image.data[i] - background[0]), Math.abs(image.data[i + 1] - background[1]), Math.abs(image.data[i + 2] - background[2])) > 40) ink++;
+      if (
+        Math.max(
+          Math.abs(image.data[i] - background[0]),
+          Math.abs(image.data[i + 1] - background[1]),
+          Math.abs(image.data[i + 2] - background[2]),
+        ) > 40
+      )
+        ink++;
     }
   }
   return all ? ink / all : 0;
 }
 
 /** Reads one region: lines in both images around `box` (common-area pixels), matched; shift; colour. */
-export async function readRegion(reader: TextReader, before: RgbaImage, after: RgbaImage, box: Box, areas?: { before: Box; after: Box }): Promise<RegionReading> {
-  const [linesBefore, linesAfter] = [await reader.read(before, areas?.before ?? readArea(box, before)), await reader.read(after, areas?.after ?? readArea(box, after))];
+export async function readRegion(
+  reader: TextReader,
+  before: RgbaImage,
+  after: RgbaImage,
+  box: Box,
+  areas?: { before: Box; after: Box },
+): Promise<RegionReading> {
+  const [linesBefore, linesAfter] = [
+    await reader.read(before, areas?.before ?? readArea(box, before)),
+    await reader.read(after, areas?.after ?? readArea(box, after)),
+  ];
   const touch = grow(box, 2);
   const keep = (lines: TextLine[], limit?: Box) => lines.filter((l) => intersects(l.box, limit ?? touch));
   const matched = matchLines(keep(linesBefore, areas?.before), keep(linesAfter, areas?.after), { before, after });
@@ -169,20 +212,32 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
   const recoloured: { text: string; before: string; after: string }[] = [];
   for (const c of changes) {
     if (c.kind !== 'same' && c.kind !== 'moved') continue;
-    const bgBefore = borderColour(before, c.before.box), bgAfter = borderColour(after, c.after.box);
-    const inkBefore = inkColour(before, c.before.box, bgBefore), inkAfter = inkColour(after, c.after.box, bgAfter);
+    const bgBefore = borderColour(before, c.before.box),
+      bgAfter = borderColour(after, c.after.box);
+    const inkBefore = inkColour(before, c.before.box, bgBefore),
+      inkAfter = inkColour(after, c.after.box, bgAfter);
     // grey to a neighbouring grey is how a line reads when an icon or caret beside it changed: a
     // recolour of text names a hue on at least one side
     const grey = (name: string) => /^(white|light grey|grey|dark grey|black)$/.test(name);
-    if (inkBefore !== inkAfter && !(grey(inkBefore) && grey(inkAfter)) && colourName(...bgBefore) === colourName(...bgAfter)) recoloured.push({ text: c.after.text, before: inkBefore, after: inkAfter });
+    if (inkBefore !== inkAfter && !(grey(inkBefore) && grey(inkAfter)) && colourName(...bgBefore) === colourName(...bgAfter))
+      recoloured.push({ text: c.after.text, before: inkBefore, after: inkAfter });
   }
-  const firstMoved = changes.find((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved' && (Math.abs(c.dx) > 4 || Math.abs(c.dy) > 4));
+  const firstMoved = changes.find(
+    (c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved' && (Math.abs(c.dx) > 4 || Math.abs(c.dy) > 4),
+  );
   let vacatedInk: number | undefined;
   if (firstMoved) {
-    const b = firstMoved.before.box, { dx, dy } = firstMoved;
+    const b = firstMoved.before.box,
+      { dx, dy } = firstMoved;
     // the strip the line left: before its new start along the move
-    const strip: Box = dx > 0 ? [b[0], b[1], Math.min(b[2], b[0] + dx), b[3]] : dx < 0 ? [Math.max(b[0], b[2] + dx), b[1], b[2], b[3]]
-      : dy > 0 ? [b[0], b[1], b[2], Math.min(b[3], b[1] + dy)] : [b[0], Math.max(b[1], b[3] + dy), b[2], b[3]];
+    const strip: Box =
+      dx > 0
+        ? [b[0], b[1], Math.min(b[2], b[0] + dx), b[3]]
+        : dx < 0
+          ? [Math.max(b[0], b[2] + dx), b[1], b[2], b[3]]
+          : dy > 0
+            ? [b[0], b[1], b[2], Math.min(b[3], b[1] + dy)]
+            : [b[0], Math.max(b[1], b[3] + dy), b[2], b[3]];
     // against the background around the region in the after image (a moved button leaves the page's
     // background behind it, not its own colour)
     const around = clipTo(after, grow(box, 2));
@@ -193,37 +248,70 @@ export async function readRegion(reader: TextReader, before: RgbaImage, after: R
   // icons: only on a background that stayed (a theme change makes every blob look new), and an added
   // (removed) icon only where the other image shows that background (not a recoloured or reshaped one)
   const blockArea = grow(box, 6);
-  const bgBefore = borderColour(before, clipTo(before, blockArea)), bgAfter = borderColour(after, clipTo(after, blockArea));
+  const bgBefore = borderColour(before, clipTo(before, blockArea)),
+    bgAfter = borderColour(after, clipTo(after, blockArea));
   const sameBackground = colourName(...bgBefore) === colourName(...bgAfter);
   // content pushed further than the margin took its icons along: they are looked for where the
   // region's moved lines came from (before) and went to (after), and kept when one end is here
   const lineShifts: { dx: number; dy: number }[] = [];
   for (const c of changes) {
-    if (c.kind !== 'moved' || Math.max(Math.abs(c.dx), Math.abs(c.dy)) <= 6 || Math.max(Math.abs(c.dx), Math.abs(c.dy)) > MAX_BLOCK_SEARCH_SHIFT) continue;
-    if (lineShifts.length < 3 && !lineShifts.some((v) => Math.abs(v.dx - c.dx) <= 2 && Math.abs(v.dy - c.dy) <= 2)) lineShifts.push({ dx: c.dx, dy: c.dy });
+    if (
+      c.kind !== 'moved' ||
+      Math.max(Math.abs(c.dx), Math.abs(c.dy)) <= 6 ||
+      Math.max(Math.abs(c.dx), Math.abs(c.dy)) > MAX_BLOCK_SEARCH_SHIFT
+    )
+      continue;
+    if (lineShifts.length < 3 && !lineShifts.some((v) => Math.abs(v.dx - c.dx) <= 2 && Math.abs(v.dy - c.dy) <= 2))
+      lineShifts.push({ dx: c.dx, dy: c.dy });
   }
   const searchBefore = unionOf([blockArea, ...lineShifts.map((v) => translate(blockArea, -v.dx, -v.dy))])!;
   const searchAfter = unionOf([blockArea, ...lineShifts.map((v) => translate(blockArea, v.dx, v.dy))])!;
-  const blocksBefore = !sameBackground ? [] : findBlocks(before, searchBefore, linesBefore.map((l) => l.box));
-  const blocksAfter = !sameBackground ? [] : findBlocks(after, searchAfter, linesAfter.map((l) => l.box));
+  const blocksBefore = !sameBackground
+    ? []
+    : findBlocks(
+        before,
+        searchBefore,
+        linesBefore.map((l) => l.box),
+      );
+  const blocksAfter = !sameBackground
+    ? []
+    : findBlocks(
+        after,
+        searchAfter,
+        linesAfter.map((l) => l.box),
+      );
   const here = (b: Box) => intersects(b, blockArea);
-  const matchedBlocks = matchBlocks(blocksBefore, blocksAfter).filter((m) => (m.kind === 'added' ? here(m.after.box)
-    : m.kind === 'removed' ? here(m.before.box) : here(m.before.box) || here(m.after.box)));
+  const matchedBlocks = matchBlocks(blocksBefore, blocksAfter).filter((m) =>
+    m.kind === 'added' ? here(m.after.box) : m.kind === 'removed' ? here(m.before.box) : here(m.before.box) || here(m.after.box),
+  );
   // a blob that appears around another (a date whose circle filled in, a badge behind its digits) is
   // that element restyled, not an icon added (removed)
   // (not one that moved away: an icon inserted takes the place of the one it pushed)
   const movedAway = new Set(matchedBlocks.flatMap((m) => (m.kind === 'moved' ? [m.before, m.after] : [])));
-  const restyled = (m: BlockChange) => (m.kind === 'added' ? blocksBefore.some((b) => !movedAway.has(b) && centreIn(b.box, m.after.box))
-    : m.kind === 'removed' ? blocksAfter.some((a) => !movedAway.has(a) && centreIn(a.box, m.before.box)) : false);
+  const restyled = (m: BlockChange) =>
+    m.kind === 'added'
+      ? blocksBefore.some((b) => !movedAway.has(b) && centreIn(b.box, m.after.box))
+      : m.kind === 'removed'
+        ? blocksAfter.some((a) => !movedAway.has(a) && centreIn(a.box, m.before.box))
+        : false;
   // ... or where what was there moved away (an icon inserted into a toolbar takes the place of the one it pushed)
-  const vacated = (b: Box, side: 'before' | 'after') => matchedBlocks.some((m) => m.kind === 'moved' && intersects(side === 'before' ? m.before.box : m.after.box, b));
+  const vacated = (b: Box, side: 'before' | 'after') =>
+    matchedBlocks.some((m) => m.kind === 'moved' && intersects(side === 'before' ? m.before.box : m.after.box, b));
   const blocks = matchedBlocks
     .filter((b) => b.kind !== 'same' && !restyled(b))
-    .filter((b) => (b.kind === 'added' ? inkShare(before, b.after.box, bgBefore) < 0.1 || vacated(b.after.box, 'before')
-      : b.kind === 'removed' ? inkShare(after, b.before.box, bgAfter) < 0.1 || vacated(b.before.box, 'after') : true));
+    .filter((b) =>
+      b.kind === 'added'
+        ? inkShare(before, b.after.box, bgBefore) < 0.1 || vacated(b.after.box, 'before')
+        : b.kind === 'removed'
+          ? inkShare(after, b.before.box, bgAfter) < 0.1 || vacated(b.before.box, 'after')
+          : true,
+    );
   return {
-    changes, ...(blocks.length ? { blocks } : {}),
-    ...(shift ? { shift } : {}), ...(recoloured.length ? { recoloured } : {}), ...(vacatedInk !== undefined ? { vacatedInk } : {}),
+    changes,
+    ...(blocks.length ? { blocks } : {}),
+    ...(shift ? { shift } : {}),
+    ...(recoloured.length ? { recoloured } : {}),
+    ...(vacatedInk !== undefined ? { vacatedInk } : {}),
     ...(colour ? { colour: { ...colour, background: colourName(...background), backgroundRgb: background } } : {}),
   };
 }
@@ -234,12 +322,21 @@ function withContinuation(line: TextLine, candidates: TextLine[]): { line: TextL
   let current = line;
   for (;;) {
     const h = current.box[3] - current.box[1];
-    const next = candidates.find((c) => !used.includes(c) && Math.abs(c.box[0] - line.box[0]) <= 4
-      && c.box[1] - current.box[3] >= -0.3 * h && c.box[1] - current.box[3] <= 0.6 * h && Math.abs((c.box[3] - c.box[1]) - h) <= 0.3 * h);
+    const next = candidates.find(
+      (c) =>
+        !used.includes(c) &&
+        Math.abs(c.box[0] - line.box[0]) <= 4 &&
+        c.box[1] - current.box[3] >= -0.3 * h &&
+        c.box[1] - current.box[3] <= 0.6 * h &&
+        Math.abs(c.box[3] - c.box[1] - h) <= 0.3 * h,
+    );
     if (!next) return { line: current, used };
     used.push(next);
-    current = { text: `${current.text} ${next.text}`, confidence: Math.min(current.confidence, next.confidence),
-      box: [Math.min(current.box[0], next.box[0]), current.box[1], Math.max(current.box[2], next.box[2]), next.box[3]] };
+    current = {
+      text: `${current.text} ${next.text}`,
+      confidence: Math.min(current.confidence, next.confidence),
+      box: [Math.min(current.box[0], next.box[0]), current.box[1], Math.max(current.box[2], next.box[2]), next.box[3]],
+    };
   }
 }
 
@@ -249,20 +346,34 @@ function withContinuation(line: TextLine, candidates: TextLine[]): { line: TextL
  */
 function iconVerdict(blocks: BlockChange[], movedLines: Extract<LineChange, { kind: 'moved' }>[]): ReadVerdict | undefined {
   const count = (kind: BlockChange['kind']) => blocks.filter((b) => b.kind === kind).length;
-  const added = count('added'), removed = count('removed'), swapped = count('swapped');
+  const added = count('added'),
+    removed = count('removed'),
+    swapped = count('swapped');
   if ([added, removed, swapped].filter((n) => n > 0).length !== 1) return undefined;
   const movedBlocks = blocks.filter((b): b is Extract<BlockChange, { kind: 'same' | 'moved' }> => b.kind === 'moved');
   const shifts = [...movedBlocks.map((b) => ({ dx: b.dx, dy: b.dy })), ...movedLines.map((m) => ({ dx: m.dx, dy: m.dy }))];
-  const common = shifts.length && shifts.every((v) => Math.abs(v.dx - shifts[0].dx) <= 2 && Math.abs(v.dy - shifts[0].dy) <= 2) ? shifts[0] : undefined;
+  const common =
+    shifts.length && shifts.every((v) => Math.abs(v.dx - shifts[0].dx) <= 2 && Math.abs(v.dy - shifts[0].dy) <= 2) ? shifts[0] : undefined;
   const alongParts = [
     ...(movedBlocks.length ? [`${movedBlocks.length === 1 ? 'an icon' : `${movedBlocks.length} icons`}`] : []),
     ...(movedLines.length ? [quoteList(movedLines.map((m) => m.after.text)).words] : []),
   ];
   const along = common && alongParts.length ? `; ${alongParts.join(' and ')} moved ${shiftWords(common.dx, common.dy)}` : '';
   const pushed = common && shifts.length ? { pushed: { lines: shifts.length, ...common } } : {};
-  if (added) return { kind: 'add', caption: `${added === 1 ? 'an icon was' : `${added} icons were`} added${along}`, ...pushed, basis: 'shapes' };
-  if (removed) return { kind: 'remove', caption: `${removed === 1 ? 'an icon was' : `${removed} icons were`} removed${along}`, ...pushed, basis: 'shapes' };
-  return { kind: 'icon', caption: swapped === 1 ? 'an icon was replaced by another' : `${swapped} icons were replaced by others`, basis: 'shapes' };
+  if (added)
+    return { kind: 'add', caption: `${added === 1 ? 'an icon was' : `${added} icons were`} added${along}`, ...pushed, basis: 'shapes' };
+  if (removed)
+    return {
+      kind: 'remove',
+      caption: `${removed === 1 ? 'an icon was' : `${removed} icons were`} removed${along}`,
+      ...pushed,
+      basis: 'shapes',
+    };
+  return {
+    kind: 'icon',
+    caption: swapped === 1 ? 'an icon was replaced by another' : `${swapped} icons were replaced by others`,
+    basis: 'shapes',
+  };
 }
 
 /** The letters and digits of a text, case folded: what stays when only the font changed. */
@@ -330,8 +441,14 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   let removed = changes.filter((c): c is Extract<LineChange, { kind: 'removed' }> => c.kind === 'removed');
   // a re-worded line that now wraps (or wrapped before) continues on the added (removed) line just below it
   reworded = reworded.map((r) => {
-    const after = withContinuation(r.after, added.map((a) => a.after));
-    const before = withContinuation(r.before, removed.map((x) => x.before));
+    const after = withContinuation(
+      r.after,
+      added.map((a) => a.after),
+    );
+    const before = withContinuation(
+      r.before,
+      removed.map((x) => x.before),
+    );
     added = added.filter((a) => !after.used.includes(a.after));
     removed = removed.filter((x) => !before.used.includes(x.before));
     return { ...r, before: before.line, after: after.line };
@@ -340,13 +457,17 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const same = changes.filter((c) => c.kind === 'same');
   const pushedShift = commonShift(moved);
   const pushed = pushedShift && moved.length ? { lines: moved.length, ...pushedShift } : undefined;
-  const pushClause = pushed ? `; ${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}` : '';
+  const pushClause = pushed
+    ? `; ${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}`
+    : '';
 
   // lines that traded places read as re-wordings whose old and new words are the same set: a reorder
   // (reading.swapped: the same across regions, found by acrossRegions)
   const keys = (texts: string[]) => texts.map(textKey).sort().join('\n');
-  const permuted = reworded.length >= 2 && reworded.some((r) => textKey(r.before.text) !== textKey(r.after.text))
-    && keys(reworded.map((r) => r.before.text)) === keys(reworded.map((r) => r.after.text));
+  const permuted =
+    reworded.length >= 2 &&
+    reworded.some((r) => textKey(r.before.text) !== textKey(r.after.text)) &&
+    keys(reworded.map((r) => r.before.text)) === keys(reworded.map((r) => r.after.text));
   if (permuted || reading.swapped) {
     const [a, b] = reading.swapped ?? [reworded[0].before.text, reworded[0].after.text];
     return { kind: 'reorder', caption: `${quote(a)} and ${quote(b)} swapped places`, basis: 'words' };
@@ -355,7 +476,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const restyled = reworded.filter((r) => lettersOf(r.before.text) === lettersOf(r.after.text) && lettersOf(r.after.text).length >= 2);
   if (reworded.length && restyled.length === reworded.length && !added.length && !removed.length) {
     const r = restyled[0];
-    const wb = r.before.box[2] - r.before.box[0], wa = r.after.box[2] - r.after.box[0];
+    const wb = r.before.box[2] - r.before.box[0],
+      wa = r.after.box[2] - r.after.box[0];
     const width = Math.abs(wa - wb) >= 3 ? `: it is ${Math.abs(wa - wb)} px ${wa > wb ? 'wider' : 'narrower'}` : '';
     return { kind: 'font', caption: `the font of the text ${quote(r.after.text)} changed${width}`, basis: 'words', subject: r.after.text };
   }
@@ -364,10 +486,17 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   // the same words on both sides, broken into lines differently ("meeting page" / "Feature mobile
   // server" -> "Feature mobile server meeting" / "page"): the text re-wrapped because its box changed
   // size or padding - a layout change, which the models describe
-  const wordsOf = (lines: TextLine[]) => lines.flatMap((l) => l.text.split(' ')).map(textKey).filter(Boolean).sort().join(' ');
+  const wordsOf = (lines: TextLine[]) =>
+    lines
+      .flatMap((l) => l.text.split(' '))
+      .map(textKey)
+      .filter(Boolean)
+      .sort()
+      .join(' ');
   const oldLines = [...reworded.map((r) => r.before), ...removed.map((r) => r.before)];
   const newLines = [...reworded.map((r) => r.after), ...added.map((a) => a.after)];
-  if (oldLines.length + newLines.length >= 3 && oldLines.length && newLines.length && wordsOf(oldLines) === wordsOf(newLines)) return undefined;
+  if (oldLines.length + newLines.length >= 3 && oldLines.length && newLines.length && wordsOf(oldLines) === wordsOf(newLines))
+    return undefined;
   if (reworded.length) {
     const first = reworded[0];
     let caption = rewordingCaption(first.before.text, first.after.text, first.after.role ?? first.before.role);
@@ -375,36 +504,81 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     else if (reworded.length > 2) caption += ` and ${reworded.length - 1} more lines changed`;
     if (added.length) caption += `; ${quoteList(added.map((a) => a.after.text)).words} appeared`;
     if (removed.length) caption += `; ${quoteList(removed.map((r) => r.before.text)).words} disappeared`;
-    return { kind: 'text', caption: caption + pushClause, textBefore: first.before.text, textAfter: first.after.text, ...(pushed ? { pushed } : {}), basis: 'words' };
+    return {
+      kind: 'text',
+      caption: caption + pushClause,
+      textBefore: first.before.text,
+      textAfter: first.after.text,
+      ...(pushed ? { pushed } : {}),
+      basis: 'words',
+    };
   }
   if (added.length && removed.length && pushed) {
     // lines gone in one place and others come in another, with the lines between moving toward
     // where the first went: that is a removal (what followed moved up or left, and the end of a
     // scrolled list brought new lines into view) or an insertion (the other way), not a replacement
-    const gone = unionOf(removed.map((x) => x.before.box))!, come = unionOf(added.map((x) => x.after.box))!;
+    const gone = unionOf(removed.map((x) => x.before.box))!,
+      come = unionOf(added.map((x) => x.after.box))!;
     if (!intersects(gone, come)) {
-      const a = quoteList(added.map((x) => x.after.text)), r = quoteList(removed.map((x) => x.before.text));
+      const a = quoteList(added.map((x) => x.after.text)),
+        r = quoteList(removed.map((x) => x.before.text));
       const pulled = pushed.dy < 0 || (pushed.dy === 0 && pushed.dx < 0);
       const movedWords = `${moved.length === 1 ? quote(moved[0].after.text) : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}`;
       return pulled
-        ? { kind: 'remove', caption: `${r.words} ${r.plural ? 'were' : 'was'} removed; ${movedWords} and ${a.words} came into view`, textBefore: removed.map((x) => x.before.text).join('\n'), pushed, basis: 'words' }
-        : { kind: 'add', caption: `${a.words} ${a.plural ? 'were' : 'was'} added; ${movedWords} and ${r.words} went out of view`, textAfter: added.map((x) => x.after.text).join('\n'), pushed, basis: 'words' };
+        ? {
+            kind: 'remove',
+            caption: `${r.words} ${r.plural ? 'were' : 'was'} removed; ${movedWords} and ${a.words} came into view`,
+            textBefore: removed.map((x) => x.before.text).join('\n'),
+            pushed,
+            basis: 'words',
+          }
+        : {
+            kind: 'add',
+            caption: `${a.words} ${a.plural ? 'were' : 'was'} added; ${movedWords} and ${r.words} went out of view`,
+            textAfter: added.map((x) => x.after.text).join('\n'),
+            pushed,
+            basis: 'words',
+          };
     }
   }
   if (added.length && removed.length) {
-    const a = quoteList(added.map((x) => x.after.text)), r = quoteList(removed.map((x) => x.before.text));
+    const a = quoteList(added.map((x) => x.after.text)),
+      r = quoteList(removed.map((x) => x.before.text));
     return {
-      kind: 'text', caption: `the text ${r.words} ${r.plural ? 'were' : 'was'} replaced by ${a.words}${pushClause}`,
-      textBefore: removed.map((x) => x.before.text).join('\n'), textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}), basis: 'words',
+      kind: 'text',
+      caption: `the text ${r.words} ${r.plural ? 'were' : 'was'} replaced by ${a.words}${pushClause}`,
+      textBefore: removed.map((x) => x.before.text).join('\n'),
+      textAfter: added.map((x) => x.after.text).join('\n'),
+      ...(pushed ? { pushed } : {}),
+      basis: 'words',
     };
   }
   if (added.length) {
     const a = quoteList(added.map((x) => x.after.text));
-    return { kind: 'add', caption: `${named(added.map((x) => x.after), a.words, 'a')} ${a.plural ? 'were' : 'was'} added${pushClause}`, textAfter: added.map((x) => x.after.text).join('\n'), ...(pushed ? { pushed } : {}), basis: 'words' };
+    return {
+      kind: 'add',
+      caption: `${named(
+        added.map((x) => x.after),
+        a.words,
+        'a',
+      )} ${a.plural ? 'were' : 'was'} added${pushClause}`,
+      textAfter: added.map((x) => x.after.text).join('\n'),
+      ...(pushed ? { pushed } : {}),
+      basis: 'words',
+    };
   }
   if (removed.length) {
     const r = quoteList(removed.map((x) => x.before.text));
-    return { kind: 'remove', caption: `${named(removed.map((x) => x.before), r.words)} ${r.plural ? 'were' : 'was'} removed${pushClause}`, textBefore: removed.map((x) => x.before.text).join('\n'), ...(pushed ? { pushed } : {}), basis: 'words' };
+    return {
+      kind: 'remove',
+      caption: `${named(
+        removed.map((x) => x.before),
+        r.words,
+      )} ${r.plural ? 'were' : 'was'} removed${pushClause}`,
+      textBefore: removed.map((x) => x.before.text).join('\n'),
+      ...(pushed ? { pushed } : {}),
+      basis: 'words',
+    };
   }
   // nothing re-worded, added or removed: an icon came, went or was swapped, the text changed colour,
   // or the content moved
@@ -415,7 +589,12 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const s = subject(recoloured.map((r) => r.text))!;
     const r = recoloured[0];
     const movedToo = pushedShift && moved.length >= 0.5 * lines ? ` and moved ${shiftWords(pushedShift.dx, pushedShift.dy)}` : '';
-    return { kind: 'color', caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}${movedToo}`, basis: 'words', ...(recoloured.length === 1 ? { subject: r.text } : {}) };
+    return {
+      kind: 'color',
+      caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}${movedToo}`,
+      basis: 'words',
+      ...(recoloured.length === 1 ? { subject: r.text } : {}),
+    };
   }
   const blockVerdict = iconVerdict(reading.blocks ?? [], moved);
   if (blockVerdict) return blockVerdict;
@@ -424,31 +603,72 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     // that is not text (a picture, an icon): it was put in before them (an inference from the
     // pixels left behind, hence basis "pixels")
     const s = subject(moved.map((m) => m.after.text))!;
-    return { kind: 'add', caption: `an image or icon was inserted before ${s.words}, which moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, pushed: { lines: moved.length, ...pushedShift }, basis: 'pixels' };
+    return {
+      kind: 'add',
+      caption: `an image or icon was inserted before ${s.words}, which moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`,
+      pushed: { lines: moved.length, ...pushedShift },
+      basis: 'pixels',
+    };
   }
   // the lines moved and their move explains the region's pixels (a resized or re-spaced container
   // also moves its text, but leaves pixels the move does not explain: the model describes those)
   if (moved.length && pushedShift && (!shift || shift.explained >= 0.8)) {
     const s = subject(moved.map((m) => m.after.text))!;
-    return { kind: 'move', caption: `${named(moved.map((m) => m.after), s.words)} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`, basis: 'words', shift: { dx: pushedShift.dx, dy: pushedShift.dy }, ...(moved.length === 1 ? { subject: moved[0].after.text } : {}) };
+    return {
+      kind: 'move',
+      caption: `${named(
+        moved.map((m) => m.after),
+        s.words,
+      )} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`,
+      basis: 'words',
+      shift: { dx: pushedShift.dx, dy: pushedShift.dy },
+      ...(moved.length === 1 ? { subject: moved[0].after.text } : {}),
+    };
   }
   if (shift && shift.explained >= 0.9 && (shift.dx || shift.dy)) {
     const s = subject(same.map((m) => m.after.text));
-    return { kind: 'move', caption: `${s ? s.words : 'the content here'} moved ${shiftWords(shift.dx, shift.dy)}`, basis: s ? 'words' : 'pixels', shift: { dx: shift.dx, dy: shift.dy }, ...(same.length === 1 ? { subject: same[0].after.text } : {}) };
+    return {
+      kind: 'move',
+      caption: `${s ? s.words : 'the content here'} moved ${shiftWords(shift.dx, shift.dy)}`,
+      basis: s ? 'words' : 'pixels',
+      shift: { dx: shift.dx, dy: shift.dy },
+      ...(same.length === 1 ? { subject: same[0].after.text } : {}),
+    };
   }
   // a recolour changes something that is there on both sides: pixels that were or became the
   // background are something added or removed, which the model's caption describes better
-  if (colour && colour.before !== colour.after && colour.consistency >= 0.8 && colour.pixels >= 12
-    && colour.before !== colour.background && colour.after !== colour.background) {
+  if (
+    colour &&
+    colour.before !== colour.after &&
+    colour.consistency >= 0.8 &&
+    colour.pixels >= 12 &&
+    colour.before !== colour.background &&
+    colour.after !== colour.background
+  ) {
     const s = subject(same.map((m) => m.after.text));
     const one = same.length === 1 ? { subject: same[0].after.text } : {};
     if (isFade(colour.beforeRgb, colour.afterRgb, colour.backgroundRgb)) {
-      return { kind: 'opacity', caption: `${s ? s.words : 'the content here'} faded: it is now paler, closer to the ${colour.background} background`, basis: 'pixels', ...one };
+      return {
+        kind: 'opacity',
+        caption: `${s ? s.words : 'the content here'} faded: it is now paler, closer to the ${colour.background} background`,
+        basis: 'pixels',
+        ...one,
+      };
     }
     if (colour.onEdge >= 0.7) {
-      return { kind: 'color', caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${colour.after}`, basis: 'pixels', ...one };
+      return {
+        kind: 'color',
+        caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${colour.after}`,
+        basis: 'pixels',
+        ...one,
+      };
     }
-    return { kind: 'color', caption: `${s ? s.words : 'the colour here'} changed ${s ? 'colour ' : ''}from ${colour.before} to ${colour.after}`, basis: 'pixels', ...one };
+    return {
+      kind: 'color',
+      caption: `${s ? s.words : 'the colour here'} changed ${s ? 'colour ' : ''}from ${colour.before} to ${colour.after}`,
+      basis: 'pixels',
+      ...one,
+    };
   }
   return undefined;
 }

@@ -5,7 +5,11 @@
  * Why `target` may not be overwritten, or undefined when it may. A baseline must be a PNG file
  * on disk, strictly inside one of the workspace folders, in a trusted workspace.
  */
-export function baselineTargetProblem(target: { scheme: string; fsPath: string }, workspaceRoots: readonly string[], trusted: boolean): string | undefined {
+export function baselineTargetProblem(
+  target: { scheme: string; fsPath: string },
+  workspaceRoots: readonly string[],
+  trusted: boolean,
+): string | undefined {
   if (!trusted) return 'ProCap Review does not write baselines in an untrusted workspace';
   if (target.scheme !== 'file') return `${target.fsPath} is not a file on disk`;
   if (!/\.png$/i.test(target.fsPath)) return `${target.fsPath} is not a PNG file`;

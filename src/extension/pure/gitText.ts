@@ -14,7 +14,7 @@ export function isReviewableImagePath(filePath: string): boolean {
 export function isSafeRef(ref: string): boolean {
   if (ref.length === 0 || ref.length > 255) return false;
   if (ref.startsWith('-')) return false; // would be parsed as an option
-  const match = /^([A-Za-z0-9._\/+-]+)([~^][0-9]{0,4})?$/.exec(ref);
+  const match = /^([A-Za-z0-9._/+-]+)([~^][0-9]{0,4})?$/.exec(ref);
   if (match === null) return false;
   const name = match[1];
   if (name.includes('..') || name.includes('//')) return false;
@@ -73,7 +73,12 @@ export interface ChangedFile {
 }
 
 const STATUS_LETTERS: Record<string, ChangeStatus> = {
-  A: 'added', M: 'modified', D: 'deleted', R: 'renamed', C: 'copied', T: 'type-changed',
+  A: 'added',
+  M: 'modified',
+  D: 'deleted',
+  R: 'renamed',
+  C: 'copied',
+  T: 'type-changed',
 };
 
 /**
@@ -86,7 +91,10 @@ export function parseNameStatusZ(output: string): ChangedFile[] {
   let index = 0;
   while (index < fields.length) {
     const code = fields[index];
-    if (code === '') { index += 1; continue; }
+    if (code === '') {
+      index += 1;
+      continue;
+    }
     const status = STATUS_LETTERS[code[0]];
     if (status === undefined) throw new Error(`unexpected git status field ${JSON.stringify(code)}`);
     if (status === 'renamed' || status === 'copied') {

@@ -131,11 +131,16 @@ function checkRegion(value: unknown, where: string): void {
   if (typeof value.noiseOnly !== 'boolean') throw new MessageValidationError(`${where}.noiseOnly must be a boolean`);
   if (value.text !== undefined) {
     const text = value.text;
-    if (!isPlainObject(text) || (text.before !== undefined && typeof text.before !== 'string') || (text.after !== undefined && typeof text.after !== 'string')) {
+    if (
+      !isPlainObject(text) ||
+      (text.before !== undefined && typeof text.before !== 'string') ||
+      (text.after !== undefined && typeof text.after !== 'string')
+    ) {
       throw new MessageValidationError(`${where}.text must be {before?: string, after?: string}`);
     }
   }
-  if (value.pushedBy !== undefined && typeof value.pushedBy !== 'number') throw new MessageValidationError(`${where}.pushedBy must be a number`);
+  if (value.pushedBy !== undefined && typeof value.pushedBy !== 'number')
+    throw new MessageValidationError(`${where}.pushedBy must be a number`);
   if (value.captionSource !== undefined && value.captionSource !== 'reader' && value.captionSource !== 'model') {
     throw new MessageValidationError(`${where}.captionSource must be "reader" or "model"`);
   }
@@ -184,9 +189,16 @@ export function parseHostMessage(raw: unknown): HostMessage {
       if (typeof raw.message !== 'string') throw new MessageValidationError('accepted needs a message string');
       return raw as HostMessage;
     case 'captions':
-      if (typeof raw.title !== 'string' || !Array.isArray(raw.captions)) throw new MessageValidationError('captions needs a title and a captions array');
+      if (typeof raw.title !== 'string' || !Array.isArray(raw.captions))
+        throw new MessageValidationError('captions needs a title and a captions array');
       raw.captions.forEach((item, index) => {
-        if (!isPlainObject(item) || typeof item.id !== 'number' || typeof item.kind !== 'string' || typeof item.caption !== 'string' || typeof item.noiseOnly !== 'boolean') {
+        if (
+          !isPlainObject(item) ||
+          typeof item.id !== 'number' ||
+          typeof item.kind !== 'string' ||
+          typeof item.caption !== 'string' ||
+          typeof item.noiseOnly !== 'boolean'
+        ) {
           throw new MessageValidationError(`captions[${index}] must be {id, kind, caption, noiseOnly}`);
         }
       });

@@ -67,8 +67,12 @@ export function pairSnapshotOutputs(paths: readonly string[]): SnapshotPair[] {
       if (!all.has(baseline)) continue;
       const received = join(snapshotsDir, `__received_output__/${name}-received.png`);
       pairs.push({
-        framework: 'jest-image-snapshot', name, expected: baseline, baseline,
-        actual: all.has(received) ? received : undefined, diff: filePath,
+        framework: 'jest-image-snapshot',
+        name,
+        expected: baseline,
+        baseline,
+        actual: all.has(received) ? received : undefined,
+        diff: filePath,
       });
     }
   }
@@ -96,8 +100,10 @@ export function playwrightBaselineCandidates(pair: SnapshotPair, paths: readonly
  * (horizontal layout: baseline | diff | received, equal widths when the images match in size).
  * Returns undefined when the width does not split in three.
  */
-export function jestCompositeParts(width: number, height: number):
-  { baseline: [number, number, number, number]; received: [number, number, number, number] } | undefined {
+export function jestCompositeParts(
+  width: number,
+  height: number,
+): { baseline: [number, number, number, number]; received: [number, number, number, number] } | undefined {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 3 || height < 1 || width % 3 !== 0) return undefined;
   const third = width / 3;
   return { baseline: [0, 0, third, height], received: [2 * third, 0, width, height] };
