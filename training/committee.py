@@ -17,6 +17,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from .checkpoint import load_trained
+
 
 class MemberError(Exception):
     """A member checkpoint that cannot vote with the main one; the message says why."""
@@ -32,7 +34,6 @@ def committee_logits(main: torch.Tensor, members: list[torch.Tensor]) -> torch.T
 def load_members(main_ckpt: Path, member_ckpts: list[Path]) -> list[nn.Module]:
     """The k2 procedure encoders of the member checkpoints (eval mode). Each must use the main checkpoint's
     tokenizer (the committee shares one set of features) and vocabulary; raises MemberError otherwise."""
-    from .export import load_trained      # late: export imports this module
     main_tok = torch.load(Path(main_ckpt) / "tokenizer_vq.pt")["state"]["model"]
     main_vocab = (Path(main_ckpt) / "vocab.json").read_text()
     encoders = []

@@ -26,7 +26,10 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from . import config as C
-from .data import DataError, read_jsonl
+from .checkpoint import load_trained
+from .committee import committee_logits, load_members
+from .data import CropSet, DataError, read_jsonl, to_tensor
+from .trees import Forest, TreeConfig, fit_forest
 from .encode import context_stats
 
 CONTEXT_FEATURES: list[str] = C.CONTRACT["context_features"]
@@ -123,7 +126,6 @@ def load_kind_prior(path: Path) -> KindPrior | TreeKindPrior:
     it gives what it gave. A tree prior (training/trees.py) is saved as {"kind": "trees", ...}."""
     saved = torch.load(path)
     if saved.get("kind") == "trees":
-        from .trees import Forest
         return TreeKindPrior(Forest.from_state(saved["forest"]), saved["mean"], saved["std"], saved["weight"]).eval()
     state = dict(saved["state"])
     known = int(state["mlp.0.weight"].shape[1])
@@ -179,9 +181,6 @@ def train_prior(x: np.ndarray, y: np.ndarray, seed: int, steps: int = STEPS) -> 
 def head_logits(ckpt: Path, split_dir: Path, rows_idx: list[int], members: list[Path] | None = None) -> torch.Tensor:
     """The k2 procedure encoder's kind_logits for the given crops.jsonl rows of a split (with their layout
     context); with kind committee members (training/committee.py), the committee's logits, as the runtime has."""
-    from .committee import committee_logits, load_members
-    from .data import CropSet, to_tensor
-    from .export import load_trained
     ds = CropSet(split_dir)
     rows = read_jsonl(split_dir / "crops.jsonl")
     _, tok, _, enc, _ = load_trained(ckpt, "k2", partial=True)
@@ -203,7 +202,6 @@ def head_logits(ckpt: Path, split_dir: Path, rows_idx: list[int], members: list[
 
 def train_tree_prior(x: np.ndarray, y: np.ndarray, seed: int, tree_config: dict | None = None,
                      log=None) -> TreeKindPrior:
-    from .trees import TreeConfig, fit_forest
     cfg = TreeConfig(seed=seed, **(tree_config or {}))
     forest = fit_forest(x, y, len(C.KINDS), cfg, log=log)
     return TreeKindPrior(forest, *context_stats(torch.from_numpy(x))).eval()

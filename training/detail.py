@@ -21,7 +21,9 @@ import torch
 import torch.nn.functional as F
 
 from . import config as C
-from .data import DataError, read_jsonl
+from .checkpoint import load_trained
+from .context import load_context, load_kind_prior
+from .data import CropSet, DataError, read_jsonl, to_tensor
 
 WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 
@@ -58,7 +60,6 @@ def detail_rows(detail_dir: Path, model_rows: list[int]) -> tuple[list[dict], to
 def detail_logits(enc, tok, detail_dir: Path, keep: list[dict], batch: int = 128) -> torch.Tensor:
     """The procedure encoder's kind logits [D,K] for the given rows of a crops folder (a detail folder or
     the split itself: rows name their image and context row by `index`)."""
-    from .data import CropSet, to_tensor
     if not keep:
         return torch.zeros(0, len(C.KINDS))
     ds = CropSet(Path(detail_dir))
@@ -82,8 +83,6 @@ def main(argv: list[str] | None = None) -> int:
     if len(a.split) != len(a.detail):
         print("error: give one --detail folder per --split", file=sys.stderr)
         return 2
-    from .context import load_context, load_kind_prior
-    from .export import load_trained
     torch.set_num_threads(2)
     ckpt = Path(a.ckpt)
     _, tok, _, enc, _ = load_trained(ckpt, "k2", partial=True)

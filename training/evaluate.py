@@ -46,7 +46,7 @@ from .context import load_kind_prior, model_rows as model_rows_of
 from .detail import contract_weight, detail_logits, detail_rows, fuse_detail_logits
 from .pair_consistency import contract_rule as pair_consistency_rule, pair_consistent_logits
 from .decode import beam_decode, greedy_decode
-from .export import load_trained
+from .checkpoint import load_trained
 from .interpolate import crossfade_seven, interpolate_seven, psnr
 from .metrics import (bleu4, cider_ceiling, cider_d, kind_accuracy, kind_accuracy_by_group, kind_breakdown,
                       nochange_recall, region_group, rouge_l)

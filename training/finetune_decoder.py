@@ -53,7 +53,8 @@ from .config import TrainConfig
 from .data import CropSet, DataError, Vocab, to_tensor
 from .decode import CaptionDecoder, ExportDecoderStep, beam_decode, caption_loss, greedy_decode
 from .encode import ProcedureEncoder
-from .export import file_sha256
+from .checkpoint import load_trained
+from .export import _export, _tensor_json, file_sha256
 from .train import log, rng_for, run_phase, save_atomic
 
 # ---------------------------------------------------------------------------------------------------
@@ -123,7 +124,6 @@ def grow_folder(src: Path, dst: Path, vocab: Vocab, n_new: int, seed: int) -> No
 # models
 def load_models(ckpt: Path):
     """(vocab, tokenizer, encoder, decoder) of a finished checkpoint folder, eval mode."""
-    from .export import load_trained
     vocab, tok, _, enc, dec = load_trained(ckpt, "k2")
     return vocab, tok, enc, dec
 
@@ -308,7 +308,6 @@ def export_decoder(ckpt: Path, models_dir: Path, base: Path = C.MODELS_DIR, part
     vocab.json and an export_info.json entry from ckpt's fine-tuned decoder; every other file stays base's.
     The decoder's golden memory is base's golden procedure_encoder output; ckpt's frozen encoder must
     reproduce it (else the decoder was tuned on another encoder's memory and the export is refused)."""
-    from .export import _export, _tensor_json
     t0 = time.time()
     models_dir, base = Path(models_dir), Path(base)
     if models_dir.resolve() == base.resolve():

@@ -44,7 +44,10 @@ from .context import KindPrior, TreeKindPrior
 from .data import Vocab
 from .interpolate import Interpolator
 from .tokenizer import ImageTokenizer
-from .train import TrainConfig, make_models
+from .trees import Forest
+from .checkpoint import make_models
+from .export import export_all
+from .config import TrainConfig
 
 # which modules each exported file holds (ExportTokenizerDecoder also holds the codebook, etc.)
 MEMBERS_FILE = "kind_members.onnx"
@@ -121,7 +124,6 @@ def _write_checkpoint(out: Path, modules: dict, vocab: Vocab, cfg: TrainConfig, 
 
 
 def _export(ckpt: Path, models_dir: Path) -> None:
-    from .export import export_all
     members = sorted((p for p in ckpt.glob("member_*") if p.is_dir()), key=lambda p: int(p.name.split("_")[1]))
     export_all(ckpt, models_dir, variant="k2", members=members)
 
@@ -220,7 +222,6 @@ def tree_prior_from_onnx(path: Path, mean: torch.Tensor, std: torch.Tensor) -> T
     """A kind prior exported as boosted trees (TreeEnsembleRegressor) read back node by node; None for an MLP
     prior. The training rows' mean and std are not in the file (the trees do not use them): the caller passes
     the encoder's layout-context statistics, which only the golden inputs of a later export read."""
-    from .trees import Forest
     model = onnx.load(str(path))
     trees = [n for n in model.graph.node if n.op_type == "TreeEnsembleRegressor"]
     if not trees:

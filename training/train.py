@@ -34,6 +34,8 @@ from .config import TrainConfig, full_config, smoke_config
 from .data import CropSet, DataError, Vocab, to_tensor
 from .decode import CaptionDecoder, caption_loss, greedy_decode
 from .encode import ProcedureEncoder, context_stats, load_encoder_state, make_masks
+from .checkpoint import make_models
+from .export import export_all
 from .context import fit_kind_prior
 from .interpolate import MIDPOINT_TRIPLES, Interpolator, crop_gate_loss, interpolator_loss
 from .sample import confidence_weights, sample_keyframes
@@ -387,12 +389,6 @@ def build_cache(ds: CropSet, tok: ImageTokenizer, max_procedures: int, path: Pat
     return cache
 
 
-def make_models(vocab: Vocab, k: int, cfg: TrainConfig) -> tuple[ProcedureEncoder, CaptionDecoder]:
-    enc = ProcedureEncoder(len(vocab), k, layers=cfg.encoder_layers, heads=cfg.heads, ffn=cfg.ffn, dropout=cfg.dropout)
-    dec = CaptionDecoder(len(vocab), dropout=cfg.dropout)
-    return enc, dec
-
-
 def diff_gain(cache: dict) -> float:
     d = cache["ends_f"][:, 1].float() - cache["ends_f"][:, 0].float()
     return float(1.0 / d.std().clamp_min(1e-6))
@@ -725,7 +721,6 @@ def main(argv: list[str] | None = None) -> int:
     (out / "summary.json").write_text(json.dumps(prev, indent=1))
     log(f"training finished in {(time.time() - t_start) / 60:.1f} min (this invocation)")
     if a.all and not a.no_export:
-        from .export import export_all
         export_all(out, Path(a.models), variant="k2")
     return 0
 

@@ -35,7 +35,7 @@ from . import config as C
 from .config import TrainConfig
 from .data import CropSet, DataError
 from .decode import caption_loss
-from .export import load_trained
+from .checkpoint import load_trained
 from .train import log, rng_for, scheduled_step, shift_pairs
 
 # what a member folder holds besides its own stage 2 (load_trained and committee.load_members read them)
