@@ -121,26 +121,7 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
                                                "query_code_logits": query_logits}}
 
     # decoder step with KV cache: export traced with T=1 past (dynamic T), golden for steps 0 and 1
-    ds = ExportDecoderStep(dec).eval()
-    L, d = len(dec.layers), dec.d
-    trace_args = (torch.tensor([[C.BOS]]), torch.tensor([1]), memory, torch.zeros(L, 1, 1, d), torch.zeros(L, 1, 1, d))
-    _export(ds, trace_args, models_dir / "decoder_step.onnx", ["token", "step", "memory", "past_key", "past_value"],
-            ["logits", "present_key", "present_value"],
-            {"token": {0: "B"}, "memory": {0: "B"}, "past_key": {1: "B", 2: "T"}, "past_value": {1: "B", 2: "T"},
-             "logits": {0: "B"}, "present_key": {1: "B", 2: "T+1"}, "present_value": {1: "B", 2: "T+1"}})
-    with torch.no_grad():
-        pk, pv = dec.empty_cache(1)
-        tok0 = torch.tensor([[C.BOS]])
-        logits0, k0, v0 = ds(tok0, torch.tensor([0]), memory, pk, pv)
-        tok1 = logits0.argmax(-1, keepdim=True)
-        logits1, k1, v1 = ds(tok1, torch.tensor([1]), memory, k0, v0)
-    golden["decoder_step"] = {"inputs": {"token": tok0, "step": torch.tensor([0]), "memory": memory,
-                                         "past_key": pk, "past_value": pv},
-                              "outputs": {"logits": logits0, "present_key": k0, "present_value": v0}}
-    golden["decoder_step_1"] = {"model": "decoder_step.onnx",
-                                "inputs": {"token": tok1, "step": torch.tensor([1]), "memory": memory,
-                                           "past_key": k0, "past_value": v0},
-                                "outputs": {"logits": logits1, "present_key": k1, "present_value": v1}}
+    golden.update(export_decoder_step(dec, memory, models_dir))
 
     # layout kind prior (training/context.py): golden on the training mean and two points around it
     prior_path = ckpt / "kind_prior.pt"
@@ -177,11 +158,7 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
             stale.unlink(missing_ok=True)
 
     for name, g in golden.items():
-        doc = {"model": g.get("model", f"{name}.onnx"),
-               "tolerance": {"abs": 1e-4, "rel": 1e-3, "note": "int64 outputs must match exactly"},
-               "inputs": {k: _tensor_json(v) for k, v in g["inputs"].items()},
-               "outputs": {k: _tensor_json(v) for k, v in g["outputs"].items()}}
-        (golden_dir / f"{name}.json").write_text(json.dumps(doc, separators=(",", ":")))
+        write_golden(golden_dir, name, g)
     sizes = {f: (models_dir / f).stat().st_size for f in files}
     # the runtime checks each file against these before loading it (a flipped byte loads and runs)
     hashes = {f: file_sha256(models_dir / f) for f in files}
@@ -193,6 +170,43 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
     print(f"exported {len(files)} ONNX files ({info['onnx_total_mb']:.2f} MB) + golden to {models_dir} "
           f"in {time.time() - t0:.1f}s", flush=True)
     return info
+
+
+def export_decoder_step(dec: torch.nn.Module, memory: torch.Tensor, models_dir: Path) -> dict:
+    """Exports decoder_step.onnx (traced with a one-position past, the past length dynamic) and returns
+    its golden cases for steps 0 and 1 on `memory` (one sample), as write_golden takes them."""
+    ds = ExportDecoderStep(dec).eval()
+    L, d = len(dec.layers), dec.d
+    trace_args = (torch.tensor([[C.BOS]]), torch.tensor([1]), memory, torch.zeros(L, 1, 1, d), torch.zeros(L, 1, 1, d))
+    _export(ds, trace_args, models_dir / "decoder_step.onnx", ["token", "step", "memory", "past_key", "past_value"],
+            ["logits", "present_key", "present_value"],
+            {"token": {0: "B"}, "memory": {0: "B"}, "past_key": {1: "B", 2: "T"}, "past_value": {1: "B", 2: "T"},
+             "logits": {0: "B"}, "present_key": {1: "B", 2: "T+1"}, "present_value": {1: "B", 2: "T+1"}})
+    with torch.no_grad():
+        pk, pv = dec.empty_cache(1)
+        tok0 = torch.tensor([[C.BOS]])
+        logits0, k0, v0 = ds(tok0, torch.tensor([0]), memory, pk, pv)
+        tok1 = logits0.argmax(-1, keepdim=True)
+        logits1, k1, v1 = ds(tok1, torch.tensor([1]), memory, k0, v0)
+    return {
+        "decoder_step": {"inputs": {"token": tok0, "step": torch.tensor([0]), "memory": memory, "past_key": pk,
+                                    "past_value": pv},
+                         "outputs": {"logits": logits0, "present_key": k0, "present_value": v0}},
+        "decoder_step_1": {"model": "decoder_step.onnx",
+                           "inputs": {"token": tok1, "step": torch.tensor([1]), "memory": memory, "past_key": k0,
+                                      "past_value": v0},
+                           "outputs": {"logits": logits1, "present_key": k1, "present_value": v1}},
+    }
+
+
+def write_golden(golden_dir: Path, name: str, case: dict) -> None:
+    """One golden case ({"inputs", "outputs"[, "model"]}) as golden/<name>.json, which the TypeScript
+    side and check_onnx.mjs run the model against."""
+    doc = {"model": case.get("model", f"{name}.onnx"),
+           "tolerance": {"abs": 1e-4, "rel": 1e-3, "note": "int64 outputs must match exactly"},
+           "inputs": {k: _tensor_json(v) for k, v in case["inputs"].items()},
+           "outputs": {k: _tensor_json(v) for k, v in case["outputs"].items()}}
+    (golden_dir / f"{name}.json").write_text(json.dumps(doc, separators=(",", ":")))
 
 
 def file_sha256(path: Path) -> str:

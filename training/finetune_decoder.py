@@ -51,10 +51,10 @@ import torch.nn.functional as F
 from . import config as C
 from .config import TrainConfig
 from .data import CropSet, DataError, Vocab, to_tensor
-from .decode import CaptionDecoder, ExportDecoderStep, beam_decode, caption_loss, greedy_decode
+from .decode import CaptionDecoder, beam_decode, caption_loss, greedy_decode
 from .encode import ProcedureEncoder
 from .checkpoint import load_trained
-from .export import _export, _tensor_json, file_sha256
+from .export import export_decoder_step, file_sha256, write_golden
 from .train import log, rng_for, run_phase, save_atomic
 
 # ---------------------------------------------------------------------------------------------------
@@ -332,29 +332,8 @@ def export_decoder(ckpt: Path, models_dir: Path, base: Path = C.MODELS_DIR, part
     if not torch.allclose(mine, memory, atol=1e-4, rtol=1e-3):
         raise ValueError(f"{ckpt}'s encoder does not give {models_dir}'s golden memory "
                          f"(max difference {float((mine - memory).abs().max()):.2e}): another encoder")
-    ds = ExportDecoderStep(dec).eval()
-    L, d = len(dec.layers), dec.d
-    trace_args = (torch.tensor([[C.BOS]]), torch.tensor([1]), memory, torch.zeros(L, 1, 1, d), torch.zeros(L, 1, 1, d))
-    _export(ds, trace_args, models_dir / "decoder_step.onnx", ["token", "step", "memory", "past_key", "past_value"],
-            ["logits", "present_key", "present_value"],
-            {"token": {0: "B"}, "memory": {0: "B"}, "past_key": {1: "B", 2: "T"}, "past_value": {1: "B", 2: "T"},
-             "logits": {0: "B"}, "present_key": {1: "B", 2: "T+1"}, "present_value": {1: "B", 2: "T+1"}})
-    with torch.no_grad():
-        pk, pv = dec.empty_cache(1)
-        tok0 = torch.tensor([[C.BOS]])
-        logits0, k0, v0 = ds(tok0, torch.tensor([0]), memory, pk, pv)
-        tok1 = logits0.argmax(-1, keepdim=True)
-        logits1, k1, v1 = ds(tok1, torch.tensor([1]), memory, k0, v0)
-    goldens = {"decoder_step": ({"token": tok0, "step": torch.tensor([0]), "memory": memory, "past_key": pk,
-                                 "past_value": pv}, {"logits": logits0, "present_key": k0, "present_value": v0}),
-               "decoder_step_1": ({"token": tok1, "step": torch.tensor([1]), "memory": memory, "past_key": k0,
-                                   "past_value": v0}, {"logits": logits1, "present_key": k1, "present_value": v1})}
-    for name, (inputs, outputs) in goldens.items():
-        doc = {"model": "decoder_step.onnx",
-               "tolerance": {"abs": 1e-4, "rel": 1e-3, "note": "int64 outputs must match exactly"},
-               "inputs": {k: _tensor_json(v) for k, v in inputs.items()},
-               "outputs": {k: _tensor_json(v) for k, v in outputs.items()}}
-        (models_dir / "golden" / f"{name}.json").write_text(json.dumps(doc, separators=(",", ":")))
+    for name, case in export_decoder_step(dec, memory, models_dir).items():
+        write_golden(models_dir / "golden", name, case)
     vocab.save(models_dir / "vocab.json")
     info_path = models_dir / "export_info.json"
     info = json.loads(info_path.read_text()) if info_path.is_file() else {}

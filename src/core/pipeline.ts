@@ -374,6 +374,13 @@ interface ModelResult {
   procedure?: ProcedureFrames;
 }
 
+/** Per model sample, the text the reader read there for the decoder's slot tokens (the region samples
+ * come first, in the reading's order; the whole-screen sample has none). */
+function slotTextsFor(samples: ModelSample[], reading: PairReading | undefined): (SlotText | undefined)[] {
+  const texts = reading ? slotTextsOf(reading) : [];
+  return samples.map((s, i) => (s.wholeScreen ? undefined : texts[i]));
+}
+
 /** Runs the ProCap models on a batch of crop pairs. */
 async function runModels(
   sessions: SessionManager,
@@ -716,7 +723,7 @@ export async function describe(
         const written = pairReading ? readerWritesAll(pairReading, regionKinds) : regionKinds.map(() => false);
         return kinds.map((_, i) => !samples[i].wholeScreen && written[i]);
       },
-      samples.map((s, i) => (s.wholeScreen || !pairReading ? undefined : slotTextsOf(pairReading)[i])),
+      slotTextsFor(samples, pairReading),
     );
   } else {
     options.onCaptions?.(buildRegions([]).regions, performance.now() - started);

@@ -133,9 +133,7 @@ export const SLOTS = ['<label>', '<old>', '<new>'] as const;
 export type Slot = (typeof SLOTS)[number];
 
 /** A text as caption words: lower case, letters and digits ("Sign in" -> "sign in", "$1,200" -> "1 200"); '' when none are left. */
-export function slotWords(text: string): string {
-  return captionWords(text);
-}
+export const slotWords = captionWords;
 
 /** Roles whose label is text shown on screen; icons, avatars, images, bars and containers carry names, not text. */
 const SHOWN_TEXT_ROLES = new Set([
@@ -258,20 +256,7 @@ export function quotingVariants(f: CaptionFacts, pos: string[]): string[] {
 
 /** normalise, keeping slot tokens */
 export function normaliseWithSlots(captions: string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const c of captions) {
-    const s = c
-      .split(/\s+/)
-      .map((w) => ((SLOTS as readonly string[]).includes(w) ? w : w.toLowerCase().replace(/[^a-z]+/g, ' ')))
-      .join(' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (!s || wordCount(s) > MAX_CAPTION_WORDS || seen.has(s)) continue;
-    seen.add(s);
-    out.push(s);
-  }
-  return out;
+  return normalise(captions, SLOTS);
 }
 
 /** A caption with its slots filled from `quote` (caption words); undefined when a slot it uses has no text. */
@@ -531,13 +516,15 @@ export function minimalCaption(f: CaptionFacts): string {
 }
 
 /** lower-case, single spaces, no punctuation, within the word limit, no duplicates */
-export function normalise(captions: string[]): string[] {
+export function normalise(captions: string[], keep: readonly string[] = []): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const c of captions) {
+    // word by word, so that the tokens in `keep` (the slot tokens) pass as they are
     const s = c
-      .toLowerCase()
-      .replace(/[^a-z ]+/g, ' ')
+      .split(/\s+/)
+      .map((w) => (keep.includes(w) ? w : w.toLowerCase().replace(/[^a-z]+/g, ' ')))
+      .join(' ')
       .replace(/\s+/g, ' ')
       .trim();
     if (!s || s.split(' ').length > MAX_CAPTION_WORDS || seen.has(s)) continue;

@@ -333,13 +333,18 @@ const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
 /** Whether a region's caption will be the reader's (applyReading), given the models' kind: then the
  * decoder's wording is not needed, and no wider second search is run for it. */
 export function readerWrites(verdict: ReadVerdict | undefined, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
-  return (
-    !!verdict &&
-    readerDecides(verdict, modelKind, pair) &&
-    verdict.kind !== 'font' &&
-    verdict.kind !== 'icon' &&
-    !(verdict.kind === 'move' && (modelKind === 'spacing' || modelKind === 'resize'))
-  );
+  return !!verdict && readerDecides(verdict, modelKind, pair) && wording(verdict, modelKind) === 'reader';
+}
+
+/**
+ * Whose words caption a region the reader decides: the reader's; the models' where both see a font
+ * change or an icon swapped (their words say which: bolder, smaller; a bell for a star); both where
+ * the models see a container re-spaced or resized and the reader measured the content it carried.
+ */
+function wording(verdict: ReadVerdict, modelKind: string): 'reader' | 'model' | 'both' {
+  if (verdict.kind === 'font' || verdict.kind === 'icon') return 'model';
+  if (verdict.kind === 'move' && (modelKind === 'spacing' || modelKind === 'resize')) return 'both';
+  return 'reader';
 }
 
 /** readerWrites for every region of a pair, from the models' kinds of its (meaningful) regions in order. */
@@ -379,19 +384,17 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       if (v) r.caption = fillCaptionSlots(r.caption, slotTextOf(v));
       return;
     }
+    const words = wording(v, r.kind);
     // a move says where content went; whether it moved by itself or a container's new size or
     // spacing carried it is the models' call (they see the layout around it)
     if (!(v.kind === 'move' && LAYOUT_KINDS.has(r.kind))) r.kind = v.kind;
-    if (v.kind === 'font' || v.kind === 'icon') {
-      // both see a font change or an icon swapped: the models' words say which (bolder, smaller; a
-      // bell for a star), the reader's only that
+    if (words === 'model') {
       r.captionSource = 'model';
       r.caption = fillCaptionSlots(r.caption, slotTextOf(v));
       return;
     }
-    if (v.kind === 'move' && (r.kind === 'spacing' || r.kind === 'resize')) {
-      // content carried by a container that was re-spaced or resized: the models' words say what
-      // changed, the reader's how far the content went
+    if (words === 'both') {
+      // the models' words say what changed, the reader's how far the content went
       r.caption = `${fillCaptionSlots(r.caption, slotTextOf(v))}; ${v.caption}`;
       r.captionSource = 'reader';
       return;
