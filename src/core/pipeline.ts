@@ -166,10 +166,15 @@ export function composeSummary(regionCaptions: string[], globalCaption?: string,
  * When reflow is all there is (the cause was too small to be detected), the first reflow caption
  * stands for them all: "the content here shifted down" six times says nothing more than once.
  */
-export function summaryCaptions(regions: { kind: string; caption: string; noiseOnly: boolean; captionSource?: string }[]): string[] {
+export function summaryCaptions(
+  regions: { kind: string; caption: string; noiseOnly: boolean; captionSource?: string; detail?: string }[],
+): string[] {
   const changed = regions.filter((r) => !r.noiseOnly && r.kind !== 'none');
   const causes = changed.filter((r) => r.kind !== 'reflow');
-  return mergedMoves(causes.length ? causes : changed.slice(0, 1));
+  // the summary names each change; what it pushed along, or how far it measured, is the region's detail
+  const lead = (r: { caption: string; detail?: string }) =>
+    r.detail && r.caption.endsWith(`; ${r.detail}`) ? r.caption.slice(0, -r.detail.length - 2) : r.caption;
+  return mergedMoves((causes.length ? causes : changed.slice(0, 1)).map((r) => ({ ...r, caption: lead(r) })));
 }
 
 /** The reader's caption of a plain move of quoted lines ("'A' moved 1 px right", "'A' and 'B' moved ...",
@@ -391,7 +396,7 @@ async function runModels(
   checkpoint: () => void,
   onCaptions: (results: ModelResult[]) => void,
   /** per sample, given every sample's kind: whether the text reader will write its caption */
-  readerWillCaption: (kinds: string[]) => boolean[] = (kinds) => kinds.map(() => false),
+  readerWillCaption: (kinds: string[], captions: string[]) => boolean[] = (kinds) => kinds.map(() => false),
   /** per sample: the text the reader read there, for the decoder's slot tokens (none: no slots) */
   slotTexts: (SlotText | undefined)[] = [],
 ): Promise<ModelResult[]> {
@@ -481,7 +486,10 @@ async function runModels(
   // a second, wider look for the regions whose beam wrote nothing that agrees with their kind (not
   // for those the text reader will caption: their wording is not used)
   const chosenKinds = kinds.map((k) => decidedKind(k, options.noneMinProbability).kind);
-  const byReader = readerWillCaption(chosenKinds);
+  const byReader = readerWillCaption(
+    chosenKinds,
+    candidates.map((c) => c[0] ?? ''),
+  );
   const unresolved = kinds
     .map((_, i) => i)
     .filter((i) => chosenKinds[i] !== 'none' && !firstAgreeingCaption(chosenKinds[i], candidates[i]) && !byReader[i]);
@@ -717,10 +725,11 @@ export async function describe(
           options.onCaptions(early.global ? [...early.regions, early.global] : early.regions, performance.now() - started);
         }
       },
-      (kinds) => {
+      (kinds, captions) => {
         // the region samples come first, in the reading's order; the whole-screen one (last) is the models'
         const regionKinds = kinds.filter((_, i) => !samples[i].wholeScreen);
-        const written = pairReading ? readerWritesAll(pairReading, regionKinds) : regionKinds.map(() => false);
+        const regionCaptions = captions.filter((_, i) => !samples[i].wholeScreen);
+        const written = pairReading ? readerWritesAll(pairReading, regionKinds, regionCaptions) : regionKinds.map(() => false);
         return kinds.map((_, i) => !samples[i].wholeScreen && written[i]);
       },
       slotTextsFor(samples, pairReading),

@@ -64,6 +64,9 @@ export interface ChangeRegion {
   captionSource?: 'reader' | 'model';
   /** id of the region whose change pushed this region's content along (this region is its consequence). */
   pushedBy?: number;
+  /** the caption's last clause, after "; ", where it adds what the reader measured beside the change
+   * itself (the content it pushed along, how far it moved): the pair's summary leaves it out. */
+  detail?: string;
 }
 
 export interface StageTimings {

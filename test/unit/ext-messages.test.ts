@@ -78,6 +78,9 @@ test('host messages: a well-formed report passes, broken ones are refused', () =
   const badFrame = reportMessage();
   (badFrame.report as any).regions[0].procedure.frames[0].pngBase64 = '"><script>';
   assert.throws(() => parseHostMessage(badFrame), /not base64/);
+  const badDetail = reportMessage();
+  (badDetail.report as any).regions[0].detail = 3;
+  assert.throws(() => parseHostMessage(badDetail), /detail must be a string/);
   assert.throws(() => parseHostMessage({ type: 'eval', code: '1' }), /unknown host message type/);
   assert.equal(
     parseHostMessage({ type: 'captions', title: 't', captions: [{ id: 0, kind: 'text', caption: 'the title changed', noiseOnly: false }] })

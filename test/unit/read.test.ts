@@ -7,7 +7,16 @@ import { readPngFile, type RgbaImage } from '../../src/core/image.js';
 import { TextReader, ctcDecode, isReadable, normaliseText, withoutIconGlyphs } from '../../src/core/read/ocr.js';
 import { matchLines, changedWords, coreKey, textKey, type LineChange } from '../../src/core/read/correspond.js';
 import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/reading.js';
-import { readPair, acrossRegions, applyReading, readerDecides, readerWrites, readerWritesAll } from '../../src/core/read/pair.js';
+import { summaryCaptions } from '../../src/core/pipeline.js';
+import {
+  readPair,
+  acrossRegions,
+  applyReading,
+  misreadOnly,
+  readerDecides,
+  readerWrites,
+  readerWritesAll,
+} from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementOf } from '../../src/core/read/element.js';
@@ -588,4 +597,78 @@ test("applyReading: an icon swap both see keeps the models' words; content a re-
       ['spacing', "more space between the buttons; the 'Filter' button moved 11 px right"],
     ],
   );
+});
+
+test("applyReading: where the reader read no words, the models' words name the element; what was pushed is the region's detail", () => {
+  const region = (kind: ChangeRegion['kind'], caption: string, id: number): ChangeRegion => ({
+    id,
+    boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id],
+    boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id],
+    kind,
+    caption,
+    confidence: 0.9,
+    diffPixels: 50,
+    noiseOnly: false,
+    cropBox: [0, 0, 96, 96],
+  });
+  const regions = [
+    region('move', 'the icon button in the dialog moved slightly left', 1),
+    region('remove', 'the grey icon button in the dialog no longer appears', 2),
+    region('add', 'a tab was added', 3),
+    region('remove', 'a card was removed', 4),
+  ];
+  const reading = {
+    regions: [
+      { kind: 'move' as const, caption: 'the content here moved 3 px left', basis: 'pixels' as const, shift: { dx: -3, dy: 0 } },
+      { kind: 'remove' as const, caption: 'an icon was removed', basis: 'shapes' as const },
+      {
+        kind: 'add' as const,
+        caption: "'Recents' was added; 2 lines moved 80 px right",
+        detail: '2 lines moved 80 px right',
+        textAfter: 'Recents',
+        pushed: { lines: 2, dx: 80, dy: 0 },
+        basis: 'words' as const,
+      },
+      // "an icon" where the models name no icon: the reader's words stand
+      { kind: 'remove' as const, caption: 'an icon was removed', basis: 'shapes' as const },
+    ],
+  };
+  assert.deepEqual(
+    readerWritesAll(
+      reading,
+      ['move', 'remove', 'add', 'remove'],
+      regions.map((r) => r.caption),
+    ),
+    [false, false, true, true],
+  );
+  applyReading(regions, reading);
+  assert.deepEqual(
+    regions.map((r) => [r.kind, r.caption, r.detail]),
+    [
+      ['move', 'the icon button in the dialog moved slightly left; measured 3 px left', 'measured 3 px left'],
+      ['remove', 'the grey icon button in the dialog no longer appears', undefined],
+      ['add', "'Recents' was added; 2 lines moved 80 px right", '2 lines moved 80 px right'],
+      ['remove', 'an icon was removed', undefined],
+    ],
+  );
+  assert.deepEqual(summaryCaptions(regions), [
+    'the icon button in the dialog moved slightly left',
+    'the grey icon button in the dialog no longer appears',
+    "'Recents' was added",
+    'an icon was removed',
+  ]);
+});
+
+test("readerDecides: a line still drawn where it was said to go, or read cut, is the models' call when they see it restyled or moved", () => {
+  const gone = { kind: 'remove' as const, caption: "'JG' was removed", textBefore: 'JG', basis: 'words' as const };
+  assert.equal(readerDecides({ ...gone, stillDrawn: true }, 'color'), false, 'the avatar is still there, recoloured');
+  assert.equal(readerDecides({ ...gone, stillDrawn: true }, 'remove'), true);
+  assert.equal(readerDecides(gone, 'color'), true, 'its place is empty now: removed');
+  const cut = { kind: 'text' as const, caption: "the text 'Download' now reads 'ownloa'", basis: 'words' as const };
+  assert.equal(readerDecides({ ...cut, textBefore: 'Download', textAfter: 'ownloa' }, 'resize'), false);
+  assert.equal(readerDecides({ ...cut, textBefore: 'Websit', textAfter: 'Website Order summary' }, 'move'), false);
+  assert.equal(readerDecides({ ...cut, textBefore: 'Netificationc', textAfter: 'Notifications' }, 'reflow'), false);
+  assert.equal(readerDecides({ ...cut, textBefore: 'Download', textAfter: 'ownloa' }, 'text'), true, 'the models see new words too');
+  assert.equal(readerDecides({ ...cut, textBefore: 'Open Files', textAfter: 'File Browser' }, 'move'), true, 'other words');
+  assert.equal(misreadOnly({ textBefore: 'page 6', textAfter: 'page 7' }), false, 'a short change is a change');
 });

@@ -53,6 +53,11 @@ test('the summary names the causes: reflow regions only when nothing else change
     'the content here shifted down',
   ]);
   assert.deepEqual(summaryCaptions([region('none', 'no visible change')]), []);
+  // what a change pushed along is its region's detail, not the summary's
+  assert.deepEqual(
+    summaryCaptions([{ ...region('add', "'Recents' was added; 2 lines moved 80 px right"), detail: '2 lines moved 80 px right' }]),
+    ["'Recents' was added"],
+  );
   // reflow alone: its first region stands for all of them
   assert.deepEqual(
     summaryCaptions([region('reflow', 'the layout here moved far right'), region('reflow', 'the content here shifted far right')]),

@@ -6,8 +6,8 @@
 import type { Box, ChangeRegion } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
-import { readRegion, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
-import { coreKey, lineShift, samePixels, type LineChange } from './correspond.js';
+import { readRegion, shiftWords, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
+import { coreKey, editDistance, lineShift, samePixels, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
@@ -305,6 +305,22 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   // words that vanished (or appeared) with nothing around them moving: removed from the layout, or
   // only hidden (shown) in place - the models, which saw the element fade, tell these apart
   if ((verdict.kind === 'remove' || verdict.kind === 'add') && !verdict.pushed && modelKind === 'opacity') return false;
+  // a line read whole on one side and cut (or misread by a letter or two) on the other, where the
+  // models see the element move or its box change: the layout moved it across the edge of what was
+  // read, and the words did not change
+  if (verdict.kind === 'text' && (MOVES.has(modelKind) || LAYOUT_KINDS.has(modelKind)) && misreadOnly(verdict)) return false;
+  // words read on one side only, where the other side still shows about as much ink at their place:
+  // the element is still there, drawn so that it did not read (recoloured, restyled, resized); the
+  // models, who see it change, say how
+  // ... and so are lines of a single letter: more often an icon read as one (a warning sign as 'A')
+  const oneLetter = (t?: string) => !!t && t.split('\n').every((l) => /^\p{L}$/u.test(l.trim()));
+  if (
+    (verdict.kind === 'remove' || verdict.kind === 'add') &&
+    !verdict.pushed &&
+    (verdict.stillDrawn || oneLetter(verdict.textBefore ?? verdict.textAfter)) &&
+    !['add', 'remove', 'text'].includes(modelKind)
+  )
+    return false;
   // one recolour among several the models call a theme change is part of that palette change; a
   // single recoloured region is just that
   if (modelKind === 'theme' && (verdict.kind === 'color' || verdict.kind === 'opacity') && (pair.themedRegions ?? 0) >= 2) return false;
@@ -327,30 +343,60 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   return true;
 }
 const RECOLOURS = new Set(['color', 'opacity']);
+const MOVES = new Set(['move', 'reorder']);
+
+/** Whether a re-wording is more likely a reading error: one side's letters are part of the other's
+ * (a line cut by the edge of what was read, or by what slid over it), or one word differs from the
+ * other by two letters or fewer in eight or more. */
+export function misreadOnly(verdict: Pick<ReadVerdict, 'textBefore' | 'textAfter'>): boolean {
+  const letters = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const [a, b] = [letters(verdict.textBefore ?? ''), letters(verdict.textAfter ?? '')];
+  if (!a || !b || a === b) return false;
+  if (a.includes(b) || b.includes(a)) return true;
+  const oneWord = (t?: string) => !!t && !/\s/.test(t.trim());
+  return oneWord(verdict.textBefore) && oneWord(verdict.textAfter) && Math.min(a.length, b.length) >= 8 && editDistance(a, b) <= 2;
+}
 /** kinds whose change moves content without the content itself changing */
 const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
 
 /** Whether a region's caption will be the reader's (applyReading), given the models' kind: then the
  * decoder's wording is not needed, and no wider second search is run for it. */
-export function readerWrites(verdict: ReadVerdict | undefined, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
-  return !!verdict && readerDecides(verdict, modelKind, pair) && wording(verdict, modelKind) === 'reader';
+export function readerWrites(
+  verdict: ReadVerdict | undefined,
+  modelKind: string,
+  pair: { themedRegions?: number } = {},
+  modelCaption?: string,
+): boolean {
+  return !!verdict && readerDecides(verdict, modelKind, pair) && wording(verdict, modelKind, modelCaption) === 'reader';
 }
 
 /**
  * Whose words caption a region the reader decides: the reader's; the models' where both see a font
- * change or an icon swapped (their words say which: bolder, smaller; a bell for a star); both where
- * the models see a container re-spaced or resized and the reader measured the content it carried.
+ * change or an icon swapped (their words say which: bolder, smaller; a bell for a star), and where
+ * both see the same kind of change and the reader read no words there (it can only say "the content
+ * here" or "an icon", which the models' words name and place: "the icon button in the dialog"); both
+ * where the models see a container re-spaced or resized and the reader measured the content it carried.
  */
-function wording(verdict: ReadVerdict, modelKind: string): 'reader' | 'model' | 'both' {
+function wording(verdict: ReadVerdict, modelKind: string, modelCaption = ''): 'reader' | 'model' | 'both' {
   if (verdict.kind === 'font' || verdict.kind === 'icon') return 'model';
   if (verdict.kind === 'move' && (modelKind === 'spacing' || modelKind === 'resize')) return 'both';
+  if (verdict.kind === modelKind && !readsWords(verdict)) {
+    // "an icon" is a name the models' caption must share to be preferred to it
+    const unnamed = /^(the content here|the colour here|the border here)\b/.test(verdict.caption);
+    if (unnamed || /\bicon\b/.test(modelCaption)) return 'model';
+  }
   return 'reader';
 }
 
+/** Whether a verdict quotes words it read (else it rests on shapes or pixels alone). */
+function readsWords(v: ReadVerdict): boolean {
+  return v.subject !== undefined || v.textBefore !== undefined || v.textAfter !== undefined || v.caption.includes("'");
+}
+
 /** readerWrites for every region of a pair, from the models' kinds of its (meaningful) regions in order. */
-export function readerWritesAll(reading: PairReading, modelKinds: string[]): boolean[] {
+export function readerWritesAll(reading: PairReading, modelKinds: string[], modelCaptions: string[] = []): boolean[] {
   const themedRegions = modelKinds.filter((k) => k === 'theme').length;
-  return modelKinds.map((k, i) => readerWrites(reading.regions[i], k, { themedRegions }));
+  return modelKinds.map((k, i) => readerWrites(reading.regions[i], k, { themedRegions }, modelCaptions[i]));
 }
 
 /** What each region's reading read, for the slot tokens of the decoder's captions (in the regions' order). */
@@ -384,22 +430,28 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       if (v) r.caption = fillCaptionSlots(r.caption, slotTextOf(v));
       return;
     }
-    const words = wording(v, r.kind);
+    const words = wording(v, r.kind, r.caption);
     // a move says where content went; whether it moved by itself or a container's new size or
     // spacing carried it is the models' call (they see the layout around it)
     if (!(v.kind === 'move' && LAYOUT_KINDS.has(r.kind))) r.kind = v.kind;
+    const setCaption = (lead: string, detail: string | undefined) => {
+      r.caption = detail ? `${lead}; ${detail}` : lead;
+      if (detail) r.detail = detail;
+    };
     if (words === 'model') {
       r.captionSource = 'model';
-      r.caption = fillCaptionSlots(r.caption, slotTextOf(v));
+      // the models' words with what the reader measured: how far it moved, what it pushed along
+      const measured = v.kind === 'move' && v.shift && !v.detail ? `measured ${shiftWords(v.shift.dx, v.shift.dy)}` : v.detail;
+      setCaption(fillCaptionSlots(r.caption, slotTextOf(v)), v.kind === 'font' || v.kind === 'icon' ? undefined : measured);
       return;
     }
     if (words === 'both') {
       // the models' words say what changed, the reader's how far the content went
-      r.caption = `${fillCaptionSlots(r.caption, slotTextOf(v))}; ${v.caption}`;
+      setCaption(fillCaptionSlots(r.caption, slotTextOf(v)), v.caption);
       r.captionSource = 'reader';
       return;
     }
-    r.caption = v.caption;
+    setCaption(v.detail ? v.caption.slice(0, -v.detail.length - 2) : v.caption, v.detail);
     r.captionSource = 'reader';
     if (v.textBefore !== undefined || v.textAfter !== undefined) {
       r.text = {
@@ -416,6 +468,7 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       boxAfter: w.boxAfter,
       kind: w.kind,
       caption: w.caption,
+      ...(w.detail ? { detail: w.detail } : {}),
       confidence: 1,
       diffPixels: 0,
       noiseOnly: false,

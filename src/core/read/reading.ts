@@ -29,6 +29,12 @@ export interface RegionReading {
   /** share of non-background pixels, in the after image, where the first moved line used to start:
    * something was put in its place (content pushed along by an insertion that is not text). */
   vacatedInk?: number;
+  /** per line read as added or removed (by its text on that side): how much of its ink the other
+   * image still shows at its place (ink share there over its own, against each side's background;
+   * 1 where the place is filled by something other than the background around the region). Near 0:
+   * the place is empty there; near 1 or more: something is still drawn there, and the line went
+   * unread rather than away (a recoloured avatar, a menu item whose icon changed). */
+  inPlace?: Record<string, number>;
   /** set when this region's words and another region's traded places (the first pair of them) */
   swapped?: [string, string];
   /** lines whose text and place stayed (within a pixel) but whose ink colour changed. */
@@ -52,12 +58,24 @@ export interface ReadVerdict {
   shift?: { dx: number; dy: number };
   /** the one line of text the verdict is about (moved, recoloured, restyled, faded), where it is one */
   subject?: string;
+  /** an addition or removal whose place still shows as much ink on the other side (RegionReading.inPlace) */
+  stillDrawn?: boolean;
+  /** the caption's last clause, after "; ", where it says what the change carried along (the content
+   * it pushed): the region's caption says it, the pair's summary names only the change. */
+  detail?: string;
+}
+
+/** A caption with its trailing detail clause ("'A' was added" + "3 lines moved 24 px down"). */
+function withDetail(caption: string, detail: string | undefined): { caption: string; detail?: string } {
+  return detail ? { caption: `${caption}; ${detail}`, detail } : { caption };
 }
 
 /** Context read around a region, in pixels, so lines cut by the box are read whole. */
 const READ_MARGIN = 24;
 /** Farthest move of a region's lines along which its icons are looked for (px). */
 const MAX_BLOCK_SEARCH_SHIFT = 240;
+/** Share of a line's ink that, still drawn at its place on the other side, makes its addition or removal doubtful. */
+const STILL_DRAWN = 0.5;
 /** Longest quote kept whole; longer ones are cut with an ellipsis. */
 const MAX_QUOTE = 48;
 
@@ -119,6 +137,14 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
   for (const c of changes) {
     if (c.kind === 'moved' && !shifts.some((s) => s.dx === c.dx && s.dy === c.dy)) shifts.push({ dx: c.dx, dy: c.dy });
   }
+  // the shift most moved lines share (two at least): the one that can carry a line out of view
+  const counts = new Map<string, { dx: number; dy: number; n: number }>();
+  for (const c of changes) {
+    if (c.kind !== 'moved') continue;
+    const k = `${c.dx},${c.dy}`;
+    counts.set(k, { dx: c.dx, dy: c.dy, n: (counts.get(k)?.n ?? 0) + 1 });
+  }
+  const common = [...counts.values()].sort((a, b) => b.n - a.n).filter((v) => v.n >= 2)[0];
   const out: LineChange[] = [];
   for (const c of changes) {
     if (c.kind === 'same' || c.kind === 'moved') {
@@ -131,6 +157,34 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
       const at: Box = afterBox ?? [beforeBox![0] + dx, beforeBox![1] + dy, beforeBox![2] + dx, beforeBox![3] + dy];
       return samePixels(before, after, at, dx, dy);
     });
+    // a line the content's common vertical shift carried past the top or bottom of the screenshot
+    // (pushed out of view below, or in from above): the part still in view is the same pixels moved
+    const outOfView =
+      !explained &&
+      common &&
+      common.dx === 0 &&
+      [common].find(({ dx, dy }) => {
+        const box =
+          c.kind === 'removed' ? translate(c.before.box, dx, dy) : c.kind === 'added' ? translate(c.after.box, -dx, -dy) : undefined;
+        const image = c.kind === 'removed' ? after : before;
+        if (!box) return false;
+        const inView = clipTo(image, box);
+        const cut = (inView[2] - inView[0]) * (inView[3] - inView[1]) < 0.9 * (box[2] - box[0]) * (box[3] - box[1]);
+        if (!cut) return false;
+        if (inView[2] <= inView[0] || inView[3] <= inView[1]) return false;
+        return c.kind === 'removed'
+          ? samePixels(before, after, inView, dx, dy)
+          : samePixels(before, after, translate(inView, dx, dy), dx, dy);
+      });
+    if (outOfView && (c.kind === 'removed' || c.kind === 'added')) {
+      const { dx, dy } = outOfView;
+      out.push(
+        c.kind === 'removed'
+          ? { kind: 'moved', before: c.before, after: { ...c.before, box: translate(c.before.box, dx, dy) }, dx, dy }
+          : { kind: 'moved', before: { ...c.after, box: translate(c.after.box, -dx, -dy) }, after: c.after, dx, dy },
+      );
+      continue;
+    }
     if (!explained) {
       out.push(c);
       continue;
@@ -160,8 +214,8 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
   return out;
 }
 
-/** Share of the pixels of `box` that differ from `background` by more than 40 in a channel. */
-function inkShare(image: RgbaImage, box: Box, background: [number, number, number]): number {
+/** Share of the pixels of `box` that differ from `background` by more than `threshold` in a channel. */
+function inkShare(image: RgbaImage, box: Box, background: [number, number, number], threshold = 40): number {
   const [x0, y0, x1, y1] = clipTo(image, box);
   let ink = 0,
     all = 0;
@@ -174,7 +228,7 @@ function inkShare(image: RgbaImage, box: Box, background: [number, number, numbe
           Math.abs(image.data[i] - background[0]),
           Math.abs(image.data[i + 1] - background[1]),
           Math.abs(image.data[i + 2] - background[2]),
-        ) > 40
+        ) > threshold
       )
         ink++;
     }
@@ -306,8 +360,21 @@ export async function readRegion(
           ? inkShare(after, b.before.box, bgAfter) < 0.1 || vacated(b.before.box, 'after')
           : true,
     );
+  const inPlace: Record<string, number> = {};
+  for (const c of changes) {
+    if (c.kind !== 'added' && c.kind !== 'removed') continue;
+    const [line, own, other] = c.kind === 'added' ? [c.after, after, before] : [c.before, before, after];
+    const ink = inkShare(own, line.box, borderColour(own, line.box));
+    // its own ink drawn again there (text that did not read), or the place filled by something that
+    // is not the background around the region (the element it sat on, recoloured so that its text no
+    // longer stands out)
+    const again = ink > 0 ? inkShare(other, line.box, borderColour(other, line.box)) / ink : 0;
+    const filled = inkShare(other, line.box, borderColour(other, clipTo(other, grow(box, 2))), 16);
+    inPlace[line.text] = Math.max(again, filled >= 0.6 ? 1 : 0);
+  }
   return {
     changes,
+    ...(Object.keys(inPlace).length ? { inPlace } : {}),
     ...(blocks.length ? { blocks } : {}),
     ...(shift ? { shift } : {}),
     ...(recoloured.length ? { recoloured } : {}),
@@ -350,22 +417,33 @@ function iconVerdict(blocks: BlockChange[], movedLines: Extract<LineChange, { ki
     removed = count('removed'),
     swapped = count('swapped');
   if ([added, removed, swapped].filter((n) => n > 0).length !== 1) return undefined;
-  const movedBlocks = blocks.filter((b): b is Extract<BlockChange, { kind: 'same' | 'moved' }> => b.kind === 'moved');
+  // (a shift of a pixel or two is how a faded or restyled line matches best, not a push)
+  const far = (v: { dx: number; dy: number }) => Math.max(Math.abs(v.dx), Math.abs(v.dy)) > 2;
+  const movedBlocks = blocks.filter((b): b is Extract<BlockChange, { kind: 'same' | 'moved' }> => b.kind === 'moved').filter(far);
+  movedLines = movedLines.filter(far);
   const shifts = [...movedBlocks.map((b) => ({ dx: b.dx, dy: b.dy })), ...movedLines.map((m) => ({ dx: m.dx, dy: m.dy }))];
   const common =
     shifts.length && shifts.every((v) => Math.abs(v.dx - shifts[0].dx) <= 2 && Math.abs(v.dy - shifts[0].dy) <= 2) ? shifts[0] : undefined;
+  // content moving several ways around an icon that came or went (blocks traded places): a
+  // rearrangement the models describe, in which one blob was not matched
+  if (shifts.length && !common && (added || removed)) return undefined;
   const alongParts = [
     ...(movedBlocks.length ? [`${movedBlocks.length === 1 ? 'an icon' : `${movedBlocks.length} icons`}`] : []),
     ...(movedLines.length ? [quoteList(movedLines.map((m) => m.after.text)).words] : []),
   ];
-  const along = common && alongParts.length ? `; ${alongParts.join(' and ')} moved ${shiftWords(common.dx, common.dy)}` : '';
+  const along = common && alongParts.length ? `${alongParts.join(' and ')} moved ${shiftWords(common.dx, common.dy)}` : undefined;
   const pushed = common && shifts.length ? { pushed: { lines: shifts.length, ...common } } : {};
   if (added)
-    return { kind: 'add', caption: `${added === 1 ? 'an icon was' : `${added} icons were`} added${along}`, ...pushed, basis: 'shapes' };
+    return {
+      kind: 'add',
+      ...withDetail(`${added === 1 ? 'an icon was' : `${added} icons were`} added`, along),
+      ...pushed,
+      basis: 'shapes',
+    };
   if (removed)
     return {
       kind: 'remove',
-      caption: `${removed === 1 ? 'an icon was' : `${removed} icons were`} removed${along}`,
+      ...withDetail(`${removed === 1 ? 'an icon was' : `${removed} icons were`} removed`, along),
       ...pushed,
       basis: 'shapes',
     };
@@ -436,6 +514,8 @@ export function rewordingCaption(before: string, after: string, role?: TextLine[
  */
 export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const { changes, shift, colour } = reading;
+  // every line said added (removed) still has half its ink or more drawn at its place on the other side
+  const stillDrawn = (texts: string[]) => texts.every((t) => (reading.inPlace?.[t] ?? 0) >= STILL_DRAWN);
   let reworded = changes.filter((c): c is Extract<LineChange, { kind: 'reworded' }> => c.kind === 'reworded');
   let added = changes.filter((c): c is Extract<LineChange, { kind: 'added' }> => c.kind === 'added');
   let removed = changes.filter((c): c is Extract<LineChange, { kind: 'removed' }> => c.kind === 'removed');
@@ -458,8 +538,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const pushedShift = commonShift(moved);
   const pushed = pushedShift && moved.length ? { lines: moved.length, ...pushedShift } : undefined;
   const pushClause = pushed
-    ? `; ${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}`
-    : '';
+    ? `${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}`
+    : undefined;
 
   // lines that traded places read as re-wordings whose old and new words are the same set: a reorder
   // (reading.swapped: the same across regions, found by acrossRegions)
@@ -506,7 +586,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     if (removed.length) caption += `; ${quoteList(removed.map((r) => r.before.text)).words} disappeared`;
     return {
       kind: 'text',
-      caption: caption + pushClause,
+      ...withDetail(caption, pushClause),
       textBefore: first.before.text,
       textAfter: first.after.text,
       ...(pushed ? { pushed } : {}),
@@ -527,14 +607,14 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       return pulled
         ? {
             kind: 'remove',
-            caption: `${r.words} ${r.plural ? 'were' : 'was'} removed; ${movedWords} and ${a.words} came into view`,
+            ...withDetail(`${r.words} ${r.plural ? 'were' : 'was'} removed`, `${movedWords} and ${a.words} came into view`),
             textBefore: removed.map((x) => x.before.text).join('\n'),
             pushed,
             basis: 'words',
           }
         : {
             kind: 'add',
-            caption: `${a.words} ${a.plural ? 'were' : 'was'} added; ${movedWords} and ${r.words} went out of view`,
+            ...withDetail(`${a.words} ${a.plural ? 'were' : 'was'} added`, `${movedWords} and ${r.words} went out of view`),
             textAfter: added.map((x) => x.after.text).join('\n'),
             pushed,
             basis: 'words',
@@ -546,7 +626,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       r = quoteList(removed.map((x) => x.before.text));
     return {
       kind: 'text',
-      caption: `the text ${r.words} ${r.plural ? 'were' : 'was'} replaced by ${a.words}${pushClause}`,
+      ...withDetail(`the text ${r.words} ${r.plural ? 'were' : 'was'} replaced by ${a.words}`, pushClause),
       textBefore: removed.map((x) => x.before.text).join('\n'),
       textAfter: added.map((x) => x.after.text).join('\n'),
       ...(pushed ? { pushed } : {}),
@@ -557,13 +637,17 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const a = quoteList(added.map((x) => x.after.text));
     return {
       kind: 'add',
-      caption: `${named(
-        added.map((x) => x.after),
-        a.words,
-        'a',
-      )} ${a.plural ? 'were' : 'was'} added${pushClause}`,
+      ...withDetail(
+        `${named(
+          added.map((x) => x.after),
+          a.words,
+          'a',
+        )} ${a.plural ? 'were' : 'was'} added`,
+        pushClause,
+      ),
       textAfter: added.map((x) => x.after.text).join('\n'),
       ...(pushed ? { pushed } : {}),
+      ...(stillDrawn(added.map((x) => x.after.text)) ? { stillDrawn: true } : {}),
       basis: 'words',
     };
   }
@@ -571,12 +655,16 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const r = quoteList(removed.map((x) => x.before.text));
     return {
       kind: 'remove',
-      caption: `${named(
-        removed.map((x) => x.before),
-        r.words,
-      )} ${r.plural ? 'were' : 'was'} removed${pushClause}`,
+      ...withDetail(
+        `${named(
+          removed.map((x) => x.before),
+          r.words,
+        )} ${r.plural ? 'were' : 'was'} removed`,
+        pushClause,
+      ),
       textBefore: removed.map((x) => x.before.text).join('\n'),
       ...(pushed ? { pushed } : {}),
+      ...(stillDrawn(removed.map((x) => x.before.text)) ? { stillDrawn: true } : {}),
       basis: 'words',
     };
   }

@@ -141,6 +141,7 @@ function checkRegion(value: unknown, where: string): void {
   }
   if (value.pushedBy !== undefined && typeof value.pushedBy !== 'number')
     throw new MessageValidationError(`${where}.pushedBy must be a number`);
+  if (value.detail !== undefined && typeof value.detail !== 'string') throw new MessageValidationError(`${where}.detail must be a string`);
   if (value.captionSource !== undefined && value.captionSource !== 'reader' && value.captionSource !== 'model') {
     throw new MessageValidationError(`${where}.captionSource must be "reader" or "model"`);
   }
