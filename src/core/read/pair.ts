@@ -306,9 +306,11 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   // only hidden (shown) in place - the models, which saw the element fade, tell these apart
   if ((verdict.kind === 'remove' || verdict.kind === 'add') && !verdict.pushed && modelKind === 'opacity') return false;
   // a line read whole on one side and cut (or misread by a letter or two) on the other, where the
-  // models see the element move or its box change: the layout moved it across the edge of what was
-  // read, and the words did not change
-  if (verdict.kind === 'text' && (MOVES.has(modelKind) || LAYOUT_KINDS.has(modelKind)) && misreadOnly(verdict)) return false;
+  // models see the element move, its box change or its font change: the layout moved it across the
+  // edge of what was read, and the words did not change
+  // (or restyle it: a new font reads a letter differently)
+  if (verdict.kind === 'text' && (MOVES.has(modelKind) || LAYOUT_KINDS.has(modelKind) || modelKind === 'font') && misreadOnly(verdict))
+    return false;
   // words read on one side only, where the other side still shows about as much ink at their place:
   // the element is still there, drawn so that it did not read (recoloured, restyled, resized); the
   // models, who see it change, say how
@@ -346,15 +348,16 @@ const RECOLOURS = new Set(['color', 'opacity']);
 const MOVES = new Set(['move', 'reorder']);
 
 /** Whether a re-wording is more likely a reading error: one side's letters are part of the other's
- * (a line cut by the edge of what was read, or by what slid over it), or one word differs from the
- * other by two letters or fewer in eight or more. */
+ * (a line cut by the edge of what was read, or by what slid over it), or, with the same digits, the
+ * letters differ by two or fewer in eight or more (a letter misread or split off). */
 export function misreadOnly(verdict: Pick<ReadVerdict, 'textBefore' | 'textAfter'>): boolean {
   const letters = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
   const [a, b] = [letters(verdict.textBefore ?? ''), letters(verdict.textAfter ?? '')];
   if (!a || !b || a === b) return false;
   if (a.includes(b) || b.includes(a)) return true;
-  const oneWord = (t?: string) => !!t && !/\s/.test(t.trim());
-  return oneWord(verdict.textBefore) && oneWord(verdict.textAfter) && Math.min(a.length, b.length) >= 8 && editDistance(a, b) <= 2;
+  const digits = (t: string) => t.replace(/\D/g, '');
+  const words = (t: string) => t.replace(/\d/g, '');
+  return digits(a) === digits(b) && Math.min(words(a).length, words(b).length) >= 8 && editDistance(words(a), words(b)) <= 2;
 }
 /** kinds whose change moves content without the content itself changing */
 const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);

@@ -411,7 +411,18 @@ function withContinuation(line: TextLine, candidates: TextLine[]): { line: TextL
  * Icons added, removed or swapped (blocks.ts), with what moved along: "an icon was added; 4 icons
  * moved 24 px left". Undefined when no icon came, went or changed, or when they did several of these.
  */
-function iconVerdict(blocks: BlockChange[], movedLines: Extract<LineChange, { kind: 'moved' }>[]): ReadVerdict | undefined {
+function iconVerdict(
+  allBlocks: BlockChange[],
+  movedLines: Extract<LineChange, { kind: 'moved' }>[],
+  sameLines: Extract<LineChange, { kind: 'same' }>[] = [],
+): ReadVerdict | undefined {
+  // a blob around text that moved went with it (an avatar and its initials), and one around text
+  // that stayed is that text's background restyled (a date whose circle filled in): neither came or went
+  const holds = (blob: Box, side: 'before' | 'after') =>
+    [...movedLines, ...sameLines].some((l) => centreIn((side === 'before' ? l.before : l.after).box, blob));
+  const blocks = allBlocks.filter((b) =>
+    b.kind === 'added' ? !holds(b.after.box, 'after') : b.kind === 'removed' ? !holds(b.before.box, 'before') : true,
+  );
   const count = (kind: BlockChange['kind']) => blocks.filter((b) => b.kind === kind).length;
   const added = count('added'),
     removed = count('removed'),
@@ -684,7 +695,11 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       ...(recoloured.length === 1 ? { subject: r.text } : {}),
     };
   }
-  const blockVerdict = iconVerdict(reading.blocks ?? [], moved);
+  const blockVerdict = iconVerdict(
+    reading.blocks ?? [],
+    moved,
+    same.filter((c): c is Extract<LineChange, { kind: 'same' }> => c.kind === 'same'),
+  );
   if (blockVerdict) return blockVerdict;
   if (moved.length && pushedShift && (pushedShift.dx > 0 || pushedShift.dy > 0) && (reading.vacatedInk ?? 0) >= 0.15) {
     // the lines moved together, no text was added, and where they started there is now something
