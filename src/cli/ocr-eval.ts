@@ -27,7 +27,21 @@ const USAGE =
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
 /** roles whose element draws its label as one piece of text (containers hold other text too; icons, pictures and inputs draw none) */
-const TEXT_ROLES = new Set(['button', 'link', 'tab', 'badge', 'tag', 'heading', 'text', 'label', 'menu item', 'number', 'cell', 'date']);
+const TEXT_ROLES = new Set([
+  'button',
+  'link',
+  'tab',
+  'badge',
+  'tag',
+  'heading',
+  'text',
+  'label',
+  'menu item',
+  'number',
+  'cell',
+  'date',
+  'avatar',
+]);
 
 /** 1 - word edit distance / the longer word count. */
 export function wordAccuracy(truth: string, read: string): number {
@@ -100,7 +114,12 @@ async function syntheticFigures(reader: TextReader, dir: string, limit: number) 
 }
 
 /** Which data-engine roles each element name stands for (a search box is an input). */
-const ROLE_TRUTH: Record<ElementRole, string[]> = { button: ['button'], badge: ['badge'], input: ['input', 'search box'] };
+const ROLE_TRUTH: Record<ElementRole, string[]> = {
+  button: ['button'],
+  badge: ['badge'],
+  input: ['input', 'search box'],
+  avatar: ['avatar'],
+};
 
 /**
  * How element names (src/core/read/element.ts) match the DOM: each changed element with one line of
@@ -255,8 +274,11 @@ async function main(): Promise<void> {
       realpairs: real,
     };
     // --out: the figures the model card quotes (models/text_reader.json), written whole or not at all
+    // (keeping what other commands wrote there: the runtime's figures with and without the reader)
     if (values.out) {
-      fs.writeFileSync(`${values.out}.tmp`, `${JSON.stringify(result, null, 1)}\n`);
+      const kept = fs.existsSync(values.out) ? (JSON.parse(fs.readFileSync(values.out, 'utf8')) as Record<string, unknown>) : {};
+      const whole = { ...result, ...(kept.runtime_eval ? { runtime_eval: kept.runtime_eval } : {}) };
+      fs.writeFileSync(`${values.out}.tmp`, `${JSON.stringify(whole, null, 1)}\n`);
       fs.renameSync(`${values.out}.tmp`, values.out);
     }
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 1)}\n`);

@@ -672,3 +672,21 @@ test("readerDecides: a line still drawn where it was said to go, or read cut, is
   assert.equal(readerDecides({ ...cut, textBefore: 'Open Files', textAfter: 'File Browser' }, 'move'), true, 'other words');
   assert.equal(misreadOnly({ textBefore: 'page 6', textAfter: 'page 7' }), false, 'a short change is a change');
 });
+
+test('elementOf: capital initials on a filled disc are an avatar; the same in a filled square are not named', () => {
+  const glyphs = (image: RgbaImage, box: Box) => {
+    for (let x = box[0] + 1; x + 3 <= box[2]; x += 6) fillRect(image, [x, box[1] + 2, x + 3, box[3] - 2], [255, 255, 255, 255]);
+  };
+  const disc = blankImage(120, 120);
+  const [cx, cy, r] = [60, 60, 16];
+  for (let y = cy - r; y < cy + r; y++)
+    for (let x = cx - r; x < cx + r; x++)
+      if ((x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 <= r * r) fillRect(disc, [x, y, x + 1, y + 1], [40, 120, 220, 255]);
+  glyphs(disc, [52, 53, 68, 67]);
+  assert.equal(elementOf(disc, { text: 'JG', box: [52, 53, 68, 67] }), 'avatar');
+  assert.equal(elementOf(disc, { text: 'ok', box: [52, 53, 68, 67] }), undefined, 'initials are capitals');
+  const square = blankImage(120, 120);
+  fillRect(square, [44, 44, 76, 76], [40, 120, 220, 255]);
+  glyphs(square, [52, 53, 68, 67]);
+  assert.equal(elementOf(square, { text: 'JG', box: [52, 53, 68, 67] }), undefined);
+});

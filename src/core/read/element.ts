@@ -1,15 +1,15 @@
 // What a line of text is part of, from the pixels around it: a button (text on a filled box, or in
 // an outlined box that fits it), a badge (a small filled pill), an input (a bordered field much wider
-// than its text, the text at its left). Anything else has no name here - headings, labels, tabs, menu
-// items, links and avatars look alike by their surroundings - and a caption says less rather than
-// misname ("'Recents' was added", not "a new tag appeared"). Measured on the data engine's screens,
+// than its text, the text at its left), an avatar (capital initials on a filled disc). Anything else
+// has no name here - headings, labels, tabs, menu items and links look alike by their surroundings -
+// and a caption says less rather than misname ("'Recents' was added", not "a new tag appeared"). Measured on the data engine's screens,
 // where the DOM gives the truth, by `npm run ocr-eval` (docs/API.md, "The text reader").
 import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import { borderColour } from './ocr.js';
 import { clipTo } from './box.js';
 
-export type ElementRole = 'button' | 'badge' | 'input';
+export type ElementRole = 'button' | 'badge' | 'input' | 'avatar';
 
 /** Padding around a line beyond which its background is a panel or the page, not its own box (px). */
 const MAX_SIDE_PADDING = 40;
@@ -55,6 +55,19 @@ function straightEdge(edges: ({ steps: number; at: Rgb; beyond: Rgb } | undefine
   return Math.max(...steps) - Math.min(...steps) <= 1 ? found[1] : undefined;
 }
 
+/** Whether the four corners of `box` (just inside it) are not `inside`'s colour: the box is a disc. */
+function cornersOutside(image: RgbaImage, box: Box, inside: Rgb): boolean {
+  const [x0, y0, x1, y1] = box;
+  const inset = Math.max(1, Math.round(0.08 * Math.min(x1 - x0, y1 - y0)));
+  const corners: [number, number][] = [
+    [x0 + inset, y0 + inset],
+    [x1 - 1 - inset, y0 + inset],
+    [x0 + inset, y1 - 1 - inset],
+    [x1 - 1 - inset, y1 - 1 - inset],
+  ];
+  return corners.every(([x, y]) => x >= 0 && y >= 0 && x < image.width && y < image.height && apart(pixel(image, x, y), inside));
+}
+
 /** The element the text line `line` (its box in `image`) belongs to, where its surroundings say so. */
 export function elementOf(image: RgbaImage, line: { box: Box; text: string }): ElementRole | undefined {
   const [x0, y0, x1, y1] = clipTo(image, line.box);
@@ -78,8 +91,15 @@ export function elementOf(image: RgbaImage, line: { box: Box; text: string }): E
   const bordered = sides.filter((e) => apart(e.at, e.beyond) || !apart(e.beyond, inside)).length >= 3;
   const boxWidth = w + left.steps + right.steps,
     boxHeight = h + up.steps + down.steps;
-  // initials in a disc (an avatar) or a short label in a square: nothing here tells them apart
-  if ([...line.text.replace(/\s/g, '')].length <= 3 && Math.abs(boxWidth - boxHeight) <= 0.25 * boxHeight) return undefined;
+  // a short text in a square box: initials in a disc (an avatar) when the box's corners show what is
+  // beyond it, else a short label in a square - nothing more here tells those apart
+  if ([...line.text.replace(/\s/g, '')].length <= 3 && Math.abs(boxWidth - boxHeight) <= 0.25 * boxHeight) {
+    return filled &&
+      /^\p{Lu}{1,3}$/u.test(line.text.trim()) &&
+      cornersOutside(image, [x0 - left.steps, y0 - up.steps, x1 + right.steps, y1 + down.steps], inside)
+      ? 'avatar'
+      : undefined;
+  }
   // a border that runs on past the box's corner is a grid line: a table cell, not a field or button
   const lx = x0 - 1 - left.steps,
     ty = y0 - 1 - up.steps;

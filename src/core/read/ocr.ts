@@ -26,7 +26,7 @@ export interface TextLine {
   text: string;
   confidence: number;
   /** what the line is part of, where its surroundings say (element.ts); set by the reading */
-  role?: 'button' | 'badge' | 'input';
+  role?: 'button' | 'badge' | 'input' | 'avatar';
 }
 
 export interface ReadOptions {
