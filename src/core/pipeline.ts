@@ -498,6 +498,9 @@ async function runModels(
     const wider = await beamSearch(step, selectRows(encoded.memory, unresolved), unresolved.length, AGREEMENT_BEAM_WIDTH, {
       ...settings,
       banned: unresolved.map((i) => settings.banned[i]),
+      // the first caption that claims the region's kind is the one wanted: the search stops there
+      accept: (j: number, tokens: readonly number[]) =>
+        captionKinds(tokensToText([...tokens], sessions.vocab)).has(chosenKinds[unresolved[j]] as ChangeKind),
     });
     unresolved.forEach((i, j) => candidates[i].push(...texts(wider[j])));
   }

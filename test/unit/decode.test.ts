@@ -210,3 +210,59 @@ test('real decoder: KV cache shapes, batch invariance, beam 1 = greedy, beam bat
     await sessions.dispose();
   }
 });
+
+// A decoder whose next token depends on its sample (read from the memory row, as the real decoder
+// attends to it) and on the step: sample 0 says "A <eos>", sample 1 "B B B <eos>". Rows are checked
+// against the memory they carry, so a search that drops a finished sample from the batch and mixes
+// up the rows of the others fails.
+function perSampleStep(calls: number[]): StepFunction {
+  return async (tokens, step, memory, pastKey) => {
+    const [L, B, T, D] = pastKey.dims as number[];
+    calls.push(B);
+    const [, N, M] = memory.dims as number[];
+    assert.equal((memory.dims as number[])[0], B, 'memory rows follow the batch');
+    const V = 5;
+    const logits = new Float32Array(B * V).fill(-30);
+    const grown = new Float32Array(L * B * (T + 1) * D);
+    for (let b = 0; b < B; b++) {
+      const sample = (memory.data as Float32Array)[b * N * M];
+      const script = sample === 0 ? [3, 2] : [4, 4, 4, 2];
+      const want = script[Math.min(step, script.length - 1)];
+      // the others a little less likely, so beams have something to choose from
+      for (let v = 2; v < V; v++) logits[b * V + v] = v === want ? Math.log(0.7) : Math.log(0.1);
+      void tokens;
+    }
+    const present = new ort.Tensor('float32', grown, [L, B, T + 1, D]);
+    return { logits, vocabSize: V, presentKey: present, presentValue: present };
+  };
+}
+
+test('greedy and beam search drop finished samples from the batch and keep the others on their rows', async () => {
+  const memory2 = new ort.Tensor('float32', Float32Array.from([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]), [2, 3, 2]);
+  const greedyCalls: number[] = [];
+  const g = await greedyDecode(perSampleStep(greedyCalls), memory2, 2, settings);
+  assert.deepEqual(
+    g.map((o) => o.tokens),
+    [[3], [4, 4, 4]],
+  );
+  assert.deepEqual(greedyCalls, [2, 2, 1, 1], 'sample 0 stopped after its second step');
+  const beamCalls: number[] = [];
+  const b = await beamSearch(perSampleStep(beamCalls), memory2, 2, 2, settings);
+  assert.deepEqual(
+    b.map((o) => o.tokens),
+    [[3], [4, 4, 4]],
+  );
+  assert.ok(beamCalls.length >= 4 && beamCalls.at(-1) === 2, `the last steps run sample 1's two beams only (${beamCalls.join(',')})`);
+});
+
+test('beam search stops a sample at the first finished hypothesis `accept` takes', async () => {
+  const memory2 = new ort.Tensor('float32', Float32Array.from([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]), [2, 3, 2]);
+  const all: number[] = [];
+  const full = await beamSearch(perSampleStep(all), memory2, 2, 2, settings);
+  assert.deepEqual(full[1].tokens, [4, 4, 4]);
+  const some: number[] = [];
+  const early = await beamSearch(perSampleStep(some), memory2, 2, 2, { ...settings, accept: (sample) => sample === 1 });
+  assert.ok(some.length < all.length, `fewer steps (${some.length} < ${all.length})`);
+  assert.deepEqual(early[0].tokens, full[0].tokens, 'a sample accept does not take searches as before');
+  assert.ok(early[1].tokens.length < 3, 'sample 1 stopped at its first finished hypothesis');
+});

@@ -45,6 +45,9 @@ export interface DecodeSettings {
   dModel: number;
   /** runs between steps (cancellation). */
   checkpoint?: () => void;
+  /** beam search: a sample stops at its first finished hypothesis this accepts (a search for one
+   * caption of a given kind needs no better one after it) */
+  accept?: (sample: number, tokens: readonly number[]) => boolean;
 }
 
 function emptyCache(layers: number, batch: number, dModel: number): ort.Tensor {
@@ -80,33 +83,41 @@ export async function greedyDecode(
   settings: DecodeSettings,
 ): Promise<DecodedCaption[]> {
   const results: DecodedCaption[] = Array.from({ length: batch }, () => ({ tokens: [], logProb: 0 }));
-  const done = new Array<boolean>(batch).fill(false);
+  // active: the samples still decoding, one row each in this order (a finished one leaves the batch)
+  let active = Array.from({ length: batch }, (_, b) => b);
+  let rowsMemory = memory;
   let tokens = new BigInt64Array(batch).fill(BigInt(settings.bos));
   let pastKey = emptyCache(settings.layers, batch, settings.dModel);
   let pastValue = emptyCache(settings.layers, batch, settings.dModel);
   let logRow: Float64Array | undefined;
-  for (let t = 0; t < settings.maxTokens && done.includes(false); t++) {
+  for (let t = 0; t < settings.maxTokens && active.length; t++) {
     settings.checkpoint?.();
-    const out = await step(tokens, t, memory, pastKey, pastValue);
+    const out = await step(tokens, t, rowsMemory, pastKey, pastValue);
     const V = out.vocabSize;
     logRow ??= new Float64Array(V);
-    const next = new BigInt64Array(batch);
-    for (let b = 0; b < batch; b++) {
-      if (done[b]) {
-        next[b] = BigInt(settings.eos);
-        continue;
-      }
-      logSoftmaxRow(out.logits, b * V, V, logRow, settings.banned?.[b]);
+    const next = new BigInt64Array(active.length);
+    const staying: number[] = [];
+    active.forEach((b, p) => {
+      logSoftmaxRow(out.logits, p * V, V, logRow as Float64Array, settings.banned?.[b]);
       let best = 0;
-      for (let v = 1; v < V; v++) if (logRow[v] > logRow[best]) best = v;
-      results[b].logProb += logRow[best];
-      if (best === settings.eos) done[b] = true;
-      else results[b].tokens.push(best);
-      next[b] = BigInt(best);
+      for (let v = 1; v < V; v++) if ((logRow as Float64Array)[v] > (logRow as Float64Array)[best]) best = v;
+      results[b].logProb += (logRow as Float64Array)[best];
+      if (best === settings.eos) return;
+      results[b].tokens.push(best);
+      next[p] = BigInt(best);
+      staying.push(p);
+    });
+    if (staying.length === active.length) {
+      tokens = next;
+      pastKey = out.presentKey;
+      pastValue = out.presentValue;
+    } else if (staying.length) {
+      tokens = BigInt64Array.from(staying, (p) => next[p]);
+      pastKey = gatherCacheRows(out.presentKey, staying);
+      pastValue = gatherCacheRows(out.presentValue, staying);
+      rowsMemory = selectRows(rowsMemory, staying);
     }
-    tokens = next;
-    pastKey = out.presentKey;
-    pastValue = out.presentValue;
+    active = staying.map((p) => active[p]);
   }
   return results;
 }
@@ -188,30 +199,32 @@ export async function beamSearch(
 ): Promise<DecodedCaption[]> {
   if (!Number.isInteger(width) || width < 1) throw new Error(`beam width must be a positive integer (got ${width})`);
   const W = width;
-  const rows = batch * W;
-  const beamMemory = repeatRows(memory, W);
-  // alive[b]: the live hypotheses of sample b, on rows b*W .. b*W+W-1 (fewer than W at the start)
+  // active: the samples still searching, in row order (sample active[p] on rows p*W .. p*W+W-1);
+  // a sample that stops leaves the batch, so later steps run only the rows that still matter
+  let active = Array.from({ length: batch }, (_, b) => b);
+  let beamMemory = repeatRows(memory, W);
+  // alive[b]: the live hypotheses of sample b (fewer than W at the start)
   const alive: Hypothesis[][] = Array.from({ length: batch }, () => [{ tokens: [], logProb: 0 }]);
   const finished: Hypothesis[][] = Array.from({ length: batch }, () => []);
   const closed = new Array<boolean>(batch).fill(false);
-  let tokens = new BigInt64Array(rows).fill(BigInt(settings.bos));
-  let pastKey = emptyCache(settings.layers, rows, settings.dModel);
-  let pastValue = emptyCache(settings.layers, rows, settings.dModel);
+  let tokens = new BigInt64Array(batch * W).fill(BigInt(settings.bos));
+  let pastKey = emptyCache(settings.layers, batch * W, settings.dModel);
+  let pastValue = emptyCache(settings.layers, batch * W, settings.dModel);
   let logRow: Float64Array | undefined;
 
-  for (let t = 0; t < settings.maxTokens && closed.includes(false); t++) {
+  for (let t = 0; t < settings.maxTokens && active.length; t++) {
     settings.checkpoint?.();
     const out = await step(tokens, t, beamMemory, pastKey, pastValue);
     const V = out.vocabSize;
     logRow ??= new Float64Array(V);
-    const sourceRows: number[] = new Array(rows);
+    const rows = active.length * W;
+    const sourceRows: number[] = Array.from({ length: rows }, (_, r) => r);
     const nextTokens = new BigInt64Array(rows).fill(BigInt(settings.eos));
-    for (let b = 0; b < batch; b++) {
-      for (let i = 0; i < W; i++) sourceRows[b * W + i] = b * W + i;
-      if (closed[b]) continue;
+    active.forEach((b, p) => {
       const candidates: { row: number; token: number; logProb: number }[] = [];
+      let accepted = false;
       alive[b].forEach((h, i) => {
-        logSoftmaxRow(out.logits, (b * W + i) * V, V, logRow as Float64Array, settings.banned?.[b]);
+        logSoftmaxRow(out.logits, (p * W + i) * V, V, logRow as Float64Array, settings.banned?.[b]);
         for (const v of topIndices(logRow as Float64Array, W)) {
           candidates.push({ row: i, token: v, logProb: h.logProb + (logRow as Float64Array)[v] });
         }
@@ -222,8 +235,10 @@ export async function beamSearch(
       const keepRows: number[] = [];
       for (const c of candidates) {
         const previous = alive[b][c.row].tokens;
-        if (c.token === settings.eos) finished[b].push({ tokens: previous, logProb: c.logProb });
-        else {
+        if (c.token === settings.eos) {
+          finished[b].push({ tokens: previous, logProb: c.logProb });
+          if (settings.accept?.(b, previous)) accepted = true;
+        } else {
           keep.push({ tokens: [...previous, c.token], logProb: c.logProb });
           keepRows.push(c.row);
         }
@@ -231,16 +246,32 @@ export async function beamSearch(
       }
       alive[b] = keep;
       const bestFinished = Math.max(...finished[b].map((h) => h.logProb));
-      if (!keep.length || (finished[b].length && bestFinished > keep[0].logProb)) closed[b] = true;
+      if (accepted || !keep.length || (finished[b].length && bestFinished > keep[0].logProb)) closed[b] = true;
       keep.forEach((h, i) => {
-        sourceRows[b * W + i] = b * W + keepRows[i];
-        nextTokens[b * W + i] = BigInt(h.tokens[h.tokens.length - 1]);
+        sourceRows[p * W + i] = p * W + keepRows[i];
+        nextTokens[p * W + i] = BigInt(h.tokens[h.tokens.length - 1]);
       });
+    });
+    const staying = active.map((b, p) => (closed[b] ? -1 : p)).filter((p) => p >= 0);
+    if (staying.length === active.length) {
+      tokens = nextTokens;
+      const identity = sourceRows.every((r, i) => r === i);
+      pastKey = identity ? out.presentKey : gatherCacheRows(out.presentKey, sourceRows);
+      pastValue = identity ? out.presentValue : gatherCacheRows(out.presentValue, sourceRows);
+    } else if (staying.length) {
+      const kept = staying.flatMap((p) => Array.from({ length: W }, (_, i) => p * W + i));
+      tokens = BigInt64Array.from(kept, (r) => nextTokens[r]);
+      pastKey = gatherCacheRows(
+        out.presentKey,
+        kept.map((r) => sourceRows[r]),
+      );
+      pastValue = gatherCacheRows(
+        out.presentValue,
+        kept.map((r) => sourceRows[r]),
+      );
+      beamMemory = selectRows(beamMemory, kept);
     }
-    tokens = nextTokens;
-    const identity = sourceRows.every((r, i) => r === i);
-    pastKey = identity ? out.presentKey : gatherCacheRows(out.presentKey, sourceRows);
-    pastValue = identity ? out.presentValue : gatherCacheRows(out.presentValue, sourceRows);
+    active = staying.map((p) => active[p]);
   }
 
   return Array.from({ length: batch }, (_, b) => {
