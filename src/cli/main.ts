@@ -38,7 +38,8 @@ options:
   --models DIR        model folder (default: the package's models/)
   --no-procedure      skip interpolated and imagined frames (faster)
   --threshold X       pixel diff colour threshold 0..1 (default 0.1)
-  --max-pixels N      largest accepted image, width*height
+  --max-pixels N      largest accepted image, width*height (default 40000000)
+  --max-memory MB     memory budget of a pair's pixel buffers, checked before decoding (default 1024)
 exit codes: 0 ok, 1 changes found with --fail-on-change, 2 usage, 3 bad input image / failed pair,
             4 model files missing or corrupt, 5 internal error, 6 an output cannot be written`;
 
@@ -124,6 +125,7 @@ const VALUE_FLAGS = [
   '--pairs',
   '--threshold',
   '--max-pixels',
+  '--max-memory',
 ];
 const BOOL_FLAGS = ['--json', '--fail-on-change', '--no-procedure', '--git', '--help'];
 const OPTIONS = Object.fromEntries([
@@ -217,6 +219,7 @@ function describeOptionsFrom(flags: ParsedArgs['flags']): DescribeOptions {
     procedure: !flags.has('--no-procedure'),
     diffThreshold,
     maxImagePixels: intFlag(flags, '--max-pixels', 1, 2 ** 31),
+    maxMemoryMB: intFlag(flags, '--max-memory', 64, 1024 * 1024),
   };
 }
 

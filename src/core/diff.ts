@@ -4,7 +4,7 @@
 // reported as "no visible change" instead of silently disappearing.
 
 import pixelmatch from 'pixelmatch';
-import { cropTopLeft, type RgbaImage } from './image.js';
+import { DIFF_BAND_ROWS, type RgbaImage } from './image.js';
 
 /** Values of DiffResult.mask. */
 export const MASK_SAME = 0;
@@ -18,6 +18,8 @@ export const MASK_FAINT = 3;
 export interface DiffOptions {
   /** pixelmatch colour threshold (0..1, OKLab HyAB distance); 0.1 is pixelmatch's default. */
   threshold?: number;
+  /** rows compared at a time (default DIFF_BAND_ROWS); any value gives the same result. */
+  bandRows?: number;
 }
 
 export interface DiffResult {
@@ -38,52 +40,84 @@ export interface DiffResult {
 const DIFF_COLOUR: [number, number, number] = [255, 0, 0];
 const AA_COLOUR: [number, number, number] = [0, 0, 255];
 
+// pixelmatch decides whether a pixel is anti-aliasing from its neighbours and theirs: two rows
+// either side. A band is compared with that many more rows above and below it, so every pixel of
+// the band is classified exactly as a comparison of the whole images would.
+const BAND_MARGIN = 2;
+
+/** Rows [from, to) of the first `width` columns of an image: a view when the widths agree, else a copy. */
+function rowsOf(image: RgbaImage, width: number, from: number, to: number, scratch: Uint8Array): Uint8Array {
+  if (image.width === width) return image.data.subarray(from * width * 4, to * width * 4);
+  const rowBytes = width * 4;
+  for (let y = from; y < to; y++) {
+    const at = y * image.width * 4;
+    scratch.set(image.data.subarray(at, at + rowBytes), (y - from) * rowBytes);
+  }
+  return scratch.subarray(0, (to - from) * rowBytes);
+}
+
 /**
  * Compares two images on their common (top-left) area. Images of different sizes are allowed:
- * the size change itself is described by regions.describeSizeChange.
+ * the size change itself is described by regions.describeSizeChange. The area is compared in bands
+ * of rows, so besides the mask only a band's worth of memory is used, whatever the height.
  */
 export function diffImages(before: RgbaImage, after: RgbaImage, options: DiffOptions = {}): DiffResult {
   const width = Math.min(before.width, after.width);
   const height = Math.min(before.height, after.height);
-  const a = cropTopLeft(before, width, height);
-  const b = cropTopLeft(after, width, height);
-  const pixelCount = width * height;
-  const output = new Uint8Array(pixelCount * 4);
-  const diffPixels = pixelmatch(a.data, b.data, output, width, height, {
-    threshold: options.threshold ?? 0.1,
-    includeAA: false,
-    alpha: 0,
-    diffColor: DIFF_COLOUR,
-    diffColorAlt: DIFF_COLOUR,
-    aaColor: AA_COLOUR,
-    checkerboard: false,
-  });
-
-  const mask = new Uint8Array(pixelCount);
+  const bandRows = Math.max(1, Math.floor(options.bandRows ?? DIFF_BAND_ROWS));
+  const mask = new Uint8Array(width * height);
+  const bandBytes = Math.min(height, bandRows + 2 * BAND_MARGIN) * width * 4;
+  const output = new Uint8Array(bandBytes);
+  const scratchBefore = before.width === width ? output.subarray(0, 0) : new Uint8Array(bandBytes);
+  const scratchAfter = after.width === width ? output.subarray(0, 0) : new Uint8Array(bandBytes);
+  let diffPixels = 0;
   let aaPixels = 0;
   let faintPixels = 0;
-  let countedDiff = 0;
-  const a32 = new Uint32Array(a.data.buffer, a.data.byteOffset, pixelCount);
-  const b32 = new Uint32Array(b.data.buffer, b.data.byteOffset, pixelCount);
-  for (let i = 0, pos = 0; i < pixelCount; i++, pos += 4) {
-    if (a32[i] === b32[i]) continue;
-    const red = output[pos];
-    const green = output[pos + 1];
-    const blue = output[pos + 2];
-    if (red === 255 && green === 0 && blue === 0) {
-      mask[i] = MASK_DIFF;
-      countedDiff++;
-    } else if (red === 0 && green === 0 && blue === 255) {
-      mask[i] = MASK_AA;
-      aaPixels++;
-    } else {
-      mask[i] = MASK_FAINT;
-      faintPixels++;
+  for (let y0 = 0; y0 < height; y0 += bandRows) {
+    const y1 = Math.min(height, y0 + bandRows);
+    const from = Math.max(0, y0 - BAND_MARGIN);
+    const to = Math.min(height, y1 + BAND_MARGIN);
+    const rows = to - from;
+    const a = rowsOf(before, width, from, to, scratchBefore);
+    const b = rowsOf(after, width, from, to, scratchAfter);
+    const out = output.subarray(0, rows * width * 4);
+    const bandDiff = pixelmatch(a, b, out, width, rows, {
+      threshold: options.threshold ?? 0.1,
+      includeAA: false,
+      alpha: 0,
+      diffColor: DIFF_COLOUR,
+      diffColorAlt: DIFF_COLOUR,
+      aaColor: AA_COLOUR,
+      checkerboard: false,
+    });
+    const a32 = new Uint32Array(a.buffer, a.byteOffset, rows * width);
+    const b32 = new Uint32Array(b.buffer, b.byteOffset, rows * width);
+    let bandCounted = 0;
+    for (let j = 0, pos = 0; j < rows * width; j++, pos += 4) {
+      if (a32[j] === b32[j]) continue;
+      const red = out[pos];
+      const green = out[pos + 1];
+      const blue = out[pos + 2];
+      const isDiff = red === 255 && green === 0 && blue === 0;
+      if (isDiff) bandCounted++;
+      const y = from + ((j / width) | 0);
+      if (y < y0 || y >= y1) continue; // a margin row: classified in its own band
+      const i = y * width + (j % width);
+      if (isDiff) {
+        mask[i] = MASK_DIFF;
+        diffPixels++;
+      } else if (red === 0 && green === 0 && blue === 255) {
+        mask[i] = MASK_AA;
+        aaPixels++;
+      } else {
+        mask[i] = MASK_FAINT;
+        faintPixels++;
+      }
     }
-  }
-  if (countedDiff !== diffPixels) {
-    // Guards the colour-coding trick above against a pixelmatch change in how it draws.
-    throw new Error(`internal error: pixelmatch counted ${diffPixels} differing pixels but the mask has ${countedDiff}`);
+    if (bandCounted !== bandDiff) {
+      // Guards the colour-coding trick above against a pixelmatch change in how it draws.
+      throw new Error(`internal error: pixelmatch counted ${bandDiff} differing pixels but the mask has ${bandCounted}`);
+    }
   }
   return {
     width,

@@ -28,20 +28,43 @@ export class ImageInputError extends Error {
 }
 
 export interface ImageLimits {
-  /** largest accepted width or height in pixels. */
+  /** largest accepted width or height in pixels (a fixed bound on the crops' working memory, not a setting). */
   maxSide: number;
-  /** largest accepted width*height. */
+  /** largest accepted width*height: the CLI's --max-pixels, the extension's procapReview.maxImagePixels. */
   maxPixels: number;
   /** largest accepted file size in bytes. */
   maxFileBytes: number;
+  /**
+   * most memory the pixel buffers of one pair may need at their peak (pairMemoryEstimate), in bytes:
+   * the CLI's --max-memory, the extension's procapReview.maxMemoryMB.
+   */
+  maxMemoryBytes: number;
 }
 
-/** 16384 px a side and 40 megapixels (e.g. a 1920 x 20000 full-page capture) by default. */
+/** Longest side read: a full-page capture 65,535 px tall (1920 x 20000, 1280 x 30000) is accepted. */
+export const MAX_IMAGE_SIDE = 65_535;
+/** Default memory budget of one pair's pixel buffers, in MB (2^20 bytes). */
+export const DEFAULT_MAX_MEMORY_MB = 1024;
+
+/**
+ * By default 40 megapixels an image (1920 x 20000 is 38.4 Mpx) up to 65,535 px a side, and 1024 MB for
+ * the pixel buffers of a pair (two 40 Mpx images of any bit depth fit).
+ */
 export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
-  maxSide: 16384,
+  maxSide: MAX_IMAGE_SIDE,
   maxPixels: 40_000_000,
   maxFileBytes: 256 * 1024 * 1024,
+  maxMemoryBytes: DEFAULT_MAX_MEMORY_MB * 2 ** 20,
 };
+
+/** The limits for the settings of a describe (undefined: the default). */
+export function imageLimitsFor(options: { maxImagePixels?: number; maxMemoryMB?: number }): ImageLimits {
+  return {
+    ...DEFAULT_IMAGE_LIMITS,
+    ...(options.maxImagePixels ? { maxPixels: options.maxImagePixels } : {}),
+    ...(options.maxMemoryMB ? { maxMemoryBytes: options.maxMemoryMB * 2 ** 20 } : {}),
+  };
+}
 
 export interface PngHeader {
   width: number;
@@ -113,11 +136,18 @@ export function readPngHeader(bytes: Uint8Array, file: string, limits: ImageLimi
   if (width === 0 || height === 0) {
     throw new ImageInputError(file, `PNG has zero size (${width} x ${height})`);
   }
-  if (width > limits.maxSide || height > limits.maxSide || width * height > limits.maxPixels) {
+  if (width > limits.maxSide || height > limits.maxSide) {
     throw new ImageInputError(
       file,
-      `image too large: ${width} x ${height} exceeds the limit of ${limits.maxSide} px a side and ` +
-        `${limits.maxPixels} pixels in all (raise the largest-image setting to accept it)`,
+      `image too tall or wide: ${width} x ${height} is more than ${limits.maxSide} px a side, the most that is read ` +
+        '(a fixed limit: split the capture)',
+    );
+  }
+  if (width * height > limits.maxPixels) {
+    throw new ImageInputError(
+      file,
+      `image too large: ${width} x ${height} is ${width * height} pixels, more than the limit of ${limits.maxPixels} ` +
+        '(raise --max-pixels, or the procapReview.maxImagePixels setting in VS Code)',
     );
   }
   const depths = BIT_DEPTHS_BY_COLOR_TYPE[colorType];
@@ -219,6 +249,82 @@ function checkInflatedSize(bytes: Uint8Array, header: PngHeader, file: string): 
   }
 }
 
+function hasChunk(bytes: Uint8Array, wanted: string): boolean {
+  let offset = 8;
+  while (offset + 8 <= bytes.length) {
+    const type = String.fromCharCode(bytes[offset + 4], bytes[offset + 5], bytes[offset + 6], bytes[offset + 7]);
+    if (type === wanted) return true;
+    if (type === 'IEND') return false;
+    offset += 12 + readUint32(bytes, offset);
+  }
+  return false;
+}
+
+/**
+ * Bytes the decoder holds at its peak for this image, its RGBA output included (the file's bytes
+ * not): the inflated rows and the output for the one-pass decoder; for pngjs (palette, 1-4 bits,
+ * interlace, tRNS) the bounded inflate that checks the data, its own inflate (chunks, then joined),
+ * the unfiltered copy, and for 16 bits a 16-bit bitmap before the 8-bit output.
+ */
+export function decodeMemoryBytes(header: PngHeader, bytes?: Uint8Array): number {
+  const out = header.width * header.height * 4;
+  const raw = inflatedSizeOf(header);
+  if (directlyDecodable(header) && !(bytes && hasChunk(bytes, 'tRNS'))) return raw + out;
+  return 4 * raw + (header.bitDepth === 16 ? 3 * out : out);
+}
+
+/** One image of a pair as the memory estimate sees it. */
+export interface PairMemoryInput {
+  width: number;
+  height: number;
+  /** the encoded file's bytes held while the pair is decoded (0 for an image given decoded). */
+  fileBytes: number;
+  /** decodeMemoryBytes (an image given decoded: its RGBA bytes). */
+  decodeBytes: number;
+}
+
+/** Rows of the common area the diff compares at a time (src/core/diff.ts). */
+export const DIFF_BAND_ROWS = 1024;
+
+/**
+ * Estimated peak bytes of the pixel buffers while one pair is described: the larger of decoding (both
+ * files read, the before image kept while the after one is decoded) and comparing (both images, the
+ * diff mask, the region grid, the diff's bands, and the later stages' per-region planes, counted as if
+ * one region covered the whole common area). The fixed memory of the runtime and its models is not
+ * included (docs/RELIABILITY.md gives both).
+ */
+export function pairMemoryEstimate(before: PairMemoryInput, after: PairMemoryInput): number {
+  const outBefore = before.width * before.height * 4;
+  const outAfter = after.width * after.height * 4;
+  const width = Math.min(before.width, after.width);
+  const common = width * Math.min(before.height, after.height);
+  const decoding = before.fileBytes + after.fileBytes + Math.max(before.decodeBytes, outBefore + after.decodeBytes);
+  // mask 1 byte a pixel, region grid ~1, later stages' planes of a region (luma, ink masks) ~10;
+  // bands: pixelmatch's output and the two inputs' rows when the widths differ
+  const comparing = outBefore + outAfter + 12 * common + 3 * (DIFF_BAND_ROWS + 4) * width * 4;
+  return Math.max(decoding, comparing);
+}
+
+/**
+ * Refuses a pair whose estimated peak memory (pairMemoryEstimate) is above limits.maxMemoryBytes,
+ * before any pixel memory exists; the error names the larger file and the setting that helps.
+ */
+export function checkPairMemory(
+  before: PairMemoryInput & { name: string },
+  after: PairMemoryInput & { name: string },
+  limits: ImageLimits,
+): void {
+  const need = pairMemoryEstimate(before, after);
+  if (need <= limits.maxMemoryBytes) return;
+  const mb = (n: number) => Math.ceil(n / 2 ** 20);
+  const larger = after.width * after.height > before.width * before.height ? after : before;
+  throw new ImageInputError(
+    larger.name,
+    `comparing ${before.width} x ${before.height} with ${after.width} x ${after.height} needs about ${mb(need)} MB of memory, ` +
+      `more than the limit of ${mb(limits.maxMemoryBytes)} MB (raise --max-memory, or the procapReview.maxMemoryMB setting in VS Code)`,
+  );
+}
+
 /**
  * Decodes PNG bytes of any colour type, bit depth and interlace into 8-bit RGBA with alpha
  * composited over white. `file` names the source in error messages.
@@ -226,7 +332,7 @@ function checkInflatedSize(bytes: Uint8Array, header: PngHeader, file: string): 
 export function decodePng(bytes: Uint8Array, file: string, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): RgbaImage {
   const header = readPngHeader(bytes, file, limits);
   checkCompressedSizePlausible(bytes, header, file);
-  const fast = decodeTruecolour8(bytes, header);
+  const fast = decodeDirect(bytes, header);
   if (fast) return fast;
   checkInflatedSize(bytes, header, file);
   let png: { width: number; height: number; data: Buffer };
@@ -252,14 +358,33 @@ function chunkCrc(bytes: Uint8Array, start: number, end: number): number {
 }
 
 /**
- * Fast path for the common screenshot format (8-bit RGB or RGBA, not interlaced, no tRNS): the
- * same result as pngjs about 3x faster, because unfiltering, RGBA expansion and compositing over
- * white are done in one pass over the rows. Anything unusual (other chunks, bad CRC, short or
- * long data, an unknown filter) returns undefined and goes through pngjs, which then decodes it
- * or produces the error.
+ * Whether the one-pass decoder (decodeDirect) takes this image: not interlaced, 8 or 16 bits, grey,
+ * grey+alpha, RGB or RGBA, no transparency key. Everything else goes through pngjs.
  */
-function decodeTruecolour8(bytes: Uint8Array, header: PngHeader): RgbaImage | undefined {
-  if (header.interlaced || header.bitDepth !== 8 || (header.colorType !== 2 && header.colorType !== 6)) return undefined;
+function directlyDecodable(header: PngHeader): boolean {
+  return !header.interlaced && (header.bitDepth === 8 || header.bitDepth === 16) && header.colorType !== 3;
+}
+
+/** 16-bit sample -> 8 bits, pngjs's rounding (floor(v * 255 / 65535 + 0.5)). */
+let depth16To8: Uint8Array | undefined;
+function depth16Table(): Uint8Array {
+  if (!depth16To8) {
+    depth16To8 = new Uint8Array(65536);
+    for (let v = 0; v < 65536; v++) depth16To8[v] = Math.floor((v * 255) / 65535 + 0.5);
+  }
+  return depth16To8;
+}
+
+/**
+ * One-pass decoder for the usual screenshot formats (8- or 16-bit grey, grey+alpha, RGB or RGBA, not
+ * interlaced, no tRNS): the same pixels as pngjs, about 3x faster for 8-bit RGB(A), and holding only
+ * the inflated data and the output (pngjs also keeps an unfiltered copy and, for 16 bits, a 16-bit
+ * bitmap: 3.5x the memory). Unfiltering, RGBA expansion, depth scaling and compositing over white are
+ * done row by row. Anything unusual (other critical chunks, bad CRC, short or long data, an unknown
+ * filter) returns undefined and goes through pngjs, which then decodes it or produces the error.
+ */
+function decodeDirect(bytes: Uint8Array, header: PngHeader): RgbaImage | undefined {
+  if (!directlyDecodable(header)) return undefined;
   const idat: Uint8Array[] = [];
   let offset = 8;
   let sawEnd = false;
@@ -285,8 +410,10 @@ function decodeTruecolour8(bytes: Uint8Array, header: PngHeader): RgbaImage | un
   }
   if (!sawEnd || idat.length === 0) return undefined;
   const { width, height } = header;
-  const channels = header.colorType === 6 ? 4 : 3;
-  const rowBytes = width * channels;
+  const channels = CHANNELS_BY_COLOR_TYPE[header.colorType];
+  const sampleBytes = header.bitDepth / 8;
+  const bpp = channels * sampleBytes;
+  const rowBytes = width * bpp;
   const expected = (rowBytes + 1) * height;
   let raw: Buffer;
   try {
@@ -298,6 +425,7 @@ function decodeTruecolour8(bytes: Uint8Array, header: PngHeader): RgbaImage | un
 
   const out = new Uint8Array(width * height * 4);
   const out32 = new Uint32Array(out.buffer);
+  const scale16 = sampleBytes === 2 ? depth16Table() : undefined;
   let previous = -1; // start of the previous unfiltered row in `raw`
   for (let y = 0; y < height; y++) {
     const rowStart = y * (rowBytes + 1) + 1;
@@ -306,9 +434,26 @@ function decodeTruecolour8(bytes: Uint8Array, header: PngHeader): RgbaImage | un
     // unfilter in place: raw[rowStart..] becomes the real row. The first pixel has no left
     // neighbour and the first row no upper one; those cases are split off so the hot loops
     // have no branches.
-    unfilterRow(raw, rowStart, previous, rowBytes, channels, filter);
+    unfilterRow(raw, rowStart, previous, rowBytes, bpp, filter);
     let o = y * width * 4;
-    if (channels === 3) {
+    if (scale16) {
+      // 16 bits: each sample big-endian, scaled to 8 bits; grey is copied to R, G and B; no alpha
+      // channel means opaque
+      for (let i = rowStart, end = rowStart + rowBytes; i < end; i += bpp, o += 4) {
+        const first = scale16[(raw[i] << 8) | raw[i + 1]];
+        if (channels <= 2) {
+          out[o] = first;
+          out[o + 1] = first;
+          out[o + 2] = first;
+          out[o + 3] = channels === 2 ? scale16[(raw[i + 2] << 8) | raw[i + 3]] : 255;
+        } else {
+          out[o] = first;
+          out[o + 1] = scale16[(raw[i + 2] << 8) | raw[i + 3]];
+          out[o + 2] = scale16[(raw[i + 4] << 8) | raw[i + 5]];
+          out[o + 3] = channels === 4 ? scale16[(raw[i + 6] << 8) | raw[i + 7]] : 255;
+        }
+      }
+    } else if (channels === 3) {
       // one 32-bit store a pixel (alpha 255); the byte order of the store is the platform's
       if (littleEndian) {
         for (let i = rowStart, end = rowStart + rowBytes, p = o >> 2; i < end; i += 3, p++) {
@@ -322,12 +467,21 @@ function decodeTruecolour8(bytes: Uint8Array, header: PngHeader): RgbaImage | un
           out[o + 3] = 255;
         }
       }
-    } else {
+    } else if (channels === 4) {
       out.set(raw.subarray(rowStart, rowStart + rowBytes), o);
+    } else {
+      // 8-bit grey (with alpha when channels is 2)
+      for (let i = rowStart, end = rowStart + rowBytes; i < end; i += channels, o += 4) {
+        const v = raw[i];
+        out[o] = v;
+        out[o + 1] = v;
+        out[o + 2] = v;
+        out[o + 3] = channels === 2 ? raw[i + 1] : 255;
+      }
     }
     previous = rowStart;
   }
-  if (channels === 4) compositeOverWhite(out);
+  if (channels === 2 || channels === 4) compositeOverWhite(out);
   return { width, height, data: out };
 }
 

@@ -5,7 +5,16 @@
 // context.ts -> decoder), so the first caption is ready before the slower procedure
 // frames (interpolation, keyframes, imagined frames). All regions of a pair go through each
 // model in one batch. Cancellation is checked between stages and between decoder steps.
-import { readPngFile, decodePng, DEFAULT_IMAGE_LIMITS, type RgbaImage, type ImageLimits } from './image.js';
+import {
+  readInputBytes,
+  readPngHeader,
+  decodePng,
+  decodeMemoryBytes,
+  checkPairMemory,
+  imageLimitsFor,
+  type RgbaImage,
+  type ImageLimits,
+} from './image.js';
 import { diffImages } from './diff.js';
 import { findRegions, type PixelRegion } from './regions.js';
 import { withRenderingNoise } from './jitter.js';
@@ -40,6 +49,8 @@ export interface DescribeOptions {
   diffThreshold?: number;
   /** largest accepted image, width*height (default: image.ts's limit). */
   maxImagePixels?: number;
+  /** memory budget of the pair's pixel buffers in MB, checked before decoding (default: image.ts's). */
+  maxMemoryMB?: number;
   /** read the changed regions' text and explain them from it (src/core/read/); default true. */
   read?: boolean;
   /** compute the procedure frames (interpolation, keyframes, imagined frames); default true. */
@@ -130,16 +141,48 @@ function isRgbaImage(x: ImageSource): x is RgbaImage {
   return typeof x === 'object' && !(x instanceof Uint8Array) && 'data' in x && 'width' in x;
 }
 
-function loadImage(
-  source: ImageSource,
-  name: string | undefined,
-  fallbackName: string,
-  limits: ImageLimits,
-): { image: RgbaImage; path?: string } {
-  if (typeof source === 'string') return { image: readPngFile(source, limits), path: source };
-  if (source instanceof Uint8Array) return { image: decodePng(source, name ?? fallbackName, limits), path: name };
-  if (isRgbaImage(source)) return { image: source, path: name };
+/** An input read (its bytes) and its header checked, not decoded yet. */
+interface OpenedImage {
+  name: string;
+  path?: string;
+  bytes?: Uint8Array;
+  decoded?: RgbaImage;
+  width: number;
+  height: number;
+  decodeBytes: number;
+}
+
+function openImage(source: ImageSource, name: string | undefined, fallbackName: string, limits: ImageLimits): OpenedImage {
+  if (typeof source === 'string' || source instanceof Uint8Array) {
+    const label = typeof source === 'string' ? source : (name ?? fallbackName);
+    const bytes = typeof source === 'string' ? readInputBytes(source, limits) : source;
+    const header = readPngHeader(bytes, label, limits);
+    return {
+      name: label,
+      path: typeof source === 'string' ? source : name,
+      bytes,
+      width: header.width,
+      height: header.height,
+      decodeBytes: decodeMemoryBytes(header, bytes),
+    };
+  }
+  if (isRgbaImage(source)) {
+    return {
+      name: name ?? fallbackName,
+      path: name,
+      decoded: source,
+      width: source.width,
+      height: source.height,
+      decodeBytes: 4 * source.width * source.height,
+    };
+  }
   throw new TypeError(`${name ?? fallbackName}: expected a PNG path, PNG bytes or a decoded image`);
+}
+
+function decodeOpened(opened: OpenedImage, limits: ImageLimits): { image: RgbaImage; path?: string } {
+  const image = opened.decoded ?? decodePng(opened.bytes!, opened.name, limits);
+  opened.bytes = undefined; // the file's bytes are not needed any more
+  return { image, path: opened.path };
 }
 
 /**
@@ -576,16 +619,19 @@ export async function describe(
   if (options.beamWidth !== undefined && (!Number.isInteger(options.beamWidth) || options.beamWidth < 1 || options.beamWidth > 16)) {
     throw new RangeError(`beamWidth must be an integer from 1 to 16 (got ${options.beamWidth})`);
   }
-  const limits: ImageLimits = options.maxImagePixels
-    ? { ...DEFAULT_IMAGE_LIMITS, maxPixels: options.maxImagePixels }
-    : DEFAULT_IMAGE_LIMITS;
+  const limits = imageLimitsFor(options);
 
   let t = performance.now();
-  const a = loadImage(before, options.beforeName, 'before image', limits);
+  // both headers first: the pair's memory is estimated and checked before any pixel memory exists
+  const openedBefore = openImage(before, options.beforeName, 'before image', limits);
+  const openedAfter = openImage(after, options.afterName, 'after image', limits);
+  const fileBytes = (o: OpenedImage) => o.bytes?.length ?? 0;
+  checkPairMemory({ ...openedBefore, fileBytes: fileBytes(openedBefore) }, { ...openedAfter, fileBytes: fileBytes(openedAfter) }, limits);
+  const a = decodeOpened(openedBefore, limits);
   timings.decodeMs = performance.now() - t;
   await pause();
   t = performance.now();
-  const b = loadImage(after, options.afterName, 'after image', limits);
+  const b = decodeOpened(openedAfter, limits);
   timings.decodeMs += performance.now() - t;
   await pause();
 

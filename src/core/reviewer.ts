@@ -25,6 +25,8 @@ export interface ReviewerOptions {
   diffThreshold?: number;
   /** largest accepted image in pixels (width*height). */
   maxImagePixels?: number;
+  /** memory budget of a pair's pixel buffers in MB, checked before decoding (default 1024). */
+  maxMemoryMB?: number;
   /** compute procedure frames (default true). */
   procedure?: boolean;
   /** the worker script; default: worker.js next to this module, or core-worker.cjs next to a CommonJS bundle. */
@@ -132,6 +134,7 @@ export class Reviewer {
           keyframes: o.keyframes,
           diffThreshold: o.diffThreshold,
           maxImagePixels: o.maxImagePixels,
+          maxMemoryMB: o.maxMemoryMB,
           procedure: request.procedure ?? o.procedure,
           beforeName: request.beforeName,
           afterName: request.afterName,

@@ -41,6 +41,7 @@ export class Engine implements vscode.Disposable {
         keyframes: settings.keyframes,
         diffThreshold: settings.diffThreshold,
         maxImagePixels: settings.maxImagePixels,
+        maxMemoryMB: settings.maxMemoryMB,
         workerPath: this.workerPath,
       });
     }

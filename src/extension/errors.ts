@@ -12,13 +12,14 @@ export async function reportError(log: Log, what: string, error: unknown): Promi
   const message = describeError(error);
   log.error(what, error);
   const actions: string[] = [];
-  if (/maxImagePixels|too large|too many pixels|largest image/i.test(message)) actions.push('Open Settings');
+  const setting = /maxMemoryMB/.test(message) ? 'procapReview.maxMemoryMB' : 'procapReview.maxImagePixels';
+  if (/maxImagePixels|maxMemoryMB|too large|too many pixels|largest image/i.test(message)) actions.push('Open Settings');
   if (/cuda/i.test(message)) actions.push('Use CPU');
   actions.push('Show Log');
   const choice = await vscode.window.showErrorMessage(`ProCap Review: ${what}: ${message}`, ...actions);
   switch (choice) {
     case 'Open Settings':
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'procapReview.maxImagePixels');
+      await vscode.commands.executeCommand('workbench.action.openSettings', setting);
       break;
     case 'Use CPU':
       await vscode.workspace.getConfiguration('procapReview').update('executionProvider', 'cpu', vscode.ConfigurationTarget.Global);

@@ -16,6 +16,7 @@ export interface ReviewSettings {
   diffThreshold: number;
   antiAliasing: AntiAliasing;
   maxImagePixels: number;
+  maxMemoryMB: number;
   inlineAnnotations: boolean;
 }
 
@@ -38,13 +39,14 @@ export function readSettings(): ReviewSettings {
     diffThreshold: clamp(config.get<number>('diffThreshold', 0.1), 0, 1, 0.1),
     antiAliasing: antiAliasing === 'report' ? 'report' : 'ignore',
     maxImagePixels: Math.round(clamp(config.get<number>('maxImagePixels', 40_000_000), 1, 400_000_000, 40_000_000)),
+    maxMemoryMB: Math.round(clamp(config.get<number>('maxMemoryMB', 1024), 64, 16384, 1024)),
     inlineAnnotations: config.get<boolean>('inlineAnnotations', true),
   };
 }
 
 /** True when a settings change means the engine must be rebuilt with new options. */
 export function affectsEngine(event: vscode.ConfigurationChangeEvent): boolean {
-  return ['executionProvider', 'threads', 'keyframes', 'beamWidth', 'diffThreshold', 'antiAliasing', 'maxImagePixels'].some((key) =>
-    event.affectsConfiguration(`${SETTINGS_SECTION}.${key}`),
+  return ['executionProvider', 'threads', 'keyframes', 'beamWidth', 'diffThreshold', 'antiAliasing', 'maxImagePixels', 'maxMemoryMB'].some(
+    (key) => event.affectsConfiguration(`${SETTINGS_SECTION}.${key}`),
   );
 }

@@ -60,7 +60,16 @@ test('the extension declares untrusted-workspace behaviour and restricts its set
   const untrusted = manifest.capabilities.untrustedWorkspaces;
   assert.equal(untrusted.supported, 'limited');
   const settings = Object.keys(manifest.contributes.configuration.properties);
-  for (const key of ['executionProvider', 'threads', 'keyframes', 'beamWidth', 'diffThreshold', 'antiAliasing', 'maxImagePixels']) {
+  for (const key of [
+    'executionProvider',
+    'threads',
+    'keyframes',
+    'beamWidth',
+    'diffThreshold',
+    'antiAliasing',
+    'maxImagePixels',
+    'maxMemoryMB',
+  ]) {
     assert.ok(settings.includes(`procapReview.${key}`), `setting procapReview.${key}`);
   }
   assert.deepEqual(

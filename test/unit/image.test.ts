@@ -6,8 +6,10 @@ import { deflateSync } from 'node:zlib';
 import {
   DEFAULT_IMAGE_LIMITS,
   ImageInputError,
+  decodeMemoryBytes,
   decodePng,
   encodePng,
+  pairMemoryEstimate,
   encodePngVariant,
   readPngFile,
   readPngHeader,
@@ -97,16 +99,17 @@ function crc32(bytes: Uint8Array): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
+function chunk(type: string, data: Uint8Array): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const out = Buffer.alloc(body.length + 8);
+  out.writeUInt32BE(data.length, 0);
+  body.copy(out, 4);
+  out.writeUInt32BE(crc32(body), body.length + 4);
+  return out;
+}
+
 /** A PNG whose header claims any size, with a valid CRC, and `idat` as its only data. */
 function pngClaiming(width: number, height: number, idat: Uint8Array, interlace = 0): Buffer {
-  const chunk = (type: string, data: Uint8Array) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -125,12 +128,14 @@ test('a header claiming 100000 x 100000 is refused from the header, naming the f
   const bytes = pngClaiming(100000, 100000, deflateSync(Buffer.alloc(10)));
   assert.throws(
     () => readPngHeader(bytes, 'huge.png'),
-    (e: Error) => e instanceof ImageInputError && /huge\.png/.test(e.message) && /too large/.test(e.message),
+    (e: Error) => e instanceof ImageInputError && /huge\.png/.test(e.message) && /too tall or wide/.test(e.message),
   );
   assert.throws(
     () => decodePng(bytes, 'huge.png'),
-    (e: Error) => e instanceof ImageInputError && /too large/.test(e.message),
+    (e: Error) => e instanceof ImageInputError && /too tall or wide/.test(e.message),
   );
+  // sides within the limit, too many pixels in all
+  assert.throws(() => readPngHeader(pngClaiming(60000, 60000, deflateSync(Buffer.alloc(10))), 'many.png'), /many\.png: image too large/);
 });
 
 test('a tiny file whose header claims a big (allowed) size is refused before decoding', () => {
@@ -150,7 +155,23 @@ test('the largest accepted image is configurable', () => {
     () => decodePng(bytes, 'big.png', limits),
     (e: Error) => e instanceof ImageInputError && /big\.png.*too large/.test(e.message),
   );
-  assert.throws(() => decodePng(bytes, 'wide.png', { ...DEFAULT_IMAGE_LIMITS, maxSide: 256 }), /wide\.png.*too large/);
+  assert.throws(() => decodePng(bytes, 'big.png', limits), /raise --max-pixels, or the procapReview\.maxImagePixels setting/);
+  assert.throws(
+    () => decodePng(bytes, 'wide.png', { ...DEFAULT_IMAGE_LIMITS, maxSide: 256 }),
+    /wide\.png.*too tall or wide.*256 px a side/,
+  );
+});
+
+test('a full-page capture taller than 16,384 px is read; a side over 65,535 px is refused from the header', () => {
+  const tall = blankImage(3, 20_000, [250, 250, 250, 255]);
+  tall.data.set([255, 0, 0, 255], (19_990 * 3 + 1) * 4);
+  const decoded = decodePng(encodePng(tall), 'tall.png');
+  assert.equal(decoded.height, 20_000);
+  assert.deepEqual(pixelAt(decoded, 1, 19_990), [255, 0, 0, 255]);
+  const header = Buffer.from(encodePng(blankImage(2, 2)));
+  header.writeUInt32BE(65_536, 20);
+  header.writeUInt32BE(crc32(header.subarray(12, 29)), 29);
+  assert.throws(() => readPngHeader(header, 'strip.png'), /strip\.png: image too tall or wide: 2 x 65536 is more than 65535 px a side/);
 });
 
 test('a truncated PNG, cut anywhere, gives a clear error naming the file', () => {
@@ -233,16 +254,64 @@ test('reading files: missing and oversized files name the path', () => {
   assert.throws(() => readPngFile(dir), /not a regular file/);
 });
 
-test('the fast 8-bit RGB/RGBA path decodes exactly like pngjs, for every filter type', async () => {
+test('the one-pass decoder (8 and 16 bits, grey, grey+alpha, RGB, RGBA) decodes exactly like pngjs, for every filter type', async () => {
   const { PNG } = await import('pngjs');
   const { compositeOverWhite } = await import('../../src/core/image.js');
-  for (const colorType of [2, 6] as const) {
-    const source = colourful(colorType === 6);
-    for (const bytes of [encodePngVariant(source, { colorType, bitDepth: 8 }), encodePng(source)]) {
-      const reference = PNG.sync.read(bytes);
-      const expected = new Uint8Array(reference.data);
-      compositeOverWhite(expected);
-      assert.deepEqual(decodePng(bytes, 'fast.png').data, expected);
+  for (const colorType of [0, 2, 4, 6] as const) {
+    for (const bitDepth of [8, 16] as const) {
+      const source = colourful(colorType === 4 || colorType === 6);
+      // 16-bit samples that are not v * 257, so the scaling to 8 bits is exercised
+      const bytes = Buffer.from(encodePngVariant(source, { colorType, bitDepth }));
+      const variants: Buffer[] = [bytes];
+      if (colorType === 2 || colorType === 6) variants.push(bitDepth === 8 ? encodePng(source) : bytes);
+      for (const variant of variants) {
+        const reference = PNG.sync.read(variant);
+        const expected = new Uint8Array(reference.data);
+        compositeOverWhite(expected);
+        assert.deepEqual(decodePng(variant, 'fast.png').data, expected, `colour type ${colorType}, ${bitDepth} bits`);
+      }
     }
   }
+});
+
+test('16-bit samples are scaled to 8 bits as pngjs rounds them', async () => {
+  const { PNG } = await import('pngjs');
+  // a 1 x 256 16-bit grey image whose samples cover the rounding edges (v*255/65535 near k + 0.5)
+  const raw = Buffer.alloc(256 * 3);
+  for (let y = 0; y < 256; y++) raw.writeUInt16BE(Math.min(65535, y * 257 + 128), y * 3 + 1);
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(1, 0);
+  ihdr.writeUInt32BE(256, 4);
+  ihdr[8] = 16;
+  const bytes = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+  assert.deepEqual(decodePng(bytes, 'grey16.png').data, new Uint8Array(PNG.sync.read(bytes).data));
+});
+
+test('the memory estimate of a pair is made from the headers: the one-pass decoder needs less than pngjs', () => {
+  const header = (bitDepth: number, colorType: number, interlaced = false) => ({
+    width: 1000,
+    height: 1000,
+    bitDepth,
+    colorType,
+    interlaced,
+  });
+  const out = 4_000_000;
+  // 16-bit RGBA, one pass: the inflated rows (8 bytes a pixel and a filter byte a row) and the output
+  assert.equal(decodeMemoryBytes(header(16, 6)), 8_001_000 + out);
+  // the same interlaced goes through pngjs: several copies of the rows and a 16-bit bitmap
+  assert.ok(decodeMemoryBytes(header(16, 6, true)) > 3 * decodeMemoryBytes(header(16, 6)));
+  const image = {
+    width: 1280,
+    height: 20_000,
+    fileBytes: 100_000,
+    decodeBytes: decodeMemoryBytes({ ...header(8, 2), width: 1280, height: 20_000 }),
+  };
+  const need = pairMemoryEstimate(image, image);
+  // both images (4 bytes a pixel each) are held while they are compared
+  assert.ok(need >= 2 * 4 * 1280 * 20_000 && need < 700 * 2 ** 20, `${need}`);
 });

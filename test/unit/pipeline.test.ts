@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { crc32 as zlibCrc32, deflateSync } from 'node:zlib';
 import { SessionManager } from '../../src/core/session.js';
 import { composeSummary, DEFAULT_BEAM_WIDTH, describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { CONTEXT_SIZE, sampleContext } from '../../src/core/context.js';
@@ -277,4 +278,54 @@ test("the reported kind is the argmax of the kind head logits (or the kind commi
   }
   // how often the prior overturned the head on these pairs (informational, either is fine)
   t.diagnostic(`kind prior changed the argmax of ${changedByPrior} sample(s)`);
+});
+
+/** An 8-bit grey PNG of width x height, white with a black bar at row `bar`: made row by row, no pngjs. */
+function greyPng(width: number, height: number, bar: number): Buffer {
+  const raw = Buffer.alloc((width + 1) * height, 255);
+  for (let y = 0; y < height; y++) raw[y * (width + 1)] = 0;
+  raw.fill(0, bar * (width + 1) + 1, (bar + 1) * (width + 1));
+  const chunk = (type: string, data: Uint8Array) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(zlibCrc32(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+test('a pair over the memory budget is refused from its headers, before any pixel memory, naming the setting', async () => {
+  const dir = tempDir('memory');
+  const before = path.join(dir, 'before.png');
+  const after = path.join(dir, 'after.png');
+  fs.writeFileSync(before, greyPng(1280, 20_000, 19_000));
+  fs.writeFileSync(after, greyPng(1280, 20_000, 19_100));
+  // about 500 MB for two 1280 x 20000 captures: over a 256 MB budget
+  const arrayBuffers = process.memoryUsage().arrayBuffers;
+  await assert.rejects(
+    describe(sessions, before, after, { maxMemoryMB: 256, procedure: false }),
+    (e: Error) =>
+      e.name === 'ImageInputError' &&
+      e.message.startsWith(before) &&
+      /1280 x 20000 with 1280 x 20000 needs about \d+ MB of memory, more than the limit of 256 MB/.test(e.message) &&
+      /--max-memory, or the procapReview\.maxMemoryMB setting/.test(e.message),
+  );
+  // decoding one of them alone would have taken 100 MB (plus 25 MB of inflated rows)
+  const grew = process.memoryUsage().arrayBuffers - arrayBuffers;
+  assert.ok(grew < 20 * 2 ** 20, `array buffers grew ${(grew / 2 ** 20).toFixed(1)} MB`);
+  // the same headers with the data cut short: refused for memory first, so nothing was decoded
+  const cut = greyPng(1280, 20_000, 5).subarray(0, 200);
+  await assert.rejects(describe(sessions, cut, cut, { maxMemoryMB: 256, beforeName: 'cut.png' }), /cut\.png: comparing .* needs about/);
+  await assert.rejects(describe(sessions, cut, cut, { beforeName: 'cut.png' }), /cut\.png: truncated or corrupt/);
 });

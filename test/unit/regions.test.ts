@@ -160,3 +160,31 @@ test('screens of different sizes are compared on the common area and the size ch
     'the screenshot grew 20 px wider and became 10 px shorter',
   );
 });
+
+test('the diff compared in bands of rows gives the mask and counts of one comparison of the whole area', () => {
+  // anti-aliasing is decided from two rows either side: text-like strokes, edges and noise across
+  // every band edge of 5-, 7- and 64-row bands, on equal and on different widths
+  const before = sampleScreen(203, 157);
+  const after = cloneImage(before);
+  for (let y = 3; y < 150; y += 9) fillRect(after, [10 + (y % 40), y, 60 + (y % 70), y + 2], [40, 40, 40, 255]);
+  for (let i = 0; i < 600; i++) {
+    const p = (i * 7919) % (203 * 157);
+    after.data[p * 4] = (after.data[p * 4] + 9 * (i % 30)) & 255;
+  }
+  fillRect(after, [120, 30, 180, 33], [200, 200, 200, 255]);
+  const wider = blankImage(230, 160);
+  for (let y = 0; y < 157; y++) wider.data.set(after.data.subarray(y * 203 * 4, (y + 1) * 203 * 4), y * 230 * 4);
+  for (const second of [after, wider]) {
+    const whole = diffImages(before, second, { bandRows: 100_000 });
+    assert.ok(whole.diffPixels > 100 && whole.aaPixels > 0 && whole.faintPixels > 0, JSON.stringify(whole.diffPixels));
+    for (const bandRows of [1, 5, 7, 64]) {
+      const banded = diffImages(before, second, { bandRows });
+      assert.deepEqual(
+        [banded.diffPixels, banded.aaPixels, banded.faintPixels],
+        [whole.diffPixels, whole.aaPixels, whole.faintPixels],
+        `${bandRows} rows`,
+      );
+      assert.ok(Buffer.from(banded.mask).equals(Buffer.from(whole.mask)), `${bandRows} rows: the same mask`);
+    }
+  }
+});
