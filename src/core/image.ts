@@ -140,14 +140,14 @@ export function readPngHeader(bytes: Uint8Array, file: string, limits: ImageLimi
     throw new ImageInputError(
       file,
       `image too tall or wide: ${width} x ${height} is more than ${limits.maxSide} px a side, the most that is read ` +
-        '(a fixed limit: split the capture)',
+        `(decoded it would be ${megabytes(width * height * 4)}; a fixed limit: split the capture)`,
     );
   }
   if (width * height > limits.maxPixels) {
     throw new ImageInputError(
       file,
-      `image too large: ${width} x ${height} is ${width * height} pixels, more than the limit of ${limits.maxPixels} ` +
-        '(raise --max-pixels, or the procapReview.maxImagePixels setting in VS Code)',
+      `image too large: decoded, ${width} x ${height} would be ${megabytes(width * height * 4)}, over the limit of ` +
+        `${limits.maxPixels} pixels (${megabytes(limits.maxPixels * 4)}); ${RAISE_MAX_PIXELS}`,
     );
   }
   const depths = BIT_DEPTHS_BY_COLOR_TYPE[colorType];
@@ -159,6 +159,15 @@ export function readPngHeader(bytes: Uint8Array, file: string, limits: ImageLimi
     throw new ImageInputError(file, 'corrupt PNG: unknown compression, filter or interlace method in IHDR');
   }
   return { width, height, bitDepth, colorType, interlaced: interlace === 1 };
+}
+
+/** How the largest accepted image is raised, in the words of every front end. */
+export const RAISE_MAX_PIXELS = 'raise it with --max-pixels (command line) or the procapReview.maxImagePixels setting (VS Code)';
+
+/** `bytes` for a message: "12.5 MB" (MB = 2^20 bytes), or "800 bytes" below 0.1 MB. */
+function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return mb < 0.1 ? `${bytes} bytes` : `${mb >= 100 ? Math.round(mb) : mb.toFixed(1)} MB`;
 }
 
 /** Bytes of raw (filtered) scanline data a PNG with this header inflates to. */
@@ -209,11 +218,14 @@ function checkCompressedSizePlausible(bytes: Uint8Array, header: PngHeader, file
 }
 
 /**
- * Inflates the IDAT data once, with a hard output limit, before pngjs sees the file. Two pngjs
+ * Inflates the IDAT data once, with a hard output limit, before pngjs sees the file. Three pngjs
  * weaknesses make this necessary: it inflates interlaced images without any limit (a tiny file
- * could expand to gigabytes), and when the data inflates to LESS than the header's size it
- * unfilters past the end of what was inflated, reading stale, uninitialised memory into the pixels
- * (measured: the same bytes decoded 30 times gave different pixels or different errors).
+ * could expand to gigabytes); on non-interlaced data longer than the header's size it fails with
+ * internal messages ("There are some read requests waiting", "have should not go down") that read
+ * as a truncated file; and when the data inflates to LESS than the header's size it unfilters past
+ * the end of what was inflated, reading stale, uninitialised memory into the pixels (measured: the
+ * same bytes decoded 30 times gave different pixels or different errors). Data longer than the
+ * header's size is refused as a decompression bomb, data shorter as a truncated file.
  */
 function checkInflatedSize(bytes: Uint8Array, header: PngHeader, file: string): void {
   const parts: Uint8Array[] = [];
@@ -228,6 +240,12 @@ function checkInflatedSize(bytes: Uint8Array, header: PngHeader, file: string): 
     offset = dataStart + length + 4;
   }
   const expected = inflatedSizeOf(header);
+  const bomb = () =>
+    new ImageInputError(
+      file,
+      `decompression bomb or corrupt PNG: the compressed image data inflates to more than the ` +
+        `${megabytes(expected)} a ${header.width} x ${header.height} image of this type needs (refused before decoding)`,
+    );
   let inflated: Buffer;
   try {
     // Z_SYNC_FLUSH: a stream cut short yields what it holds instead of an error; the length
@@ -235,12 +253,14 @@ function checkInflatedSize(bytes: Uint8Array, header: PngHeader, file: string): 
     inflated = inflateSync(Buffer.concat(parts), { maxOutputLength: expected + 1, finishFlush: zlib.constants.Z_SYNC_FLUSH });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
-      // non-interlaced: pngjs stops at the header's size itself; interlaced: it would not
-      if (!header.interlaced) return;
-      throw new ImageInputError(file, 'corrupt PNG: the compressed image data expands beyond the size in the header');
+      // more data than the header's size: pngjs inflates interlaced data without a limit, and fails
+      // on non-interlaced data with internal messages ("have should not go down", "read requests
+      // waiting"); neither is a truncated file, so say what it is
+      throw bomb();
     }
     throw new ImageInputError(file, `corrupt PNG: the compressed image data cannot be inflated (${(error as Error).message})`);
   }
+  if (inflated.length > expected) throw bomb();
   if (inflated.length < expected) {
     throw new ImageInputError(
       file,
@@ -340,8 +360,10 @@ export function decodePng(bytes: Uint8Array, file: string, limits: ImageLimits =
     const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     png = PNG.sync.read(buffer, { checkCRC: true });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ImageInputError(file, `not a valid PNG image (${describePngjsError(reason)})`);
+    const reason = describePngjsError(error instanceof Error ? error.message : String(error));
+    // pngjs handles 16-bit samples on paths of its own; say so, in plain words, when it fails there
+    if (header.bitDepth === 16) throw new ImageInputError(file, `16-bit PNG could not be decoded: ${reason}`);
+    throw new ImageInputError(file, `not a valid PNG image (${reason})`);
   }
   if (png.width !== header.width || png.height !== header.height || png.data.length !== header.width * header.height * 4) {
     throw new ImageInputError(file, 'corrupt PNG: decoded pixel data does not match the header size');
@@ -524,11 +546,16 @@ function unfilterRow(raw: Buffer, at: number, up: number, rowBytes: number, bpp:
   }
 }
 
+/** pngjs's message in plain words (its internal assertions say nothing to a user). */
 function describePngjsError(message: string): string {
   if (/unexpected end|read requests wait|ended prematurely/i.test(message)) {
-    return `the file is truncated: ${message}`;
+    return 'the file ends before its image data does (truncated, or a chunk length is wrong)';
   }
   if (/crc/i.test(message)) return `bad CRC, the file is corrupt: ${message}`;
+  if (/should not go down|zlib binding closed|invalid inflate data/i.test(message)) {
+    return 'the image data does not inflate to the size the header declares (corrupt file)';
+  }
+  if (/unrecogni[sz]ed filter type/i.test(message)) return `corrupt image data: ${message.replace(/ - /, ' ')}`;
   return message;
 }
 

@@ -210,7 +210,79 @@ test('an interlaced PNG whose data inflates far beyond its header is refused', (
   const bomb = pngClaiming(100, 100, deflateSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 }), 1);
   assert.throws(
     () => decodePng(bomb, 'bomb.png'),
-    (e: Error) => e instanceof ImageInputError && /bomb\.png/.test(e.message) && /expands beyond/.test(e.message),
+    (e: Error) => e instanceof ImageInputError && /bomb\.png: decompression bomb/.test(e.message),
+  );
+});
+
+/** A PNG built by hand (chunks with their CRCs): `idat` as its only image data. */
+function pngOf(width: number, height: number, bitDepth: number, colorType: number, idat: Uint8Array, interlace = 0): Buffer {
+  const bytes = pngClaiming(width, height, idat, interlace);
+  bytes[24] = bitDepth;
+  bytes[25] = colorType;
+  bytes.writeUInt32BE(crc32(bytes.subarray(12, 29)), 29);
+  return bytes;
+}
+
+test('a decompression bomb is reported as one, not as a truncated file, at any bit depth', () => {
+  // data that inflates beyond the header's size, non-interlaced: pngjs said "the file is truncated"
+  // for a small excess and "have should not go down" for a big one
+  const cases: Array<[string, number, number, number]> = [
+    // name, bit depth, colour type, bytes per row (with the filter byte)
+    ['rgb8', 8, 2, 100 * 3 + 1],
+    ['grey8', 8, 0, 100 + 1],
+    ['rgba16', 16, 6, 100 * 8 + 1],
+  ];
+  for (const [name, depth, type, row] of cases) {
+    for (const extra of [1, 64 * 1024 * 1024]) {
+      const bytes = pngOf(100, 100, depth, type, deflateSync(Buffer.alloc(row * 100 + extra), { level: 9 }));
+      assert.throws(
+        () => decodePng(bytes, `${name}.png`),
+        (e: Error) =>
+          e instanceof ImageInputError &&
+          e.message.startsWith(`${name}.png: decompression bomb or corrupt PNG: the compressed image data inflates to more than the `) &&
+          !/truncated|should not go down/.test(e.message),
+        `${name} + ${extra} bytes`,
+      );
+    }
+  }
+});
+
+test('a header over the pixel limit says how big the decoded image would be and which setting raises the limit', () => {
+  const bytes = pngOf(8000, 8000, 16, 6, deflateSync(Buffer.alloc(1000)));
+  assert.throws(
+    () => decodePng(bytes, 'tall16.png'),
+    (e: Error) =>
+      e instanceof ImageInputError &&
+      e.message ===
+        'tall16.png: image too large: decoded, 8000 x 8000 would be 244 MB, over the limit of 40000000 pixels (153 MB); ' +
+          'raise it with --max-pixels (command line) or the procapReview.maxImagePixels setting (VS Code)',
+  );
+  assert.throws(
+    () => decodePng(pngOf(20000, 100, 8, 2, deflateSync(Buffer.alloc(10))), 'wide.png'),
+    /^ImageInputError: wide\.png: image too large: 20000 x 100 is over the largest side accepted, 16384 px \(decoded it would be 7\.6 MB\)$/,
+  );
+});
+
+test('a 16-bit PNG decodes exactly, and one pngjs cannot decode says so in plain words', () => {
+  // 2 x 2 RGBA, 16 bits a sample: red, green / blue, half-transparent black
+  const samples = [
+    [65535, 0, 0, 65535, 0, 65535, 0, 65535],
+    [0, 0, 65535, 65535, 0, 0, 0, 32896],
+  ];
+  const rows = samples.map((row) => {
+    const out = Buffer.alloc(1 + row.length * 2);
+    row.forEach((v, i) => out.writeUInt16BE(v, 1 + i * 2));
+    return out;
+  });
+  const image = decodePng(pngOf(2, 2, 16, 6, deflateSync(Buffer.concat(rows))), 'deep.png');
+  assert.deepEqual([...image.data], [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 127, 127, 127, 255]);
+  // the same pixels with an unknown row filter (7): pngjs's "Unrecognised filter type - 7"
+  rows[1][0] = 7;
+  assert.throws(
+    () => decodePng(pngOf(2, 2, 16, 6, deflateSync(Buffer.concat(rows))), 'deep.png'),
+    (e: Error) =>
+      e instanceof ImageInputError &&
+      e.message === 'deep.png: 16-bit PNG could not be decoded: corrupt image data: Unrecognised filter type 7',
   );
 });
 
