@@ -1,11 +1,14 @@
 // Accepting a screenshot change overwrites the baseline image with the new one. It is the only
 // write ProCap Review ever makes in a workspace, so: it needs a trusted workspace and an explicit
-// modal confirmation naming the file, the old baseline is first backed up outside the workspace
-// (the extension's global storage), and the last accepts can be undone.
+// modal confirmation naming the file; the real path is resolved and must be inside the workspace
+// (a committed link out of it is refused); the old baseline is first backed up outside the workspace
+// (the extension's global storage; the last BASELINE_BACKUPS_KEPT per file), the new one is written
+// atomically (pure/baselineFiles.ts), and the last accepts can be undone.
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
 import type { Log } from './log.js';
-import { baselineTargetProblem, backupFileName, undoNeedsConfirmation } from './pure/baselinePolicy.js';
+import { baselineTargetProblem, undoNeedsConfirmation } from './pure/baselinePolicy.js';
+import { acceptBaselineFile, BASELINE_BACKUPS_KEPT, resolveBaselineTarget, restoreBaselineFile } from './pure/baselineFiles.js';
 
 interface AcceptRecord {
   baseline: string;
@@ -47,26 +50,35 @@ export class BaselineStore {
     const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
     const problem = baselineTargetProblem({ scheme: baseline.scheme, fsPath: baseline.fsPath }, roots, vscode.workspace.isTrusted);
     if (problem !== undefined) throw new Error(`refusing to write the baseline: ${problem}`);
+    // before asking: a link out of the workspace is refused without a question
+    try {
+      resolveBaselineTarget(baseline.fsPath, roots);
+    } catch (e) {
+      throw new Error(`refusing to write the baseline: ${(e as Error).message}`);
+    }
     const relative = vscode.workspace.asRelativePath(baseline, false);
     const choice = await vscode.window.showWarningMessage(
       `Accept the change? ${relative} will be overwritten with ${newLabel}.`,
-      { modal: true, detail: 'The current baseline is backed up first; "ProCap Review: Undo Last Baseline Accept" restores it.' },
+      {
+        modal: true,
+        detail: `The current baseline is backed up first (the last ${BASELINE_BACKUPS_KEPT} per file are kept); "ProCap Review: Undo Last Baseline Accept" restores it.`,
+      },
       'Accept and Overwrite',
     );
     if (choice !== 'Accept and Overwrite') {
       this.log.info(`accept cancelled for ${relative}`);
       return false;
     }
-    const oldBytes = await vscode.workspace.fs.readFile(baseline);
-    const backupDir = vscode.Uri.joinPath(this.context.globalStorageUri, 'baseline-backups');
-    await vscode.workspace.fs.createDirectory(backupDir);
-    const backup = vscode.Uri.joinPath(backupDir, backupFileName(new Date(), sha256(oldBytes), baseline.fsPath));
-    await vscode.workspace.fs.writeFile(backup, oldBytes);
-    await vscode.workspace.fs.writeFile(baseline, newImage);
+    const backupDir = vscode.Uri.joinPath(this.context.globalStorageUri, 'baseline-backups').fsPath;
+    // resolved and checked again at the write (the file may have changed while the question was open)
+    const written = acceptBaselineFile({ target: baseline.fsPath, workspaceRoots: roots, newImage, backupDir });
+    const pruned = new Set(written.pruned.map((file) => vscode.Uri.file(file).toString()));
+    const backup = vscode.Uri.file(written.backup);
     await this.saveRecords([
-      ...this.records,
+      ...this.records.filter((record) => !pruned.has(record.backup)),
       { baseline: baseline.toString(), backup: backup.toString(), acceptedSha256: sha256(newImage), at: new Date().toISOString() },
     ]);
+    if (written.pruned.length) this.log.info(`pruned ${written.pruned.length} old backup(s) of ${relative}`);
     this.log.info(`accepted: ${relative} overwritten with ${newLabel}; backup at ${backup.fsPath}`);
     void vscode.window.showInformationMessage(`Baseline ${relative} updated.`, 'Undo').then((action) => {
       if (action === 'Undo') void this.undoLast();
@@ -98,9 +110,13 @@ export class BaselineStore {
       );
       if (choice !== 'Restore Backup') return;
     }
-    const backupBytes = await vscode.workspace.fs.readFile(vscode.Uri.parse(last.backup));
-    await vscode.workspace.fs.writeFile(baseline, backupBytes);
-    await this.saveRecords(records.slice(0, -1));
+    const roots = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
+    try {
+      restoreBaselineFile(baseline.fsPath, roots, vscode.Uri.parse(last.backup).fsPath);
+    } finally {
+      // restored, or impossible (backup gone, target now outside): either way this record is done
+      await this.saveRecords(records.slice(0, -1));
+    }
     this.log.info(`undo: ${relative} restored from ${vscode.Uri.parse(last.backup).fsPath}`);
     void vscode.window.showInformationMessage(`Baseline ${relative} restored.`);
   }

@@ -27,13 +27,6 @@ function normalise(filePath: string): string {
   return filePath.replace(/\\/g, '/');
 }
 
-/** The backup's file name: time first so a folder listing is in accept order, never a path. */
-export function backupFileName(at: Date, contentSha256: string, baselinePath: string): string {
-  const stamp = at.toISOString().replace(/[:.]/g, '-');
-  const base = normalise(baselinePath).split('/').pop() ?? 'baseline.png';
-  return `${stamp}-${contentSha256.slice(0, 12)}-${base.replace(/[^A-Za-z0-9._-]/g, '_')}`;
-}
-
 /**
  * Undo restores the backup without asking only when the baseline still holds exactly what the
  * accept wrote; anything else (edited since, deleted) needs the user's confirmation.
