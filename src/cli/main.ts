@@ -51,6 +51,7 @@ exit codes: 0 ok, 1 changes found with --fail-on-change, 2 usage, 3 bad input im
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const dir = path.dirname(path.resolve(file));
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
+  unfinished.add(tmp);
   try {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(tmp, data);
@@ -62,6 +63,34 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
       // (no folder, no temporary file)
     }
     throw new OutputError(file, (e as Error).message);
+  } finally {
+    unfinished.delete(tmp);
+  }
+}
+
+/** Temporary files and folders being written now: a signal removes them before the process exits. */
+const unfinished = new Set<string>();
+
+/**
+ * On SIGINT, SIGTERM or SIGHUP: remove what is half written, say so, and exit 128 + the signal's
+ * number (the model sessions run in this process, so they stop with it). Outputs are written only
+ * at the end (and a previous run's are removed at the start), so a stopped run leaves none. Started
+ * by `npm run`, it also stops when npm is killed: npm does not pass the signal on, and the process
+ * would otherwise go on alone (its parent gone) and write its report later.
+ */
+export function installSignalHandlers(): void {
+  const stop = (why: string, code: number) => {
+    for (const file of unfinished) fs.rmSync(file, { recursive: true, force: true });
+    process.stderr.write(`procap: stopped by ${why}; no output was written\n`);
+    process.exit(code);
+  };
+  const codes: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+  for (const [signal, code] of Object.entries(codes)) process.once(signal, () => stop(signal, code));
+  if (process.env.npm_lifecycle_event !== undefined) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) stop('the end of the npm run that started it', 129);
+    }, 250).unref();
   }
 }
 
@@ -223,9 +252,68 @@ function describeOptionsFrom(flags: ParsedArgs['flags']): DescribeOptions {
   };
 }
 
-/** Writes every region's 9 procedure frames and imagined frames as PNG files. */
-function writeFrames(report: ChangeReport, dir: string): string[] {
-  fs.mkdirSync(dir, { recursive: true });
+/** The file every frames folder gets: a folder holding it (or only frames) is procap's to replace. */
+export const FRAMES_MARKER = '.procap-frames';
+const FRAME_FILE = /^(region\d+|global)-(frame\d+(-key)?|imagined\d+)\.png$/;
+
+/**
+ * Whether `dir` may be (re)placed by a frames folder: it does not exist, or it is an empty folder or
+ * one procap wrote (the marker, or nothing but frame files). Anything else is an OutputError, checked
+ * before the work: a link, a file, or a folder holding other files (never deleted, never mixed with).
+ */
+export function checkFramesDir(dir: string): void {
+  const stats = fs.lstatSync(dir, { throwIfNoEntry: false });
+  if (stats !== undefined) {
+    if (stats.isSymbolicLink()) throw new OutputError(dir, 'it is a link; give the folder itself (--frames REAL_DIR)');
+    if (!stats.isDirectory()) throw new OutputError(dir, 'it is a file, not a folder');
+    const names = fs.readdirSync(dir);
+    if (!names.includes(FRAMES_MARKER) && !names.every((name) => FRAME_FILE.test(name))) {
+      throw new OutputError(
+        dir,
+        `the folder holds files that are not procap frames (${names
+          .filter((n) => !FRAME_FILE.test(n))
+          .slice(0, 3)
+          .join(', ')}); ` + 'frames replace the whole folder, so give a new or empty folder',
+      );
+    }
+  }
+  checkWritable(path.dirname(path.resolve(dir)), true);
+}
+
+/**
+ * Writes every region's 9 procedure frames and imagined frames as PNG files, into a fresh folder
+ * beside `dir` that then replaces it: `dir` holds this run's frames only, all of them or (stopped,
+ * failed) none.
+ */
+export function writeFrames(report: ChangeReport, dir: string): string[] {
+  const target = path.resolve(dir);
+  const staging = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  const old = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.old`);
+  unfinished.add(staging);
+  unfinished.add(old);
+  try {
+    fs.rmSync(staging, { recursive: true, force: true });
+    fs.mkdirSync(staging, { recursive: true });
+    fs.writeFileSync(path.join(staging, FRAMES_MARKER), 'procap describe --frames: this folder is replaced by the next run\n');
+    const written = writeFramesInto(report, staging).map((file) => path.join(target, path.basename(file)));
+    if (fs.existsSync(target)) {
+      checkFramesDir(target); // (made again while the run went on: still ours to replace?)
+      fs.renameSync(target, old);
+    }
+    fs.renameSync(staging, target);
+    fs.rmSync(old, { recursive: true, force: true });
+    return written;
+  } catch (e) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    if (e instanceof OutputError) throw e;
+    throw new OutputError(dir, (e as Error).message);
+  } finally {
+    unfinished.delete(staging);
+    unfinished.delete(old);
+  }
+}
+
+function writeFramesInto(report: ChangeReport, dir: string): string[] {
   const written: string[] = [];
   const save = (name: string, image: ReportImage) => {
     const file = path.join(dir, name);
@@ -265,9 +353,15 @@ function stripFrames(report: ChangeReport): ChangeReport {
 async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Promise<number> {
   if (args.positional.length !== 2) throw new UsageError('describe needs exactly two PNG files: BEFORE AFTER');
   const [beforePath, afterPath] = args.positional;
-  if (typeof args.flags.get('--html') === 'string') checkWritable(String(args.flags.get('--html')));
-  if (typeof args.flags.get('--frames') === 'string') checkWritable(String(args.flags.get('--frames')), true);
+  const html = args.flags.get('--html');
+  const frames = args.flags.get('--frames');
+  if (typeof html === 'string') checkWritable(html);
+  if (typeof frames === 'string') checkFramesDir(frames);
   const sessions = sessionsFrom(args.flags);
+  // a previous run's outputs are removed now, so that a run that is stopped or fails does not leave
+  // them looking like this run's; the new ones appear whole at the end
+  if (typeof html === 'string') fs.rmSync(html, { force: true });
+  if (typeof frames === 'string') fs.rmSync(frames, { recursive: true, force: true });
   try {
     const report = await describe(sessions, beforePath, afterPath, describeOptionsFrom(args.flags));
     const htmlFile = args.flags.get('--html');
@@ -288,14 +382,7 @@ async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Prom
         ),
       );
     }
-    const framesDir = args.flags.get('--frames');
-    if (typeof framesDir === 'string') {
-      try {
-        writeFrames(report, framesDir);
-      } catch (e) {
-        throw new OutputError(framesDir, (e as Error).message);
-      }
-    }
+    if (typeof frames === 'string') writeFrames(report, frames);
     out(args.flags.has('--json') ? JSON.stringify(stripFrames(report), null, 2) : textReport(report));
     return args.flags.has('--fail-on-change') && report.changed ? EXIT.CHANGES : EXIT.OK;
   } finally {
@@ -579,6 +666,7 @@ export async function main(
 
 const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) {
+  installSignalHandlers();
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { globToRegExp, parseShard } from '../../src/cli/main.js';
-import { CLI, MODELS_DIR, drawPng, screenPair, tempDir } from '../unit/runtime-fixtures.js';
+import { CLI, MODELS_DIR, REPO_ROOT, drawPng, screenPair, tempDir } from '../unit/runtime-fixtures.js';
 
 function cli(args: string[], cwd?: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd, maxBuffer: 64 * 1024 * 1024 });
@@ -380,4 +380,135 @@ test('eval tallies kinds per label and lists each mistake under its label', asyn
   assert.deepEqual(confusion, { resize: { reflow: 2, spacing: 1 }, text: { font: 1 } });
   // most frequent mistake first within a row
   assert.deepEqual(Object.keys(confusion.resize), ['reflow', 'spacing']);
+});
+
+/** Starts the CLI, waits until `started()` holds (polled), sends `signal`, and resolves with how it ended. */
+async function interrupt(args: string[], started: () => boolean, signal: NodeJS.Signals) {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, sig) => resolve({ code, signal: sig })),
+  );
+  const deadline = Date.now() + 60_000;
+  while (!started()) {
+    if (Date.now() > deadline) throw new Error('the run never started');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  child.kill(signal);
+  const end = await ended;
+  return { ...end, stderr };
+}
+
+test('describe stopped by SIGINT: exit 130, no report, no frames, no temporary file, no stale output left', async () => {
+  const dir = tempDir('cli-sigint');
+  const { before, after } = writePair(dir);
+  const out = path.join(dir, 'out');
+  fs.mkdirSync(path.join(out, 'frames'), { recursive: true });
+  const html = path.join(out, 'report.html');
+  fs.writeFileSync(html, '<p>the previous run</p>');
+  fs.writeFileSync(path.join(out, 'frames', 'region7-frame0.png'), 'the previous run');
+  const r = await interrupt(
+    ['describe', before, after, '--html', html, '--frames', path.join(out, 'frames'), '--provider', 'cpu', ...M],
+    () => !fs.existsSync(html), // the previous report is removed when the work starts
+    'SIGINT',
+  );
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stderr, /procap: stopped by SIGINT; no output was written/);
+  assert.deepEqual(fs.readdirSync(out), [], 'no report, no frames folder, no temporary file');
+});
+
+test('batch stopped by SIGTERM: exit 143 and neither the previous nor a half-written report', async () => {
+  const root = tempDir('cli-sigterm');
+  for (const name of ['a', 'b', 'c', 'd']) writePair(path.join(root, 'pairs', name));
+  const out = path.join(root, 'out');
+  fs.mkdirSync(out);
+  fs.writeFileSync(path.join(out, 'report.json'), '{"the previous run": true}');
+  fs.writeFileSync(path.join(out, 'report.html'), '<p>the previous run</p>');
+  const r = await interrupt(
+    ['batch', '--pairs', path.join(root, 'pairs'), '--out', out, '--provider', 'cpu', ...M],
+    () => !fs.existsSync(path.join(out, 'report.json')),
+    'SIGTERM',
+  );
+  assert.equal(r.code, 143, r.stderr);
+  assert.match(r.stderr, /stopped by SIGTERM/);
+  assert.deepEqual(fs.readdirSync(out), []);
+});
+
+test('--html --json is a usage error that writes no file named --json; describe --json=FILE is refused', () => {
+  const dir = tempDir('cli-args');
+  const { before, after } = writePair(dir);
+  const r = spawnSync(process.execPath, [CLI, 'describe', before, after, '--html', '--json', ...M], { encoding: 'utf8', cwd: dir });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--html needs a value \(got the option --json\)/);
+  const j = spawnSync(process.execPath, [CLI, 'describe', before, after, '--json=foo.json', ...M], { encoding: 'utf8', cwd: dir });
+  assert.equal(j.status, 2);
+  assert.match(j.stderr, /describe prints its JSON report with --json \(redirect it to a file: --json > FILE\)/);
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['after.png', 'before.png']);
+  // -- ends the options: a file named like an option
+  fs.copyFileSync(before, path.join(dir, '--json'));
+  const d = spawnSync(process.execPath, [CLI, 'describe', '--no-procedure', ...M, '--', '--json', before], { encoding: 'utf8', cwd: dir });
+  assert.equal(d.status, 0, d.stderr);
+  assert.match(d.stdout, /^summary: no visible change/);
+});
+
+test('describe --frames refuses a folder of other files before any work (exit 6), and leaves it as it was', () => {
+  const dir = tempDir('cli-frames');
+  const { before, after } = writePair(dir);
+  const mine = path.join(dir, 'mine');
+  fs.mkdirSync(mine);
+  fs.writeFileSync(path.join(mine, 'notes.txt'), 'keep');
+  const started = Date.now();
+  const r = cli(['describe', before, after, '--frames', mine, ...M]);
+  assert.equal(r.code, 6, r.stderr);
+  assert.match(r.stderr, /procap: cannot write .*mine: the folder holds files that are not procap frames \(notes\.txt\)/);
+  assert.ok(Date.now() - started < 10_000);
+  assert.deepEqual(fs.readdirSync(mine), ['notes.txt']);
+});
+
+test('a batch started by `npm run` stops when npm is killed, instead of going on alone and writing its report later', async () => {
+  const root = tempDir('cli-npm');
+  for (let i = 0; i < 12; i++) writePair(path.join(root, 'pairs', `p${i}`));
+  const out = path.join(root, 'out');
+  fs.mkdirSync(out);
+  fs.writeFileSync(path.join(out, 'report.json'), '{}');
+  const npm = spawn(
+    'npm',
+    ['run', '--silent', 'cli', '--', 'batch', '--pairs', path.join(root, 'pairs'), '--out', out, '--provider', 'cpu', ...M],
+    {
+      cwd: REPO_ROOT,
+      stdio: 'ignore',
+    },
+  );
+  const npmEnded = new Promise((resolve) => npm.on('exit', resolve));
+  const cliPid = () =>
+    execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      // the node process itself (npm starts it through `sh -c`, whose line names it too)
+      .filter(
+        ([, program, script, command, ...rest]) =>
+          /(^|\/)node$/.test(program) && script.endsWith('main.js') && command === 'batch' && rest.includes(out),
+      )
+      .map(([pid]) => Number(pid))[0];
+  const deadline = Date.now() + 60_000;
+  let pid: number | undefined;
+  while ((pid = cliPid()) === undefined || fs.existsSync(path.join(out, 'report.json'))) {
+    assert.ok(Date.now() < deadline, 'the batch never started');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  npm.kill('SIGTERM');
+  await npmEnded;
+  const alive = () => {
+    try {
+      process.kill(pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const stopBy = Date.now() + 10_000;
+  while (alive() && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(alive(), false, 'the CLI process ended with npm');
+  assert.deepEqual(fs.readdirSync(out), [], 'and wrote no report');
 });

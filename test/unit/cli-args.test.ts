@@ -4,7 +4,17 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkWritable, OutputError, parseArgs, UsageError, writeFileAtomic } from '../../src/cli/main.js';
+import {
+  checkFramesDir,
+  checkWritable,
+  FRAMES_MARKER,
+  OutputError,
+  parseArgs,
+  UsageError,
+  writeFileAtomic,
+  writeFrames,
+} from '../../src/cli/main.js';
+import type { ChangeReport } from '../../src/core/report.js';
 
 test('an option that takes a value never takes the next option as it; -- ends the options', () => {
   assert.throws(
@@ -61,4 +71,60 @@ test('outputs are checked before the work: a file where a folder should be, or a
   assert.ok(fs.existsSync(path.join(dir, 'new', 'deeper')), 'the folder is made');
   assert.deepEqual(fs.readdirSync(path.join(dir, 'new', 'deeper')), [], 'and the probe removed');
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A report whose regions `ids` each carry 9 frames and 2 imagined frames (1-pixel PNGs). */
+function reportWithFrames(ids: number[]): ChangeReport {
+  const png = { pngBase64: Buffer.from('89504e470d0a1a0a', 'hex').toString('base64') };
+  const procedure = { frames: Array.from({ length: 9 }, () => png), imagined: [png, png], keyframes: [3, 6], scores: [] };
+  return { regions: ids.map((id) => ({ id, procedure })) } as unknown as ChangeReport;
+}
+
+test('--frames into a used folder: the new frames replace the old ones whole, never mixed; other folders are refused untouched', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-frames-'));
+  const dir = path.join(root, 'frames');
+  writeFrames(reportWithFrames([1, 2, 3]), dir);
+  assert.equal(fs.readdirSync(dir).filter((n) => n.startsWith('region3-')).length, 11);
+  assert.ok(fs.existsSync(path.join(dir, FRAMES_MARKER)));
+  // a second run with fewer regions: no region2/region3 frames of the first run are left
+  checkFramesDir(dir);
+  const written = writeFrames(reportWithFrames([1]), dir);
+  const names = fs.readdirSync(dir).sort();
+  assert.deepEqual(
+    names.filter((n) => n !== FRAMES_MARKER),
+    [...written.map((f) => path.basename(f))].sort(),
+  );
+  assert.ok(
+    names.every((n) => n === FRAMES_MARKER || n.startsWith('region1-')),
+    names.join(' '),
+  );
+  assert.ok(names.includes('region1-frame3-key.png') && names.includes('region1-imagined2.png'));
+  assert.deepEqual(fs.readdirSync(root), ['frames'], 'no staging or old folder left beside it');
+  // a folder of frame files only (no marker) is ours too; an empty one as well
+  const bare = path.join(root, 'bare');
+  fs.mkdirSync(bare);
+  checkFramesDir(bare);
+  fs.writeFileSync(path.join(bare, 'region4-frame0.png'), 'x');
+  checkFramesDir(bare);
+  // a folder with other files, a file, a link: refused before any work, nothing deleted
+  const mine = path.join(root, 'mine');
+  fs.mkdirSync(mine);
+  fs.writeFileSync(path.join(mine, 'notes.txt'), 'keep');
+  fs.writeFileSync(path.join(mine, 'region1-frame0.png'), 'old');
+  assert.throws(
+    () => checkFramesDir(mine),
+    (e: Error) => e instanceof OutputError && /holds files that are not procap frames \(notes\.txt\)/.test(e.message),
+  );
+  assert.throws(() => checkFramesDir(path.join(mine, 'notes.txt')), /it is a file, not a folder/);
+  fs.symlinkSync(dir, path.join(root, 'link'));
+  assert.throws(() => checkFramesDir(path.join(root, 'link')), /it is a link/);
+  assert.equal(fs.readFileSync(path.join(mine, 'notes.txt'), 'utf8'), 'keep');
+  // a folder made meanwhile that is not ours is not replaced at the end either
+  const late = path.join(root, 'late');
+  fs.mkdirSync(late);
+  fs.writeFileSync(path.join(late, 'thesis.pdf'), 'keep');
+  assert.throws(() => writeFrames(reportWithFrames([1]), late), OutputError);
+  assert.deepEqual(fs.readdirSync(late), ['thesis.pdf']);
+  assert.ok(!fs.readdirSync(root).some((n) => n.endsWith('.tmp') || n.endsWith('.old')), fs.readdirSync(root).join(' '));
+  fs.rmSync(root, { recursive: true, force: true });
 });
