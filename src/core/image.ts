@@ -224,10 +224,11 @@ function checkCompressedSizePlausible(bytes: Uint8Array, header: PngHeader, file
  * internal messages ("There are some read requests waiting", "have should not go down") that read
  * as a truncated file; and when the data inflates to LESS than the header's size it unfilters past
  * the end of what was inflated, reading stale, uninitialised memory into the pixels (measured: the
- * same bytes decoded 30 times gave different pixels or different errors). Data longer than the
- * header's size is refused as a decompression bomb, data shorter as a truncated file.
+ * same bytes decoded 30 times gave different pixels or different errors). Data shorter than the
+ * header's size is refused as a truncated file; longer data is refused as a decompression bomb when
+ * interlaced, and otherwise returned as the error to report if pngjs then fails (it decodes some).
  */
-function checkInflatedSize(bytes: Uint8Array, header: PngHeader, file: string): void {
+function checkInflatedSize(bytes: Uint8Array, header: PngHeader, file: string): ImageInputError | undefined {
   const parts: Uint8Array[] = [];
   let offset = 8;
   while (offset + 8 <= bytes.length) {
@@ -256,17 +257,24 @@ function checkInflatedSize(bytes: Uint8Array, header: PngHeader, file: string): 
       // more data than the header's size: pngjs inflates interlaced data without a limit, and fails
       // on non-interlaced data with internal messages ("have should not go down", "read requests
       // waiting"); neither is a truncated file, so say what it is
+      // non-interlaced: pngjs stops at the header's size and decodes some such files; when it
+      // fails on them, this is the error to report (returned), not its own
+      if (!header.interlaced) return bomb();
       throw bomb();
     }
     throw new ImageInputError(file, `corrupt PNG: the compressed image data cannot be inflated (${(error as Error).message})`);
   }
-  if (inflated.length > expected) throw bomb();
+  if (inflated.length > expected) {
+    if (!header.interlaced) return bomb();
+    throw bomb();
+  }
   if (inflated.length < expected) {
     throw new ImageInputError(
       file,
       `truncated or corrupt PNG: the image data ends after ${inflated.length} of the ${expected} bytes a ${header.width} x ${header.height} image needs`,
     );
   }
+  return undefined;
 }
 
 function hasChunk(bytes: Uint8Array, wanted: string): boolean {
@@ -354,12 +362,13 @@ export function decodePng(bytes: Uint8Array, file: string, limits: ImageLimits =
   checkCompressedSizePlausible(bytes, header, file);
   const fast = decodeDirect(bytes, header);
   if (fast) return fast;
-  checkInflatedSize(bytes, header, file);
+  const tooLong = checkInflatedSize(bytes, header, file);
   let png: { width: number; height: number; data: Buffer };
   try {
     const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     png = PNG.sync.read(buffer, { checkCRC: true });
   } catch (error) {
+    if (tooLong) throw tooLong;
     const reason = describePngjsError(error instanceof Error ? error.message : String(error));
     // pngjs handles 16-bit samples on paths of its own; say so, in plain words, when it fails there
     if (header.bitDepth === 16) throw new ImageInputError(file, `16-bit PNG could not be decoded: ${reason}`);
