@@ -245,7 +245,7 @@ function checkInflatedSize(bytes: Uint8Array, header: PngHeader, file: string): 
     new ImageInputError(
       file,
       `decompression bomb or corrupt PNG: the compressed image data inflates to more than the ` +
-        `${megabytes(expected)} a ${header.width} x ${header.height} image of this type needs (refused before decoding)`,
+        `${megabytes(expected)} a ${header.width} x ${header.height} image of this type needs`,
     );
   let inflated: Buffer;
   try {
