@@ -98,7 +98,7 @@ def text_reader_section(models: Path) -> list[str]:
         w(f"- Element names (docs/API.md \"The text reader\", `element.ts`; truth: the DOM's role of each changed element "
           f"with one line of text read in its box, same data): {el['elements']} elements, {el['named']} named, precision "
           f"{el['precision']:.3f} (per name: {per}); share of each role's elements named so (coverage): {cov}. "
-          "Headings, labels, tabs, menu items, links and avatars get no name.")
+          "Headings, labels, tabs, menu items and links get no name.")
     ev = r.get("runtime_eval")
     if ev:
         on, off = ev["with_reader"], ev["without_reader"]
@@ -107,17 +107,17 @@ def text_reader_section(models: Path) -> list[str]:
           f"text changes quoted exactly {q.get('new_exact', 0):.3f} (new words), {q.get('old_exact', 0):.3f} (old words); "
           f"kind accuracy {on['kind_accuracy']:.3f} with the reader, {off['kind_accuracy']:.3f} without; CIDEr-D "
           f"{on['cider']:.1f} with, {off['cider']:.1f} without; no-change recall {on['nochange_recall']:.3f} with, "
-          f"{off['nochange_recall']:.3f} without. Two of the five references of a change quote the element's text (docs/DATA_FORMAT.md); the "
-          "reader's own wording (exact distances in px, the lines an insertion pushed) is not the references' "
-          "grammar, so its captions score lower against them; where the reader decides a kind the models would not "
-          "(docs/API.md, \"Who decides\"), the labels often call content that entered or left a container's view "
-          "`reflow`, and an avatar recoloured until its initials vanish `color` where the reader reads them removed.")
+          f"{off['nochange_recall']:.3f} without. Two of the five references of a change quote the element's text "
+          "(docs/DATA_FORMAT.md). A region's caption is the reader's where it read words (quoted, with distances in "
+          "px), the models' where it read none (they name and place the element), and the summary leaves out what a "
+          "change pushed along (the region's `detail`); where the two disagree on the kind, docs/API.md \"Who "
+          "decides\" says whose call it is.")
         cmp = ev.get("compare_by_pair")
         if cmp:
             k, c = cmp["kind_accuracy_difference"], cmp["cider_difference"]
+            shown = lambda d: "no difference shown" if d[1] <= 0 <= d[2] else ("with better" if d[1] > 0 else "without better")
             w(f"  With minus without, 95% bootstrap intervals over pairs (`compare --by-pair`): kind accuracy {k[0]:+.3f} "
-              f"[{k[1]:+.3f}, {k[2]:+.3f}], CIDEr-D {c[0]:+.1f} [{c[1]:+.1f}, {c[2]:+.1f}]: the decoder that writes the "
-              "slot tokens itself (a stage 2 fine-tuned on quoting references) is not shipped yet.")
+              f"[{k[1]:+.3f}, {k[2]:+.3f}] ({shown(k)}), CIDEr-D {c[0]:+.1f} [{c[1]:+.1f}, {c[2]:+.1f}] ({shown(c)}).")
     w("")
     return lines
 
