@@ -11,6 +11,7 @@ import { renderGallery, type GalleryEntry } from '../core/html-report.js';
 import { DEFAULT_IMAGE_LIMITS, ImageInputError, readInputBytes } from '../core/image.js';
 import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
 import { parseOptions } from './args.js';
+import { ConfigError, findConfig, loadConfig, screenshotName, settingsFor, type ProcapConfig } from '../core/config.js';
 
 export const EXIT = {
   OK: 0,
@@ -40,6 +41,9 @@ options:
   --threshold X       pixel diff colour threshold 0..1 (default 0.1)
   --max-pixels N      largest accepted image, width*height (default 40000000)
   --max-memory MB     memory budget of a pair's pixel buffers, checked before decoding (default 1024)
+  --config FILE       ignore regions and thresholds per screenshot glob (default: ./procap.config.json if there)
+  --min-diff-pixels N fewer differing pixels than N is "no visible change" (overrides the config)
+  --min-diff-ratio R  differing pixels under R (0..1) of the image area is "no visible change" (overrides the config)
 exit codes: 0 ok, 1 changes found with --fail-on-change, 2 usage, 3 bad input image / failed pair,
             4 model files missing or corrupt, 5 internal error, 6 an output cannot be written`;
 
@@ -155,6 +159,9 @@ const VALUE_FLAGS = [
   '--threshold',
   '--max-pixels',
   '--max-memory',
+  '--config',
+  '--min-diff-pixels',
+  '--min-diff-ratio',
 ];
 const BOOL_FLAGS = ['--json', '--fail-on-change', '--no-procedure', '--git', '--help'];
 const OPTIONS = Object.fromEntries([
@@ -252,6 +259,34 @@ function describeOptionsFrom(flags: ParsedArgs['flags']): DescribeOptions {
   };
 }
 
+/** The project config: --config FILE, else procap.config.json in the current folder, else none. */
+function configFrom(flags: ParsedArgs['flags']): { config?: ProcapConfig; root: string } {
+  const file = flags.get('--config');
+  if (typeof file === 'string') return { config: loadConfig(file), root: path.dirname(path.resolve(file)) };
+  return { config: findConfig(process.cwd()), root: process.cwd() };
+}
+
+/** The command line's thresholds, which replace the config's. */
+function thresholdFlags(flags: ParsedArgs['flags']): { minDiffPixels?: number; minDiffRatio?: number } {
+  const out: { minDiffPixels?: number; minDiffRatio?: number } = {};
+  const px = intFlag(flags, '--min-diff-pixels', 0, Number.MAX_SAFE_INTEGER);
+  if (px !== undefined) out.minDiffPixels = px;
+  const ratio = flags.get('--min-diff-ratio');
+  if (ratio !== undefined) {
+    const r = Number(ratio);
+    if (String(ratio).trim() === '' || !(r >= 0 && r <= 1))
+      throw new UsageError(`--min-diff-ratio must be a number from 0 to 1 (got ${String(ratio)})`);
+    out.minDiffRatio = r;
+  }
+  return out;
+}
+
+/** Masks and thresholds for the screenshot `name`: the config's, the command line's thresholds over them. */
+function screenshotOptions(config: ProcapConfig | undefined, name: string, flags: ParsedArgs['flags']): DescribeOptions {
+  const settings = settingsFor(config, name);
+  return { ...settings, ...thresholdFlags(flags) };
+}
+
 /** The file every frames folder gets: a folder holding it (or only frames) is procap's to replace. */
 export const FRAMES_MARKER = '.procap-frames';
 const FRAME_FILE = /^(region\d+|global)-(frame\d+(-key)?|imagined\d+)\.png$/;
@@ -340,6 +375,8 @@ function textReport(report: ChangeReport): string {
         (r.procedure ? `  keyframes ${r.procedure.keyframes.join(',')}` : ''),
     );
   }
+  if (report.masked.length) lines.push(`masked: ${report.masked.map((b) => JSON.stringify(b)).join(' ')}`);
+  if (report.belowThreshold) lines.push(`under the threshold: ${report.belowThreshold.reason}`);
   lines.push(`provider: ${report.provider} (${report.providerReason}); ${Math.round(report.timings.totalMs)} ms`);
   return lines.join('\n');
 }
@@ -357,13 +394,15 @@ async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Prom
   const frames = args.flags.get('--frames');
   if (typeof html === 'string') checkWritable(html);
   if (typeof frames === 'string') checkFramesDir(frames);
+  const project = configFrom(args.flags);
+  const perScreenshot = screenshotOptions(project.config, screenshotName(afterPath, project.root), args.flags);
   const sessions = sessionsFrom(args.flags);
   // a previous run's outputs are removed now, so that a run that is stopped or fails does not leave
   // them looking like this run's; the new ones appear whole at the end
   if (typeof html === 'string') fs.rmSync(html, { force: true });
   if (typeof frames === 'string') fs.rmSync(frames, { recursive: true, force: true });
   try {
-    const report = await describe(sessions, beforePath, afterPath, describeOptionsFrom(args.flags));
+    const report = await describe(sessions, beforePath, afterPath, { ...describeOptionsFrom(args.flags), ...perScreenshot });
     const htmlFile = args.flags.get('--html');
     if (typeof htmlFile === 'string') {
       writeFileAtomic(
@@ -524,6 +563,8 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
     subtitle += ` (shard ${shard.index}/${shard.count})`;
   }
   const options = describeOptionsFrom(flags);
+  const project = configFrom(flags);
+  thresholdFlags(flags); // a bad threshold is a usage error before any work
   const outDir = typeof flags.get('--out') === 'string' ? String(flags.get('--out')) : undefined;
   const jsonFile = (flags.get('--json-file') as string | undefined) ?? (outDir ? path.join(outDir, 'report.json') : undefined);
   const htmlFile = (flags.get('--html') as string | undefined) ?? (outDir ? path.join(outDir, 'report.html') : undefined);
@@ -570,6 +611,7 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
         afterPng = source.after();
         const report = await describe(sessions, beforePng, afterPng, {
           ...options,
+          ...screenshotOptions(project.config, source.name, flags),
           beforeName: source.beforeLabel,
           afterName: source.afterLabel,
         });
@@ -645,6 +687,10 @@ export async function main(
   } catch (e) {
     if (e instanceof UsageError) {
       err(`procap: ${e.message}\n${USAGE}`);
+      return EXIT.USAGE;
+    }
+    if (e instanceof ConfigError) {
+      err(`procap: ${e.message}`);
       return EXIT.USAGE;
     }
     if (e instanceof ImageInputError) {

@@ -56,8 +56,36 @@ function colourOf(kind: string): string {
   return KIND_COLOURS[kind] ?? '#ff00ff';
 }
 
-/** An image with the region boxes drawn over it (inline SVG, scales with the image). */
-function boxedImage(src: string, width: number, height: number, regions: ChangeRegion[], side: 'before' | 'after', label: string): string {
+/** The ignore regions, hatched: grey diagonal stripes over a light veil, a dashed outline. */
+function maskedRects(masked: readonly Box[], width: number, height: number, patternId: string): string {
+  if (!masked.length) return '';
+  const step = Math.max(8, Math.round(Math.max(width, height) / 120));
+  const defs =
+    `<defs><pattern id="${patternId}" patternUnits="userSpaceOnUse" width="${step}" height="${step}" patternTransform="rotate(45)">` +
+    `<rect width="${step}" height="${step}" fill="rgba(255,255,255,0.35)"/><rect width="${Math.max(2, step / 3)}" height="${step}" fill="rgba(90,90,90,0.55)"/></pattern></defs>`;
+  const stroke = Math.max(1, Math.round(Math.max(width, height) / 600));
+  return (
+    defs +
+    masked
+      .map(
+        ([x0, y0, x1, y1]) =>
+          `<rect class="masked" x="${x0}" y="${y0}" width="${x1 - x0}" height="${y1 - y0}" fill="url(#${patternId})" stroke="#5a5a5a" stroke-width="${stroke}" stroke-dasharray="${stroke * 4} ${stroke * 2}"><title>${escapeHtml(`ignored (masked): [${x0}, ${y0}, ${x1}, ${y1}]`)}</title></rect>`,
+      )
+      .join('')
+  );
+}
+
+/** An image with the ignore regions hatched and the region boxes drawn over it (inline SVG, scales with the image). */
+function boxedImage(
+  src: string,
+  width: number,
+  height: number,
+  regions: ChangeRegion[],
+  side: 'before' | 'after',
+  label: string,
+  masked: readonly Box[] = [],
+  patternId = 'masked-hatch',
+): string {
   const rects = regions
     .map((r) => {
       const [x0, y0, x1, y1]: Box = side === 'before' ? r.boxBefore : r.boxAfter;
@@ -71,7 +99,7 @@ function boxedImage(src: string, width: number, height: number, regions: ChangeR
     .join('');
   return (
     `<figure class="shot"><div class="boxed"><img alt="${escapeHtml(label)}" src="${src}" width="${width}" height="${height}">` +
-    `<svg viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" aria-hidden="true">${rects}</svg></div>` +
+    `<svg viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" aria-hidden="true">${maskedRects(masked, width, height, patternId)}${rects}</svg></div>` +
     `<figcaption>${escapeHtml(label)} (${width}x${height})</figcaption></figure>`
   );
 }
@@ -123,16 +151,36 @@ function entrySection(entry: GalleryEntry, index: number): string {
     return `<section class="pair ${entry.status}">${head}<p class="status">${escapeHtml(text)}</p></section>`;
   }
   const r = entry.report;
+  const masked = r.masked ?? [];
   const shots = [
-    entry.beforePng ? boxedImage(pngDataUri(entry.beforePng), r.before.width, r.before.height, r.regions, 'before', 'before') : '',
-    entry.afterPng ? boxedImage(pngDataUri(entry.afterPng), r.after.width, r.after.height, r.regions, 'after', 'after') : '',
+    entry.beforePng
+      ? boxedImage(
+          pngDataUri(entry.beforePng),
+          r.before.width,
+          r.before.height,
+          r.regions,
+          'before',
+          'before',
+          masked,
+          `hatch-${index}-before`,
+        )
+      : '',
+    entry.afterPng
+      ? boxedImage(pngDataUri(entry.afterPng), r.after.width, r.after.height, r.regions, 'after', 'after', masked, `hatch-${index}-after`)
+      : '',
   ].join('');
+  const maskedLine = masked.length
+    ? `<p class="masked">ignored (masked, drawn hatched): ${escapeHtml(masked.map((b) => `[${b.join(', ')}]`).join(' '))}</p>`
+    : '';
+  const underLine = r.belowThreshold ? `<p class="threshold">under the threshold: ${escapeHtml(r.belowThreshold.reason)}</p>` : '';
   const regions = r.regions.map((x) => regionRow(x)).join('');
   const global = r.global ? regionRow(r.global, 'whole screen') : '';
   return (
     `<section class="pair ${r.changed ? 'changed' : 'unchanged'}">${head}` +
     `<p class="summary">${escapeHtml(r.summary)}</p>` +
     (r.sizeChange ? `<p class="size">${escapeHtml(r.sizeChange)}</p>` : '') +
+    underLine +
+    maskedLine +
     `<div class="shots">${shots}</div>` +
     (global || regions ? `<ol class="regions">${global}${regions}</ol>` : '') +
     `<p class="meta">provider ${escapeHtml(r.provider)} (${escapeHtml(r.providerReason)}), ${escapeHtml(r.modelVersion)}, ${Math.round(r.timings.totalMs)} ms</p>` +
@@ -152,7 +200,7 @@ h1{font-size:1.4em}h2{font-size:1.1em;margin-bottom:.2em}
 .boxed img{display:block;max-width:100%;height:auto;border:1px solid #ccc}
 .boxed svg{position:absolute;left:0;top:0;width:100%;height:100%}
 .regions li{margin:.6em 0}.badge{color:#fff;border-radius:3px;padding:0 .4em;font-size:.85em}
-.region.noise{opacity:.75}
+.region.noise{opacity:.75}.masked,.threshold{color:#555;font-size:.9em}
 .strip{display:flex;gap:4px;margin-top:.4em;flex-wrap:wrap}
 .frame{margin:0;text-align:center;font-size:.75em;color:#555}
 .frame img{width:72px;height:72px;image-rendering:pixelated;border:2px solid #ddd}

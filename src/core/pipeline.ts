@@ -16,6 +16,7 @@ import {
   type ImageLimits,
 } from './image.js';
 import { diffImages } from './diff.js';
+import { applyMasks, belowThreshold, checkThresholds, type BelowThreshold } from './masks.js';
 import { findRegions, type PixelRegion } from './regions.js';
 import { withRenderingNoise } from './jitter.js';
 import { cropBoxFor, extractCrop, wholeScreenCrop, wholeScreenBox, cropsToTensor, CROP_SIZE } from './crop.js';
@@ -47,6 +48,12 @@ export interface DescribeOptions {
   keyframes?: number;
   /** pixelmatch colour threshold 0..1 (default 0.1). */
   diffThreshold?: number;
+  /** ignore regions [x0, y0, x1, y1) in pixels: their differences are cleared before regions are found. */
+  masks?: Box[];
+  /** fewer real differing pixels (after masking) than this: "no visible change", with the reason. */
+  minDiffPixels?: number;
+  /** real differing pixels under this share (0..1) of the compared area: "no visible change", with the reason. */
+  minDiffRatio?: number;
   /** largest accepted image, width*height (default: image.ts's limit). */
   maxImagePixels?: number;
   /** memory budget of the pair's pixel buffers in MB, checked before decoding (default: image.ts's). */
@@ -619,6 +626,7 @@ export async function describe(
   if (options.beamWidth !== undefined && (!Number.isInteger(options.beamWidth) || options.beamWidth < 1 || options.beamWidth > 16)) {
     throw new RangeError(`beamWidth must be an integer from 1 to 16 (got ${options.beamWidth})`);
   }
+  checkThresholds(options);
   const limits = imageLimitsFor(options);
 
   let t = performance.now();
@@ -637,6 +645,9 @@ export async function describe(
 
   t = performance.now();
   const diff = diffImages(a.image, b.image, { threshold: options.diffThreshold });
+  // masked pixels are not differences: cleared before regions are found
+  const masked = applyMasks(diff, options.masks ?? []);
+  const under: BelowThreshold | undefined = belowThreshold(diff.diffPixels, diff.width * diff.height, options);
   timings.diffMs = performance.now() - t;
   await pause();
 
@@ -646,7 +657,9 @@ export async function describe(
   // a rigid shift of a block by one pixel is a move a reviewer wants to hear about when the text
   // reader can say what moved; without the reader it stays noise, as the models were trained
   const reading = options.read !== false;
-  const analysis = withRenderingNoise(findRegions(diff), a.image, b.image, reading ? { jitter: { maxShift: 0 } } : {});
+  const found = withRenderingNoise(findRegions(diff), a.image, b.image, reading ? { jitter: { maxShift: 0 } } : {});
+  // under the thresholds no region is a change: nothing is read, captioned or boxed
+  const analysis = under ? { ...found, regions: [], coverage: 0, wholeScreen: false } : found;
   timings.regionsMs = performance.now() - t;
   await pause();
 
@@ -806,6 +819,8 @@ export async function describe(
     summary,
     changed: meaningfulCaptions.length > 0 || globalCaption !== undefined || analysis.sizeChange !== undefined,
     ...(analysis.sizeChange ? { sizeChange: analysis.sizeChange } : {}),
+    masked,
+    ...(under ? { belowThreshold: under } : {}),
     regions,
     // a whole-screen verdict the reader's explanation replaced is not reported beside it
     ...(wholeScreen ? { global: wholeScreen } : {}),

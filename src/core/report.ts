@@ -91,6 +91,10 @@ export interface ChangeReport {
   changed: boolean;
   /** set when the two images differ in size: e.g. "the screenshot grew 66 px taller". */
   sizeChange?: string;
+  /** the ignore regions applied, clipped to the compared area ([] when none): their pixels were not compared. */
+  masked: Box[];
+  /** set when the pair's differences were under minDiffPixels / minDiffRatio: it reads "no visible change". */
+  belowThreshold?: { diffPixels: number; ratio: number; reason: string };
   regions: ChangeRegion[];
   /** the whole-screen pass, when the change is global (theme, font everywhere). */
   global?: ChangeRegion;

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ChangeRegion, ChangeReport } from './report.js';
+import type { Box, ChangeRegion, ChangeReport } from './report.js';
 import type { ProviderChoice } from './session.js';
 import type { SerializedError, WorkerDescribeOptions, WorkerRequest, WorkerResponse, WorkerSettings } from './worker.js';
 
@@ -44,6 +44,11 @@ export interface ReviewRequestOptions {
   procedure?: boolean;
   beforeName?: string;
   afterName?: string;
+  /** ignore regions [x0, y0, x1, y1) of this pair (DescribeOptions.masks). */
+  masks?: Box[];
+  /** differences under these are "no visible change" (DescribeOptions.minDiffPixels / minDiffRatio). */
+  minDiffPixels?: number;
+  minDiffRatio?: number;
 }
 
 /** An error raised in the worker, rebuilt on the caller's side with the same name and file. */
@@ -138,6 +143,9 @@ export class Reviewer {
           procedure: request.procedure ?? o.procedure,
           beforeName: request.beforeName,
           afterName: request.afterName,
+          masks: request.masks,
+          minDiffPixels: request.minDiffPixels,
+          minDiffRatio: request.minDiffRatio,
         },
         signal: request.signal,
         onCaptions: request.onCaptions,

@@ -130,7 +130,7 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
     if (status === '' || status.startsWith('??') || status.startsWith('!!')) return null; // unchanged, or not in HEAD
     try {
       const [before, after] = await Promise.all([showFileAt(root, 'HEAD', imageUri.fsPath), readImageUri(imageUri, relative)]);
-      return await this.engine.describe(before, after, `${relative} (HEAD ↔ working tree)`);
+      return await this.engine.describe(before, after, `${relative} (HEAD ↔ working tree)`, undefined, undefined, undefined, imageUri);
     } catch (error) {
       this.log.error(`inline annotation: could not describe ${relative}`, error);
       return null;

@@ -9,6 +9,8 @@ export interface ImageSide {
   label: string;
   /** a file on disk that "open image" can show; undefined for git blobs */
   fileUri?: vscode.Uri;
+  /** the workspace file this side is a version of (git sides too): its procap.config.json rules apply */
+  source?: vscode.Uri;
   read(): Promise<Uint8Array>;
 }
 
@@ -18,6 +20,11 @@ export interface Comparison {
   after: ImageSide;
   /** for screenshot tests: the baseline file that accepting the change overwrites with `after` */
   baseline?: vscode.Uri;
+}
+
+/** The screenshot a comparison is about, for procap.config.json: the after side's file, else the before side's. */
+export function screenshotOf(comparison: Comparison): vscode.Uri | undefined {
+  return comparison.after.source ?? comparison.before.source;
 }
 
 /** Largest image file read (bytes). The engine refuses too many pixels itself; this stops a 4 GB read first. */
@@ -59,7 +66,7 @@ export async function readImageUri(uri: vscode.Uri, label: string): Promise<Uint
 }
 
 export function fileSide(uri: vscode.Uri, label = displayPath(uri)): ImageSide {
-  return { label, fileUri: uri.scheme === 'file' ? uri : undefined, read: () => readImageUri(uri, label) };
+  return { label, fileUri: uri.scheme === 'file' ? uri : undefined, source: uri, read: () => readImageUri(uri, label) };
 }
 
 /** The file as it is at `ref` in git (':' = the staged version). */
@@ -67,6 +74,7 @@ export function gitSide(root: string, ref: string, uri: vscode.Uri, refLabel: st
   const label = `${displayPath(uri)} (${refLabel})`;
   return {
     label,
+    source: uri,
     read: async () => {
       try {
         const bytes = await showFileAt(root, ref, uri.fsPath);

@@ -8,6 +8,7 @@ import { Reviewer } from '../core/reviewer.js';
 import type { ChangeRegion, ChangeReport } from '../core/report.js';
 import { readSettings, type ReviewSettings } from './settings.js';
 import type { Log } from './log.js';
+import { projectSettingsFor } from './projectConfig.js';
 
 const CACHE_LIMIT = 200;
 
@@ -71,8 +72,11 @@ export class Engine implements vscode.Disposable {
     token?: vscode.CancellationToken,
     names?: { before: string; after: string },
     onCaptions?: (regions: ChangeRegion[]) => void,
+    screenshot?: vscode.Uri,
   ): Promise<ChangeReport> {
-    const key = pairKey(before, after);
+    // the workspace folder's procap.config.json: masks and thresholds of this screenshot
+    const project = projectSettingsFor(screenshot);
+    const key = pairKey(before, after) + (project ? `:${JSON.stringify(project)}` : '');
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit;
     const running = this.inFlight.get(key);
@@ -87,6 +91,7 @@ export class Engine implements vscode.Disposable {
           signal: abort.signal,
           beforeName: names?.before,
           afterName: names?.after,
+          ...(project ?? {}),
           onCaptions: onCaptions === undefined ? undefined : (regions) => onCaptions(regions),
         });
         this.log.info(`described ${label} in ${Date.now() - started} ms on ${report.provider}: ${report.summary}`);

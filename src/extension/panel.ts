@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import type { ChangeReport } from '../core/report.js';
 import { buildWebviewHtml, createNonce } from './pure/webviewHtml.js';
 import { parseWebviewMessage, MessageValidationError, type HostMessage, type PanelImage, type WebviewMessage } from './pure/messages.js';
-import type { Comparison } from './comparison.js';
+import { screenshotOf, type Comparison } from './comparison.js';
 import type { Engine } from './engine.js';
 import type { BaselineStore } from './baseline.js';
 import type { Log } from './log.js';
@@ -71,6 +71,7 @@ export class ReviewPanel implements vscode.Disposable {
                 .map((r) => ({ id: r.id, kind: r.kind, caption: r.caption, noiseOnly: r.noiseOnly }));
               this.post({ type: 'captions', title: comparison.title, captions });
             },
+            screenshotOf(comparison),
           );
           return { described, beforeBytes, afterBytes };
         },

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { ChangeReport } from '../core/report.js';
 import { changedImages, defaultBaseRef } from './git.js';
-import { fileSide, gitSide, type Comparison } from './comparison.js';
+import { fileSide, gitSide, screenshotOf, type Comparison } from './comparison.js';
 import type { ChangedFile } from './pure/gitText.js';
 import type { Engine } from './engine.js';
 import type { Log } from './log.js';
@@ -185,7 +185,15 @@ export class PrReviewTree implements vscode.TreeDataProvider<PrItem>, vscode.Dis
           try {
             const comparison = this.comparison(entry);
             const [before, after] = await Promise.all([comparison.before.read(), comparison.after.read()]);
-            entry.report = await this.engine.describe(before, after, comparison.title, cancellation.token);
+            entry.report = await this.engine.describe(
+              before,
+              after,
+              comparison.title,
+              cancellation.token,
+              undefined,
+              undefined,
+              screenshotOf(comparison),
+            );
             entry.state = 'done';
           } catch (error) {
             if (isCancellation(error)) {

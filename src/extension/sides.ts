@@ -22,6 +22,7 @@ export function uriSide(uri: vscode.Uri): ImageSide {
   const label = `${displayPath(fileUri)} (${refLabel})`;
   return {
     label,
+    source: query ? fileUri : undefined,
     read: async () => {
       try {
         return await readImageUri(uri, label); // the git extension serves git: URIs as a file system

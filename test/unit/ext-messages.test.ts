@@ -49,6 +49,7 @@ function reportMessage(overrides: Record<string, unknown> = {}) {
     report: {
       summary: 'the button turned red',
       changed: true,
+      masked: [[2, 2, 8, 4]],
       regions: [
         {
           id: 0,
@@ -81,6 +82,18 @@ test('host messages: a well-formed report passes, broken ones are refused', () =
   const badDetail = reportMessage();
   (badDetail.report as any).regions[0].detail = 3;
   assert.throws(() => parseHostMessage(badDetail), /detail must be a string/);
+  const noMasked = reportMessage();
+  delete (noMasked.report as any).masked;
+  assert.throws(() => parseHostMessage(noMasked), /report\.masked must be an array/);
+  const reversedMask = reportMessage();
+  (reversedMask.report as any).masked = [[8, 2, 2, 4]];
+  assert.throws(() => parseHostMessage(reversedMask), /report\.masked\[0\] must be \[x0,y0,x1,y1\] with x0 < x1/);
+  const badUnder = reportMessage();
+  (badUnder.report as any).belowThreshold = { reason: 7 };
+  assert.throws(() => parseHostMessage(badUnder), /belowThreshold/);
+  const under = reportMessage();
+  (under.report as any).belowThreshold = { diffPixels: 3, ratio: 0.03, reason: '3 differing pixels: fewer than minDiffPixels 10' };
+  assert.equal(parseHostMessage(under).type, 'report');
   assert.throws(() => parseHostMessage({ type: 'eval', code: '1' }), /unknown host message type/);
   assert.equal(
     parseHostMessage({ type: 'captions', title: 't', captions: [{ id: 0, kind: 'text', caption: 'the title changed', noiseOnly: false }] })

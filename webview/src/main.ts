@@ -120,6 +120,13 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
     report.sizeChange ? ` · ${report.sizeChange}` : '',
     ` · ${report.provider} · ${Math.round(report.timings.totalMs)} ms · model ${report.modelVersion}`,
   );
+  const masked = report.masked ?? [];
+  const maskNote = masked.length
+    ? h('p', { class: 'muted', 'data-testid': 'masked-note' }, `Ignored (hatched): ${masked.map((b) => `[${b.join(', ')}]`).join(' ')}`)
+    : undefined;
+  const thresholdNote = report.belowThreshold
+    ? h('p', { class: 'muted', 'data-testid': 'threshold-reason' }, `Under the threshold: ${report.belowThreshold.reason}`)
+    : undefined;
 
   const list = h('ol', { class: 'regions', 'data-testid': 'region-list', 'aria-label': 'Changed regions' });
   const items = new Map<number, HTMLElement>();
@@ -191,11 +198,12 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
     before: message.before,
     after: message.after,
     regions,
+    masked,
     onSelectRegion: (id) => select(regions.findIndex((r) => r.id === id)),
   });
   player = new ProcedurePlayer();
   app.append(
-    h('header', {}, h('h1', { 'data-testid': 'title' }, message.title), summary, details, actions),
+    h('header', {}, h('h1', { 'data-testid': 'title' }, message.title), summary, thresholdNote, details, maskNote, actions),
     h(
       'div',
       { class: 'body' },

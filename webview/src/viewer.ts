@@ -19,6 +19,8 @@ export interface ViewerOptions {
   before: PanelImage;
   after: PanelImage;
   regions: ChangeRegion[];
+  /** the ignore regions: drawn hatched over every image, under the region boxes. */
+  masked?: Box[];
   onSelectRegion: (id: number) => void;
 }
 
@@ -224,6 +226,20 @@ export class Viewer {
     layer.style.width = `${Math.max(this.options.before.width, this.options.after.width)}px`;
     layer.style.height = `${Math.max(this.options.before.height, this.options.after.height)}px`;
     layer.append(...content);
+    for (const [x0, y0, x1, y1] of this.options.masked ?? []) {
+      const masked = h('div', {
+        class: 'masked-box',
+        'data-testid': 'masked-box',
+        'data-box': `${x0},${y0},${x1},${y1}`,
+        title: `ignored (masked): [${x0}, ${y0}, ${x1}, ${y1}]`,
+        'aria-hidden': 'true',
+      });
+      masked.style.left = `${x0}px`;
+      masked.style.top = `${y0}px`;
+      masked.style.width = `${x1 - x0}px`;
+      masked.style.height = `${y1 - y0}px`;
+      layer.append(masked);
+    }
     for (const region of this.options.regions) {
       const [x0, y0, x1, y1] = region[boxSide];
       const box = h('div', {

@@ -218,6 +218,24 @@ export function parseHostMessage(raw: unknown): HostMessage {
       if (!Array.isArray(report.regions)) throw new MessageValidationError('report.regions must be an array');
       report.regions.forEach((region, index) => checkRegion(region, `report.regions[${index}]`));
       if (report.global !== undefined) checkRegion(report.global, 'report.global');
+      // the ignore regions: drawn hatched over both images
+      if (!Array.isArray(report.masked)) throw new MessageValidationError('report.masked must be an array of [x0,y0,x1,y1] boxes');
+      report.masked.forEach((box, index) => {
+        if (!isBox(box) || (box as number[])[0] >= (box as number[])[2] || (box as number[])[1] >= (box as number[])[3]) {
+          throw new MessageValidationError(`report.masked[${index}] must be [x0,y0,x1,y1] with x0 < x1 and y0 < y1`);
+        }
+      });
+      if (report.belowThreshold !== undefined) {
+        const under = report.belowThreshold;
+        if (
+          !isPlainObject(under) ||
+          typeof under.reason !== 'string' ||
+          typeof under.diffPixels !== 'number' ||
+          typeof under.ratio !== 'number'
+        ) {
+          throw new MessageValidationError('report.belowThreshold must be {diffPixels, ratio, reason}');
+        }
+      }
       return raw as HostMessage;
     }
     default:
