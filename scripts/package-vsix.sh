@@ -1,13 +1,41 @@
 #!/usr/bin/env bash
-# Builds the installable VSIX: compiles, bundles the extension with esbuild, packages it with
-# @vscode/vsce (run under Node 24 from the e2e tool cache; the project stays on Node 20), then checks
-# what went in: the entry point, the models, onnxruntime-node for linux-x64 only, and every module the
-# bundle requires at run time. What goes in is decided by .vscodeignore (an allow-list).
-# Usage: bash scripts/package-vsix.sh [OUT.vsix]     (default out/procap-review.vsix)
+# Builds the installable VSIX for one platform (onnxruntime-node is native: each VSIX carries only its
+# platform's binaries), or one per platform with --all: compiles, bundles the extension with esbuild,
+# packages it with @vscode/vsce --target (run under Node 24 from the e2e tool cache; the project stays
+# on Node 20), then checks what went in: the entry point, the models, onnxruntime-node for that
+# platform only, and every module the bundle requires at run time. What goes in is decided by
+# .vscodeignore (an allow-list), with the binaries line rewritten for the target.
+# Usage: bash scripts/package-vsix.sh [--target T] [OUT.vsix]   (default: linux-x64, out/procap-review.vsix)
+#        bash scripts/package-vsix.sh --all [OUT_DIR]           (default out/: procap-review-T.vsix for each T)
+# Targets: linux-x64 linux-arm64 darwin-arm64 win32-x64 win32-arm64 (what onnxruntime-node ships binaries for).
 set -euo pipefail
+SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
+TARGETS="linux-x64 linux-arm64 darwin-arm64 win32-x64 win32-arm64"
+TARGET=linux-x64
+ALL=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --target) TARGET="${2:?--target needs a platform: $TARGETS}"; shift 2 ;;
+    --target=*) TARGET="${1#--target=}"; shift ;;
+    --all) ALL=1; shift ;;
+    --) shift; break ;;
+    -*) echo "package-vsix: unknown option $1 (use --target T or --all)" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+case " $TARGETS " in *" $TARGET "*) ;; *) echo "package-vsix: unknown target $TARGET (one of: $TARGETS)" >&2; exit 2 ;; esac
+if [ "$ALL" = 1 ]; then
+  OUT_DIR="${1:-out}"
+  npm run --silent build:extension
+  # (bundled once: the bundles are the same for every platform)
+  for t in $TARGETS; do PROCAP_VSIX_BUNDLED=1 bash "$SELF" --target "$t" "$OUT_DIR/procap-review-$t.vsix"; done
+  exit 0
+fi
 OUT="${1:-out/procap-review.vsix}"
 mkdir -p "$(dirname "$OUT")"
+# onnxruntime-node's folder for the target: bin/napi-v6/<os>/<arch>
+BIN_DIR="${TARGET%-*}/${TARGET#*-}"
 
 bash test/e2e/install.sh vsce
 CACHE_DIR="${PROCAP_E2E_CACHE:-$HOME/.cache/procap-e2e}"
@@ -18,16 +46,26 @@ VSCE="$CACHE_DIR/tools/node_modules/.bin/vsce"
 # output under dist/src and dist/test is not part of it.
 node -e 'process.exit(require("./package.json").scripts?.["build:extension"] ? 0 : 1)' \
   || { echo "package-vsix: package.json has no build:extension script to bundle the extension" >&2; exit 1; }
-npm run --silent build:extension
+[ "${PROCAP_VSIX_BUNDLED:-0}" = 1 ] || npm run --silent build:extension
+
+# .vscodeignore with the binaries line for this target
+IGNORE="$(mktemp)"
+trap 'rm -f "$IGNORE"' EXIT
+grep -q '^!node_modules/onnxruntime-node/bin/napi-v6/linux/x64/\*\*$' .vscodeignore \
+  || { echo "package-vsix: .vscodeignore has no line for the linux-x64 binaries to rewrite" >&2; exit 1; }
+sed "s#^!node_modules/onnxruntime-node/bin/napi-v6/linux/x64/\*\*\$#!node_modules/onnxruntime-node/bin/napi-v6/$BIN_DIR/**#" \
+  .vscodeignore > "$IGNORE"
+[ -d "node_modules/onnxruntime-node/bin/napi-v6/$BIN_DIR" ] \
+  || { echo "package-vsix: node_modules/onnxruntime-node has no binaries for $TARGET" >&2; exit 1; }
 
 rm -f "$OUT"
-PATH="$NODE24_BIN:$PATH" "$VSCE" package --out "$OUT" --allow-missing-repository --skip-license \
-  --no-rewrite-relative-links
+PATH="$NODE24_BIN:$PATH" "$VSCE" package --target "$TARGET" --ignoreFile "$IGNORE" --out "$OUT" \
+  --allow-missing-repository --skip-license --no-rewrite-relative-links
 
 # Check the contents. A VSIX is a zip: the extension's files live under extension/.
-/usr/bin/python3 - "$OUT" <<'PY'
+/usr/bin/python3 - "$OUT" "$TARGET" "$BIN_DIR" <<'PY'
 import json, os, re, sys, zipfile
-vsix = sys.argv[1]
+vsix, target, bin_dir = sys.argv[1], sys.argv[2], sys.argv[3]
 names = set(zipfile.ZipFile(vsix).namelist())
 problems = []
 manifest = json.loads(zipfile.ZipFile(vsix).read('extension/package.json'))
@@ -62,12 +100,17 @@ if ocr:
     for f in ['package.json', 'node.js', ocr['detector']['file'], ocr['recognizer']['file'], ocr['dictionary']]:
         if base + f not in names:
             problems.append(f'the text reader needs {base[10:]}{f}, which is not in the VSIX')
-other = [n for n in names if re.search(r'onnxruntime-node/bin/napi-v\d+/(?!linux/x64/)', n)]
+binaries = sorted(n for n in names if re.search(r'onnxruntime-node/bin/napi-v\d+/', n))
+other = [n for n in binaries if f'/bin/napi-v6/{bin_dir}/' not in n]
 if other:
-    problems.append(f'{len(other)} onnxruntime binaries for other platforms are in the VSIX, e.g. {other[0]}')
+    problems.append(f'{len(other)} onnxruntime binaries for other platforms are in the {target} VSIX, e.g. {other[0]}')
 if any(n.startswith('extension/node_modules/onnxruntime-node/') for n in names) and \
-        not any(n.endswith('linux/x64/onnxruntime_binding.node') for n in names):
-    problems.append('onnxruntime-node is in the VSIX without its linux-x64 binding')
+        not any(n.endswith(f'{bin_dir}/onnxruntime_binding.node') for n in names):
+    problems.append(f'onnxruntime-node is in the VSIX without its {target} binding')
+vsix_manifest = zipfile.ZipFile(vsix).read('extension.vsixmanifest').decode('utf8')
+if f'TargetPlatform="{target}"' not in vsix_manifest:
+    problems.append(f'the VSIX manifest does not name its target platform {target}')
+print(f'package-vsix: {target}: onnxruntime binaries ' + ', '.join(b.split('/napi-v6/')[1] for b in binaries))
 onnx = sorted(n for n in names if n.startswith('extension/models/') and n.endswith('.onnx'))
 print(f'package-vsix: {len(names)} files, {len(onnx)} ONNX models' + (': ' + ', '.join(n.split('/')[-1] for n in onnx) if onnx else ''))
 for banned in ('extension/src/', 'extension/test/', 'extension/training/', 'extension/corpus/', 'extension/dist/test/'):
