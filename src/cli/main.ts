@@ -12,6 +12,9 @@ import { DEFAULT_IMAGE_LIMITS, ImageInputError, readInputBytes } from '../core/i
 import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
 import { parseOptions } from './args.js';
 import { ConfigError, findConfig, loadConfig, screenshotName, settingsFor, type ProcapConfig } from '../core/config.js';
+import { MergeError, mergeReports, renderJunit, renderMarkdown, type BatchPair, type BatchResult } from './ci-report.js';
+
+export type { BatchResult } from './ci-report.js';
 
 export const EXIT = {
   OK: 0,
@@ -32,6 +35,13 @@ const USAGE = `usage:
   procap batch BEFORE_DIR AFTER_DIR [--out DIR] [--json] [--json-file FILE] [--html FILE] [--fail-on-change] [--shard i/n] [options]
   procap batch --pairs DIR        (DIR/<name>/before.png + after.png)
   procap batch --git REF_A REF_B [--paths GLOB]   (PNG files of the repository at two refs)
+  procap merge SHARD.json... [--out DIR] [--json-file FILE] [--html FILE] [--markdown FILE] [--junit FILE]
+                                  (joins the JSON reports of --shard i/n runs into one report)
+  procap --version | --help
+batch and merge reports:
+  --markdown FILE     pull-request summary (also appended to $GITHUB_STEP_SUMMARY when set)
+  --junit FILE        JUnit XML, one test case per screenshot (changed = failure)
+  --report-url URL    the link to the HTML report in the Markdown (default: the --html file's path)
 options:
   --beam N            beam search width (default 3; 1 = greedy)
   --provider P        auto (default: CUDA, else CPU) | cpu | cuda
@@ -44,7 +54,7 @@ options:
   --config FILE       ignore regions and thresholds per screenshot glob (default: ./procap.config.json if there)
   --min-diff-pixels N fewer differing pixels than N is "no visible change" (overrides the config)
   --min-diff-ratio R  differing pixels under R (0..1) of the image area is "no visible change" (overrides the config)
-exit codes: 0 ok, 1 changes found with --fail-on-change, 2 usage, 3 bad input image / failed pair,
+exit codes: 0 ok, 1 changes found with --fail-on-change, 2 usage (or reports merge cannot join), 3 bad input image / failed pair,
             4 model files missing or corrupt, 5 internal error, 6 an output cannot be written`;
 
 /**
@@ -162,8 +172,11 @@ const VALUE_FLAGS = [
   '--config',
   '--min-diff-pixels',
   '--min-diff-ratio',
+  '--markdown',
+  '--junit',
+  '--report-url',
 ];
-const BOOL_FLAGS = ['--json', '--fail-on-change', '--no-procedure', '--git', '--help'];
+const BOOL_FLAGS = ['--json', '--fail-on-change', '--no-procedure', '--git', '--help', '--version'];
 const OPTIONS = Object.fromEntries([
   ...VALUE_FLAGS.map((f) => [f.slice(2), { type: 'string' as const }]),
   ...BOOL_FLAGS.map((f) => [f.slice(2), { type: 'boolean' as const }]),
@@ -523,21 +536,6 @@ function gitPairs(refA: string, refB: string, filter?: RegExp): PairSource[] {
   }));
 }
 
-export interface BatchResult {
-  shard?: { index: number; count: number };
-  summary: {
-    pairs: number;
-    compared: number;
-    changed: number;
-    unchanged: number;
-    added: number;
-    removed: number;
-    errors: number;
-    seconds: number;
-  };
-  pairs: { name: string; status: GalleryEntry['status']; changed: boolean; summary?: string; error?: string; report?: ChangeReport }[];
-}
-
 async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const flags = args.flags;
   const filter = typeof flags.get('--paths') === 'string' ? globToRegExp(String(flags.get('--paths'))) : undefined;
@@ -565,16 +563,7 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
   const options = describeOptionsFrom(flags);
   const project = configFrom(flags);
   thresholdFlags(flags); // a bad threshold is a usage error before any work
-  const outDir = typeof flags.get('--out') === 'string' ? String(flags.get('--out')) : undefined;
-  const jsonFile = (flags.get('--json-file') as string | undefined) ?? (outDir ? path.join(outDir, 'report.json') : undefined);
-  const htmlFile = (flags.get('--html') as string | undefined) ?? (outDir ? path.join(outDir, 'report.html') : undefined);
-  // outputs checked before the work; a report of an earlier run is removed now, so that a run that
-  // is stopped or fails does not leave it looking like this run's
-  for (const file of [jsonFile, htmlFile]) {
-    if (!file) continue;
-    checkWritable(file);
-    fs.rmSync(file, { force: true });
-  }
+  const outputs = reportOutputs(flags);
 
   const started = performance.now();
   const sessions = sessionsFrom(flags);
@@ -596,13 +585,13 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
           const message = e instanceof Error ? e.message : String(e);
           result.summary.errors++;
           entries.push({ name: source.name, status: 'error', error: message });
-          result.pairs.push({ name: source.name, status: 'error', changed: false, error: message });
+          result.pairs.push({ name: source.name, status: 'error', changed: false, error: message, ...labels(source) });
           err(`ERROR     ${source.name}: ${message}`);
           continue;
         }
         result.summary[status]++;
         entries.push({ name: source.name, status, ...(status === 'added' ? { afterPng: png } : { beforePng: png }) });
-        result.pairs.push({ name: source.name, status, changed: true });
+        result.pairs.push({ name: source.name, status, changed: true, ...labels(source) });
         continue;
       }
       let beforePng: Uint8Array | undefined, afterPng: Uint8Array | undefined;
@@ -628,6 +617,7 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
           status: 'compared',
           changed: report.changed,
           summary: report.summary,
+          ...labels(source),
           report: stripFrames(report),
         });
         err(`${report.changed ? 'CHANGED  ' : 'unchanged'} ${source.name}: ${report.summary}`);
@@ -636,7 +626,7 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
         const message = e instanceof Error ? e.message : String(e);
         result.summary.errors++;
         entries.push({ name: source.name, status: 'error', error: message });
-        result.pairs.push({ name: source.name, status: 'error', changed: false, error: message });
+        result.pairs.push({ name: source.name, status: 'error', changed: false, error: message, ...labels(source) });
         err(`ERROR     ${source.name}: ${message}`);
       }
     }
@@ -644,24 +634,166 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
     await sessions.dispose();
   }
   result.summary.seconds = Number(((performance.now() - started) / 1000).toFixed(3));
-  if (jsonFile) {
-    writeFileAtomic(jsonFile, JSON.stringify(result, null, 2));
+  writeReports(result, entries, outputs, subtitle, flags, out);
+  return batchExitCode(result, flags);
+}
+
+/** Where a pair's screenshots were read, as the JSON report records them. */
+function labels(source: PairSource): Pick<BatchPair, 'before' | 'after'> {
+  return { ...(source.before ? { before: source.beforeLabel } : {}), ...(source.after ? { after: source.afterLabel } : {}) };
+}
+
+interface ReportFiles {
+  json?: string;
+  html?: string;
+  markdown?: string;
+  junit?: string;
+  /** $GITHUB_STEP_SUMMARY, appended to when set and Markdown is asked for */
+  stepSummary?: string;
+}
+
+/**
+ * The report files the options ask for (`--out DIR` = DIR/report.json + DIR/report.html), checked
+ * writable before any work. A report of an earlier run is removed now, so that a run that is stopped
+ * or fails does not leave it looking like this run's.
+ */
+function reportOutputs(flags: ParsedArgs['flags']): ReportFiles {
+  const value = (name: string) => (typeof flags.get(name) === 'string' ? String(flags.get(name)) : undefined);
+  const outDir = value('--out');
+  const files: ReportFiles = {
+    json: value('--json-file') ?? (outDir ? path.join(outDir, 'report.json') : undefined),
+    html: value('--html') ?? (outDir ? path.join(outDir, 'report.html') : undefined),
+    markdown: value('--markdown'),
+    junit: value('--junit'),
+  };
+  for (const file of [files.json, files.html, files.markdown, files.junit]) {
+    if (!file) continue;
+    checkWritable(file);
+    fs.rmSync(file, { force: true });
   }
-  if (htmlFile) {
-    writeFileAtomic(htmlFile, renderGallery(entries, { title: 'ProCap Review batch report', subtitle }));
+  const summary = process.env.GITHUB_STEP_SUMMARY;
+  if (files.markdown && summary) {
+    checkWritable(summary);
+    files.stepSummary = summary;
+  }
+  return files;
+}
+
+/** Writes the asked-for reports of a batch (or merged) result, each whole or not at all, and prints its summary. */
+function writeReports(
+  result: BatchResult,
+  entries: GalleryEntry[],
+  files: ReportFiles,
+  subtitle: string,
+  flags: ParsedArgs['flags'],
+  out: (s: string) => void,
+): void {
+  if (files.json) writeFileAtomic(files.json, JSON.stringify(result, null, 2));
+  if (files.html) writeFileAtomic(files.html, renderGallery(entries, { title: 'ProCap Review batch report', subtitle }));
+  if (files.junit) writeFileAtomic(files.junit, renderJunit(result));
+  if (files.markdown) {
+    const url = flags.get('--report-url');
+    const htmlLink =
+      typeof url === 'string'
+        ? url
+        : files.html
+          ? path
+              .relative(path.dirname(path.resolve(files.markdown)), path.resolve(files.html))
+              .split(path.sep)
+              .join('/')
+          : undefined;
+    const markdown = renderMarkdown(result, { htmlLink });
+    writeFileAtomic(files.markdown, markdown);
+    if (files.stepSummary) {
+      try {
+        fs.appendFileSync(files.stepSummary, markdown + '\n');
+      } catch (e) {
+        throw new OutputError(files.stepSummary, (e as Error).message);
+      }
+    }
   }
   if (flags.has('--json')) out(JSON.stringify(result, null, 2));
   else {
     const s = result.summary;
     out(
       `${s.pairs} pair(s): ${s.changed} changed, ${s.unchanged} unchanged, ${s.added} added, ${s.removed} removed, ${s.errors} error(s) in ${s.seconds} s` +
-        (jsonFile ? `\nJSON: ${jsonFile}` : '') +
-        (htmlFile ? `\nHTML: ${htmlFile}` : ''),
+        (files.json ? `\nJSON: ${files.json}` : '') +
+        (files.html ? `\nHTML: ${files.html}` : '') +
+        (files.markdown ? `\nMarkdown: ${files.markdown}` : '') +
+        (files.junit ? `\nJUnit: ${files.junit}` : ''),
     );
   }
+}
+
+function batchExitCode(result: BatchResult, flags: ParsedArgs['flags']): number {
   if (result.summary.errors) return EXIT.INPUT;
   const anyChange = result.summary.changed + result.summary.added + result.summary.removed > 0;
   return flags.has('--fail-on-change') && anyChange ? EXIT.CHANGES : EXIT.OK;
+}
+
+/** The screenshot a report names (`FILE` or `REF:path` of the repository in the working folder), if it can be read. */
+function readLabelled(label: string | undefined): Uint8Array | undefined {
+  if (!label) return undefined;
+  try {
+    if (fs.existsSync(label)) return readInputBytes(label);
+    if (!label.includes(':')) return undefined;
+    return new Uint8Array(execFileSync('git', ['show', label], { maxBuffer: 512 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] }));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `procap merge REPORT.json...`: joins the JSON reports of the shards of one batch into the report of
+ * the whole run and writes it as JSON, HTML, Markdown or JUnit. The HTML embeds the screenshots of
+ * changed, added and removed pairs where the paths the reports name can still be read (files, or
+ * `REF:path` in the git repository of the working folder); otherwise it shows the captions alone.
+ */
+async function commandMerge(args: ParsedArgs, out: (s: string) => void): Promise<number> {
+  if (!args.positional.length) throw new UsageError('merge needs the JSON reports of the shards: procap merge A.json B.json ...');
+  const reports = args.positional.map((file) => {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+    }
+    try {
+      return { file, data: JSON.parse(text) as unknown };
+    } catch (e) {
+      throw new UsageError(`${file} is not JSON: ${(e as Error).message}`);
+    }
+  });
+  let result: BatchResult;
+  try {
+    result = mergeReports(reports);
+  } catch (e) {
+    if (e instanceof MergeError) throw new UsageError(e.message);
+    throw e;
+  }
+  const outputs = reportOutputs(args.flags);
+  const entries: GalleryEntry[] = result.pairs.map((p) => {
+    const show = p.changed || p.status === 'added' || p.status === 'removed';
+    const beforePng = show && p.status !== 'added' ? readLabelled(p.before) : undefined;
+    const afterPng = show && p.status !== 'removed' ? readLabelled(p.after) : undefined;
+    return {
+      name: p.name,
+      status: p.status,
+      ...(p.report ? { report: p.report } : {}),
+      ...(p.error ? { error: p.error } : {}),
+      ...(beforePng ? { beforePng } : {}),
+      ...(afterPng ? { afterPng } : {}),
+    };
+  });
+  writeReports(result, entries, outputs, `${args.positional.length} report(s) merged`, args.flags, out);
+  return batchExitCode(result, args.flags);
+}
+
+/** The package's version (package.json beside dist/). */
+function packageVersion(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const manifest = JSON.parse(fs.readFileSync(path.resolve(here, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
+  return manifest.version;
 }
 
 /** Runs the CLI; returns the exit code (never calls process.exit, so tests can call it). */
@@ -676,14 +808,23 @@ export async function main(
       out(USAGE);
       return command ? EXIT.OK : EXIT.USAGE;
     }
+    if (command === '--version' || command === 'version') {
+      out(packageVersion());
+      return EXIT.OK;
+    }
     const args = parseArgs(rest, command);
     if (args.flags.has('--help')) {
       out(USAGE);
       return EXIT.OK;
     }
+    if (args.flags.has('--version')) {
+      out(packageVersion());
+      return EXIT.OK;
+    }
     if (command === 'describe') return await commandDescribe(args, out);
     if (command === 'batch') return await commandBatch(args, out, err);
-    throw new UsageError(`unknown command "${command}" (use describe or batch)`);
+    if (command === 'merge') return await commandMerge(args, out);
+    throw new UsageError(`unknown command "${command}" (use describe, batch or merge)`);
   } catch (e) {
     if (e instanceof UsageError) {
       err(`procap: ${e.message}\n${USAGE}`);
