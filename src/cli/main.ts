@@ -401,6 +401,8 @@ function stripFrames(report: ChangeReport): ChangeReport {
 }
 
 async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Promise<number> {
+  for (const flag of ['--markdown', '--junit', '--report-url'])
+    if (args.flags.has(flag)) throw new UsageError(`${flag} is a report of batch and merge; describe writes --json, --html and --frames`);
   if (args.positional.length !== 2) throw new UsageError('describe needs exactly two PNG files: BEFORE AFTER');
   const [beforePath, afterPath] = args.positional;
   const html = args.flags.get('--html');
@@ -799,8 +801,8 @@ function packageVersion(): string {
 /** Runs the CLI; returns the exit code (never calls process.exit, so tests can call it). */
 export async function main(
   argv: string[],
-  out = (s: string) => process.stdout.write(s + '\n'),
-  err = (s: string) => process.stderr.write(s + '\n'),
+  out: (s: string) => void = (s) => void process.stdout.write(s + '\n'),
+  err: (s: string) => void = (s) => void process.stderr.write(s + '\n'),
 ): Promise<number> {
   try {
     const [command, ...rest] = argv;

@@ -128,3 +128,44 @@ test('--frames into a used folder: the new frames replace the old ones whole, ne
   assert.ok(!fs.readdirSync(root).some((n) => n.endsWith('.tmp') || n.endsWith('.old')), fs.readdirSync(root).join(' '));
   fs.rmSync(root, { recursive: true, force: true });
 });
+
+test('merge and describe refuse what they cannot do with exit 2, before writing anything', async () => {
+  const { main } = await import('../../src/cli/main.js');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-merge-args-'));
+  const run = async (argv: string[]) => {
+    const lines: string[] = [];
+    const code = await main(
+      argv,
+      (s) => lines.push(s),
+      (s) => lines.push(s),
+    );
+    return { code, text: lines.join('\n') };
+  };
+  const shard = (index: number, names: string[]) => {
+    const file = path.join(dir, `s${index}.json`);
+    const pairs = names.map((name) => ({ name, status: 'compared', changed: false, summary: 'no visible change' }));
+    fs.writeFileSync(file, JSON.stringify({ shard: { index, count: 2 }, summary: { seconds: 1 }, pairs }));
+    return file;
+  };
+  const out = path.join(dir, 'merged.json');
+  const missing = await run(['merge', shard(1, ['a.png']), '--json-file', out]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.text, /shard 2\/2 missing/);
+  assert.ok(!fs.existsSync(out));
+  const notJson = path.join(dir, 'x.json');
+  fs.writeFileSync(notJson, '{oops');
+  assert.match((await run(['merge', notJson])).text, /x\.json is not JSON/);
+  assert.equal((await run(['merge'])).code, 2);
+  const ok = await run(['merge', shard(2, ['b.png']), shard(1, ['a.png']), '--json-file', out, '--fail-on-change']);
+  assert.equal(ok.code, 0, ok.text);
+  assert.deepEqual(
+    JSON.parse(fs.readFileSync(out, 'utf8')).pairs.map((p: { name: string }) => p.name),
+    ['a.png', 'b.png'],
+  );
+  const describe = await run(['describe', 'a.png', 'b.png', '--junit', path.join(dir, 'j.xml')]);
+  assert.equal(describe.code, 2);
+  assert.match(describe.text, /--junit is a report of batch and merge/);
+  const version = await run(['--version']);
+  assert.equal(version.code, 0);
+  assert.match(version.text, /^\d+\.\d+\.\d+/);
+});
