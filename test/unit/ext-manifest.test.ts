@@ -78,3 +78,11 @@ test('the extension declares untrusted-workspace behaviour and restricts its set
   );
   assert.equal(manifest.main, './dist/extension.cjs');
 });
+
+test('the extension activates for its views and for workspaces with screenshots, not on every start-up', () => {
+  const events: string[] = manifest.activationEvents;
+  assert.ok(!events.includes('*') && !events.includes('onStartupFinished'), events.join(', '));
+  for (const view of manifest.contributes.views.procapReview.map((v: { id: string }) => v.id))
+    assert.ok(events.includes(`onView:${view}`), view);
+  assert.ok(events.includes('workspaceContains:**/*.png'));
+});
