@@ -1,46 +1,95 @@
-// Snapshot-test failures: finds Playwright's test-results/*-actual|expected|diff.png and
-// jest-image-snapshot's __diff_output__ images, pairs them (pure/snapshotPairing.ts) and lists
-// them in the "Snapshot Failures" view; one click opens the review panel on a pair.
+// Snapshot-test failures: finds Playwright's NAME-actual|expected|diff.png (in test-results/ or the
+// outputDir its config names) and jest-image-snapshot's __diff_output__ images (or the configured
+// customDiffDir), pairs them (pure/snapshotPairing.ts) and lists them in the "Snapshot Test Failures"
+// view; one click opens the review panel on a pair. The folders come from the project's
+// playwright.config.* and jest-image-snapshot options, read as text (pure/snapshotConfig.ts), never run.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { PNG } from 'pngjs';
 import { pairSnapshotOutputs, playwrightBaselineCandidates, jestCompositeParts, type SnapshotPair } from './pure/snapshotPairing.js';
+import { jestOutputDirs, readSnapshotLayout, templateBaseDir, type SnapshotLayout } from './pure/snapshotConfig.js';
 import { fileSide, readImageUri, type Comparison, type ImageSide } from './comparison.js';
 import type { Log } from './log.js';
 
 const SNAPSHOT_GLOBS = ['**/test-results/**/*-{actual,expected,diff}.png', '**/__image_snapshots__/**/*.png'];
 const PLAYWRIGHT_BASELINE_GLOB = '**/*-snapshots/**/*.png';
+/** Files that may set the folders: Playwright configs, and test or setup files with jest-image-snapshot options. */
+const CONFIG_GLOBS = [
+  '**/playwright.config.{ts,js,mjs,cjs,mts,cts}',
+  '**/*.{test,spec}.{js,jsx,ts,tsx,mjs,cjs,mts,cts}',
+  '**/{jest.setup,jest-setup,setupTests,setup-tests,jest.config}.{js,ts,mjs,cjs}',
+];
 const EXCLUDE = '**/node_modules/**';
 const MAX_FILES = 5000;
+const MAX_CONFIG_FILES = 2000;
 
 export interface SnapshotEntry {
   folder: vscode.WorkspaceFolder;
   pair: SnapshotPair;
+  layout: SnapshotLayout;
 }
 
 function toUri(folder: vscode.WorkspaceFolder, relative: string): vscode.Uri {
   return vscode.Uri.joinPath(folder.uri, ...relative.split('/'));
 }
 
+function relativeTo(folder: vscode.WorkspaceFolder, uri: vscode.Uri): string {
+  return path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+}
+
+function inFolder(dir: string, glob: string): string {
+  return dir === '' ? glob : `${dir}/${glob}`;
+}
+
+/** The project's own output and baseline folders, read from its config files (not run). */
+async function folderLayout(folder: vscode.WorkspaceFolder): Promise<SnapshotLayout> {
+  const files: string[] = [];
+  for (const glob of CONFIG_GLOBS) {
+    const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), EXCLUDE, MAX_CONFIG_FILES);
+    for (const uri of uris) files.push(relativeTo(folder, uri));
+  }
+  return readSnapshotLayout(folder.uri.fsPath, [...new Set(files)]);
+}
+
+/** Globs (folder relative) of the outputs a layout's tests leave behind. */
+export function outputGlobs(layout: SnapshotLayout): string[] {
+  const globs = new Set(SNAPSHOT_GLOBS);
+  for (const p of layout.playwright) globs.add(inFolder(p.outputDir, '**/*-{actual,expected,diff}.png'));
+  for (const j of layout.jest) {
+    const { diffDir, receivedDir } = jestOutputDirs(j);
+    if (diffDir !== undefined) globs.add(inFolder(diffDir, '*-diff.png'));
+    if (receivedDir !== undefined) globs.add(inFolder(receivedDir, '*-received.png'));
+    if (j.snapshotsDir !== undefined) globs.add(inFolder(j.snapshotsDir, '*.png'));
+  }
+  return [...globs];
+}
+
 /** Finds and pairs every snapshot-test output in the workspace. */
-export async function findSnapshotFailures(): Promise<SnapshotEntry[]> {
+export async function findSnapshotFailures(log?: Log, layouts?: Map<vscode.WorkspaceFolder, SnapshotLayout>): Promise<SnapshotEntry[]> {
   const entries: SnapshotEntry[] = [];
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const layout = await folderLayout(folder);
+    layouts?.set(folder, layout);
+    for (const note of layout.notes) log?.info(`snapshot folders: ${note}`);
     const found: string[] = [];
-    for (const glob of SNAPSHOT_GLOBS) {
+    for (const glob of outputGlobs(layout)) {
       const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob), EXCLUDE, MAX_FILES);
-      for (const uri of uris) found.push(path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/'));
+      for (const uri of uris) found.push(relativeTo(folder, uri));
     }
-    for (const pair of pairSnapshotOutputs(found)) entries.push({ folder, pair });
+    for (const pair of pairSnapshotOutputs([...new Set(found)], layout)) entries.push({ folder, pair, layout });
   }
   return entries;
 }
 
-/** Playwright's real baseline: the *-snapshots file whose bytes equal the -expected copy. */
+/** Playwright's real baseline: the file under the snapshotPathTemplate (or *-snapshots) whose bytes equal the -expected copy. */
 async function findPlaywrightBaseline(entry: SnapshotEntry, expectedBytes: Uint8Array): Promise<vscode.Uri | undefined> {
-  const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(entry.folder, PLAYWRIGHT_BASELINE_GLOB), EXCLUDE, MAX_FILES);
-  const relative = uris.map((uri) => path.relative(entry.folder.uri.fsPath, uri.fsPath).split(path.sep).join('/'));
-  for (const candidate of playwrightBaselineCandidates(entry.pair, relative)) {
+  const globs = new Set([PLAYWRIGHT_BASELINE_GLOB, ...entry.layout.playwright.map((p) => inFolder(templateBaseDir(p), '**/*.png'))]);
+  const relative = new Set<string>();
+  for (const glob of globs) {
+    const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(entry.folder, glob), EXCLUDE, MAX_FILES);
+    for (const uri of uris) relative.add(relativeTo(entry.folder, uri));
+  }
+  for (const candidate of playwrightBaselineCandidates(entry.pair, [...relative], entry.layout)) {
     const uri = toUri(entry.folder, candidate);
     const bytes = await vscode.workspace.fs.readFile(uri);
     if (Buffer.from(bytes).equals(Buffer.from(expectedBytes))) return uri;
@@ -112,17 +161,46 @@ export class SnapshotTree implements vscode.TreeDataProvider<SnapshotItem>, vsco
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly watchers: vscode.FileSystemWatcher[] = [];
+  /** watchers of the configured folders, replaced when the configs change */
+  private configured = new Map<string, vscode.FileSystemWatcher>();
   private refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly log: Log) {
-    for (const glob of SNAPSHOT_GLOBS) {
+    for (const glob of [...SNAPSHOT_GLOBS, '**/playwright.config.{ts,js,mjs,cjs,mts,cts}']) {
       const watcher = vscode.workspace.createFileSystemWatcher(glob);
       const later = () => this.scheduleRefresh();
       watcher.onDidCreate(later);
       watcher.onDidDelete(later);
+      if (glob.includes('playwright.config')) watcher.onDidChange(later);
       this.watchers.push(watcher);
     }
   }
+
+  private watchConfiguredFolders(): void {
+    const wanted = new Map<string, vscode.RelativePattern>();
+    for (const [folder, layout] of this.layouts) {
+      for (const glob of outputGlobs(layout)) {
+        if (SNAPSHOT_GLOBS.includes(glob)) continue;
+        wanted.set(`${folder.uri.toString()}::${glob}`, new vscode.RelativePattern(folder, glob));
+      }
+    }
+    for (const [key, watcher] of this.configured) {
+      if (!wanted.has(key)) {
+        watcher.dispose();
+        this.configured.delete(key);
+      }
+    }
+    for (const [key, pattern] of wanted) {
+      if (this.configured.has(key)) continue;
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+      const later = () => this.scheduleRefresh();
+      watcher.onDidCreate(later);
+      watcher.onDidDelete(later);
+      this.configured.set(key, watcher);
+    }
+  }
+
+  private readonly layouts = new Map<vscode.WorkspaceFolder, SnapshotLayout>();
 
   private scheduleRefresh(): void {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
@@ -132,8 +210,10 @@ export class SnapshotTree implements vscode.TreeDataProvider<SnapshotItem>, vsco
   }
 
   async refresh(): Promise<SnapshotEntry[]> {
-    this.entries = await findSnapshotFailures();
+    this.layouts.clear();
+    this.entries = await findSnapshotFailures(this.log, this.layouts);
     this.log.info(`snapshot failures: ${this.entries.length} pair(s) found`);
+    this.watchConfiguredFolders();
     this.changed.fire();
     return this.entries;
   }
@@ -149,6 +229,7 @@ export class SnapshotTree implements vscode.TreeDataProvider<SnapshotItem>, vsco
   dispose(): void {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     for (const watcher of this.watchers) watcher.dispose();
+    for (const watcher of this.configured.values()) watcher.dispose();
     this.changed.dispose();
   }
 }
