@@ -59,8 +59,10 @@ sed "s#^!node_modules/onnxruntime-node/bin/napi-v6/linux/x64/\*\*\$#!node_module
   || { echo "package-vsix: node_modules/onnxruntime-node has no binaries for $TARGET" >&2; exit 1; }
 
 rm -f "$OUT"
+# The package's README is the product README (README.md is the developer's); its images are under
+# media/screenshots/, inside the VSIX, so VS Code's extension page shows them from the installed files.
 PATH="$NODE24_BIN:$PATH" "$VSCE" package --target "$TARGET" --ignoreFile "$IGNORE" --out "$OUT" \
-  --allow-missing-repository --skip-license --no-rewrite-relative-links
+  --allow-missing-repository --no-rewrite-relative-links --readme-path README.marketplace.md
 
 # Check the contents. A VSIX is a zip: the extension's files live under extension/.
 /usr/bin/python3 - "$OUT" "$TARGET" "$BIN_DIR" <<'PY'
@@ -107,6 +109,17 @@ if other:
 if any(n.startswith('extension/node_modules/onnxruntime-node/') for n in names) and \
         not any(n.endswith(f'{bin_dir}/onnxruntime_binding.node') for n in names):
     problems.append(f'onnxruntime-node is in the VSIX without its {target} binding')
+# The marketplace files: the product README (not the developer's), its images, the licence, the changelog, the icon.
+for f in ('extension/LICENSE.txt', 'extension/changelog.md', 'extension/readme.md', 'extension/media/icon.png'):
+    if f not in names and f.replace('.txt', '') not in names:
+        problems.append(f'{f[10:]} is not in the VSIX')
+if 'extension/readme.md' in names:
+    readme = zipfile.ZipFile(vsix).read('extension/readme.md').decode('utf8')
+    if 'npm run' in readme or 'scripts/' in readme:
+        problems.append('readme.md in the VSIX is the developer README, not README.marketplace.md')
+    for image in re.findall(r'!\[[^\]]*\]\(([^)\s]+)\)', readme):
+        if not re.match(r'https?://', image) and 'extension/' + image not in names:
+            problems.append(f'readme.md shows {image}, which is not in the VSIX')
 vsix_manifest = zipfile.ZipFile(vsix).read('extension.vsixmanifest').decode('utf8')
 if f'TargetPlatform="{target}"' not in vsix_manifest:
     problems.append(f'the VSIX manifest does not name its target platform {target}')

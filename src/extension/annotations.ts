@@ -1,10 +1,11 @@
 // Inline caption annotations: where code or Markdown names a PNG file that differs from HEAD,
-// the change's caption is shown at the end of that line (a decoration) and in a hover with a link
-// that opens the review panel. Git is needed to know what changed, so this runs in trusted
+// the change's caption is shown at the end of that line (a decoration after the last character,
+// never inside the string literal that names the file) and in a hover over the file's name with a
+// link that opens the review panel. Git is needed to know what changed, so this runs in trusted
 // workspaces only; it reads files, never writes any.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { findImageReferences, resolveImageReference } from './pure/imageReferences.js';
+import { findImageReferences, lineCaption, resolveImageReference } from './pure/imageReferences.js';
 import { repositoryRoot, runGit, showFileAt } from './git.js';
 import { repositoryRelativePath } from './pure/gitText.js';
 import type { Engine } from './engine.js';
@@ -14,7 +15,10 @@ import { readImageUri } from './comparison.js';
 import type { ChangeReport } from '../core/report.js';
 
 interface Annotation {
+  /** the file's name in the line (the hover's range) */
   range: vscode.Range;
+  /** the reference as written */
+  reference: string;
   imageUri: vscode.Uri;
   report: ChangeReport;
 }
@@ -105,6 +109,7 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
           if (report !== null) {
             found.push({
               range: new vscode.Range(line, reference.start, line, reference.end),
+              reference: reference.text,
               imageUri: vscode.Uri.file(candidate),
               report,
             });
@@ -141,18 +146,36 @@ export class InlineAnnotations implements vscode.HoverProvider, vscode.Disposabl
     this.annotations.set(document.uri.toString(), annotations);
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() !== document.uri.toString()) continue;
+      // one caption per line, after its last character
+      const byLine = new Map<number, Annotation[]>();
+      for (const annotation of annotations) {
+        const line = annotation.range.start.line;
+        byLine.set(line, [...(byLine.get(line) ?? []), annotation]);
+      }
       editor.setDecorations(
         this.decoration,
-        annotations.map((annotation) => ({
-          range: annotation.range,
-          renderOptions: { after: { contentText: `ProCap: ${annotation.report.summary}` } },
-        })),
+        [...byLine]
+          .filter(([line]) => line < document.lineCount)
+          .map(([line, onLine]) => {
+            const end = document.lineAt(line).range.end;
+            return {
+              range: new vscode.Range(end, end),
+              renderOptions: {
+                after: { contentText: lineCaption(onLine.map((a) => ({ reference: a.reference, summary: a.report.summary }))) },
+              },
+            };
+          }),
       );
     }
   }
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
-    const annotation = this.annotations.get(document.uri.toString())?.find((a) => a.range.contains(position));
+    const annotations = this.annotations.get(document.uri.toString()) ?? [];
+    // over the file's name, or over the caption at the end of its line
+    const atLineEnd = position.character >= document.lineAt(position.line).text.length;
+    const annotation =
+      annotations.find((a) => a.range.contains(position)) ??
+      (atLineEnd ? annotations.find((a) => a.range.start.line === position.line) : undefined);
     if (annotation === undefined) return undefined;
     const markdown = new vscode.MarkdownString(undefined, true);
     // only our own "open panel" command may run from this hover

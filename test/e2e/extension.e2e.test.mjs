@@ -344,29 +344,35 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await camera.shot(page, 'palette-describe-report');
   });
 
-  uiTest('keybindings: Ctrl+Alt+D starts Describe Change with its file picker; Ctrl+Alt+H describes the open PNG vs HEAD', async () => {
-    // Ctrl+Alt+D (no when clause): the BEFORE picker opens; Escape leaves it.
-    await page.keyboard.press('Control+Alt+KeyD');
-    const picker = page.locator('.quick-input-widget .quick-input-title', { hasText: /choose the BEFORE image/ });
-    await picker.waitFor();
-    await camera.shot(page, 'keybinding-ctrl-alt-d');
-    await page.keyboard.press('Escape');
-    await picker.waitFor({ state: 'hidden' });
+  uiTest(
+    'keybindings: Ctrl+K Ctrl+Shift+D starts Describe Change with its file picker; Ctrl+K Ctrl+Shift+H describes the open PNG vs HEAD',
+    async () => {
+      // Ctrl+K Ctrl+Shift+D (outside the terminal): the BEFORE picker opens; Escape leaves it.
+      await page.keyboard.press('Control+KeyK');
+      await page.keyboard.press('Control+Shift+KeyD');
+      const picker = page.locator('.quick-input-widget .quick-input-title', { hasText: /choose the BEFORE image/ });
+      await picker.waitFor();
+      await camera.shot(page, 'keybinding-ctrl-k-ctrl-shift-d');
+      await page.keyboard.press('Escape');
+      await picker.waitFor({ state: 'hidden' });
 
-    // Ctrl+Alt+H with a PNG of the repository as the active editor (VS Code's image preview).
-    const changed = fixture.workingTreeChange;
-    await openFile(page, changed);
-    // Keys go to the image once its preview (a webview) has the focus; pressed earlier, they went to
-    // the closing Go to File box.
-    await page.waitForFunction(() => document.activeElement?.matches('iframe.webview.ready'));
-    await page.keyboard.press('Control+Alt+KeyH');
-    const report = await expectReportInPanel(page, { titleIncludes: `${changed}: HEAD ↔ working tree` });
-    if (sharedSettingsSummary) assert.equal(report.summary, sharedSettingsSummary, 'Ctrl+Alt+H and Source Control describe the same pair');
-    const shown = await panelImageBytes(page);
-    assert.ok(shown.before.equals(gitBlob(`HEAD:${changed}`)), `the panel's before image is not HEAD:${changed}`);
-    assert.ok(shown.after.equals(readFileSync(join(workspace, changed))), `the panel's after image is not the working-tree ${changed}`);
-    await camera.shot(page, 'keybinding-ctrl-alt-h-report');
-  });
+      // Ctrl+K Ctrl+Shift+H with a PNG of the repository as the active editor (VS Code's image preview).
+      const changed = fixture.workingTreeChange;
+      await openFile(page, changed);
+      // Keys go to the image once its preview (a webview) has the focus; pressed earlier, they went to
+      // the closing Go to File box.
+      await page.waitForFunction(() => document.activeElement?.matches('iframe.webview.ready'));
+      await page.keyboard.press('Control+KeyK');
+      await page.keyboard.press('Control+Shift+KeyH');
+      const report = await expectReportInPanel(page, { titleIncludes: `${changed}: HEAD ↔ working tree` });
+      if (sharedSettingsSummary)
+        assert.equal(report.summary, sharedSettingsSummary, 'Ctrl+K Ctrl+Shift+H and Source Control describe the same pair');
+      const shown = await panelImageBytes(page);
+      assert.ok(shown.before.equals(gitBlob(`HEAD:${changed}`)), `the panel's before image is not HEAD:${changed}`);
+      assert.ok(shown.after.equals(readFileSync(join(workspace, changed))), `the panel's after image is not the working-tree ${changed}`);
+      await camera.shot(page, 'keybinding-ctrl-k-ctrl-shift-h-report');
+    },
+  );
 
   uiTest('Source Control: an image staged and changed again, "Describe Change (Staged ↔ Working Tree)" and "(HEAD ↔ Staged)"', async () => {
     const path = fixture.stagedChange;
@@ -447,7 +453,13 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
           if (!lineEl.textContent.includes(text)) continue;
           for (const span of lineEl.querySelectorAll('span')) {
             const content = getComputedStyle(span, '::after').content;
-            if (content && content !== 'none' && content.includes('ProCap')) return JSON.parse(content);
+            if (content && content !== 'none' && content.includes('ProCap')) {
+              // the text of the line before the caption: the whole line when it stands at the end
+              const before = document.createRange();
+              before.setStart(lineEl, 0);
+              before.setEndBefore(span);
+              return { text: JSON.parse(content), before: before.toString(), line: lineEl.textContent };
+            }
           }
         }
         return null;
@@ -456,7 +468,15 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
       { timeout: DESCRIBE_TIMEOUT_MS },
     );
     // VS Code writes the decoration's spaces as no-break spaces.
-    const decorationText = (await decoration.jsonValue()).replace(/\u00a0/g, ' ');
+    const found = await decoration.jsonValue();
+    const decorationText = found.text.replace(/\u00a0/g, ' ');
+    // at the end of the line, not inside the string literal that names the file
+    assert.equal(
+      found.before.replace(/\u00a0/g, ' ').trimEnd(),
+      found.line.replace(/\u00a0/g, ' ').trimEnd(),
+      'the caption is not at the end of the line',
+    );
+    assert.ok(found.line.trimEnd().endsWith(');'), `line text "${found.line}"`);
     await camera.shot(page, 'inline-annotation');
     assert.ok(/^ProCap: \S/.test(decorationText), `decoration text "${decorationText}"`);
     if (sharedSettingsSummary) {
@@ -493,6 +513,33 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     });
     await camera.shot(page, 'snapshot-failure-report');
   });
+
+  uiTest(
+    'snapshot test failure from a project with its own outputDir and snapshotPathTemplate: listed, opens, and accept names its baseline',
+    async () => {
+      const failure = fixture.customSnapshotFailure;
+      const baselineFile = join(workspace, fixture.customSnapshotBaseline);
+      const original = readFileSync(baselineFile);
+      const row = await snapshotFailureRow(page, failure);
+      const description = await row.locator('.label-description').innerText();
+      assert.ok(description.includes('shop/reports/pw/'), `the row's description does not name the configured outputDir: "${description}"`);
+      // Accept asks first and names the baseline that the config's template leads to; Cancel writes nothing.
+      await row.hover();
+      await row.locator('.action-label[aria-label="Accept Actual as Baseline..."]').click();
+      await modalDialog(page).waitFor();
+      const question = await modalDialog(page).innerText();
+      assert.ok(question.includes(fixture.customSnapshotBaseline), `the confirmation does not name the templated baseline: "${question}"`);
+      await answerModalDialog(page, 'Cancel');
+      assert.ok(readFileSync(baselineFile).equals(original), 'the baseline changed although the accept was cancelled');
+      await row.hover();
+      await row.locator('.action-label[aria-label="Open Snapshot Test Failure..."]').click();
+      await expectReportInPanel(page, {
+        titleIncludes: failure.split('/').at(-1),
+        changedBox: changedPixelsBox(`${failure}-expected.png`, `${failure}-actual.png`),
+      });
+      await camera.shot(page, 'snapshot-failure-custom-layout');
+    },
+  );
 
   uiTest(
     'snapshot baseline accept: asks first, then overwrites the baseline with a backup kept; Undo restores the original bytes',

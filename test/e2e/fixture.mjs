@@ -8,6 +8,9 @@
 //   - a Playwright-style snapshot failure under test-results/ (actual, expected, diff) whose baseline
 //     is committed under src/login.spec.ts-snapshots/ (byte-equal to the -expected copy, as
 //     Playwright leaves it), so that "accept" has a real file to overwrite,
+//   - a second Playwright project, shop/, whose playwright.config.ts sets its own outputDir and
+//     snapshotPathTemplate: its failure lies in shop/reports/pw/ and its baseline in
+//     shop/tests/__screenshots__/cart.spec.ts/ (found only by reading the config),
 //   - source files and a Markdown file that name the changed screenshots.
 // Usage: node test/e2e/fixture.mjs WORKSPACE_DIR   (prints a JSON description of what it made)
 import { execFileSync } from 'node:child_process';
@@ -130,8 +133,37 @@ writeFileSync(
     '',
   ].join('\n'),
 );
+// The second Playwright project: custom outputDir and snapshotPathTemplate (relative to its config).
+const customSnapshotBaseline = 'shop/tests/__screenshots__/cart.spec.ts/cart-page.png';
+await render(at(...customSnapshotBaseline.split('/')), appPage({ title: 'Cart', buttonLabel: 'Checkout' }));
+writeFileSync(
+  at('shop', 'playwright.config.ts'),
+  [
+    "import { defineConfig } from '@playwright/test';",
+    '',
+    'export default defineConfig({',
+    "  testDir: './tests',",
+    "  outputDir: 'reports/pw',",
+    "  snapshotPathTemplate: '{testDir}/__screenshots__/{testFilePath}/{arg}{ext}',",
+    "  projects: [{ name: 'chromium' }],",
+    '});',
+    '',
+  ].join('\n'),
+);
+writeFileSync(
+  at('shop', 'tests', 'cart.spec.ts'),
+  [
+    "import { test, expect } from '@playwright/test';",
+    '',
+    "test('cart page', async ({ page }) => {",
+    "  await page.goto('/cart');",
+    "  await expect(page).toHaveScreenshot('cart-page.png');",
+    '});',
+    '',
+  ].join('\n'),
+);
 writeFileSync(at('README.md'), '# Fixture app\n\nThe settings screen:\n\n![settings](screenshots/settings.png)\n');
-writeFileSync(at('.gitignore'), 'test-results/\ncompare/\n');
+writeFileSync(at('.gitignore'), 'test-results/\ncompare/\nshop/reports/\n');
 git('add', '-A');
 git('commit', '-q', '-m', 'Baseline screenshots');
 
@@ -167,6 +199,18 @@ await render(join(snapshotDir, 'login-page-actual.png'), appPage({ title: 'Login
   pixelmatch(expected.data, actual.data, diff.data, expected.width, expected.height, { threshold: 0.1 });
   writeFileSync(join(snapshotDir, 'login-page-diff.png'), PNG.sync.write(diff));
 }
+// The shop project's failure, in its configured outputDir.
+const customSnapshotDir = at('shop', 'reports', 'pw', 'cart-cart-page-chromium');
+mkdirSync(customSnapshotDir, { recursive: true });
+copyFileSync(at(...customSnapshotBaseline.split('/')), join(customSnapshotDir, 'cart-page-expected.png'));
+await render(join(customSnapshotDir, 'cart-page-actual.png'), appPage({ title: 'Cart', buttonLabel: 'Pay now' }));
+{
+  const expected = PNG.sync.read(readFileSync(join(customSnapshotDir, 'cart-page-expected.png')));
+  const actual = PNG.sync.read(readFileSync(join(customSnapshotDir, 'cart-page-actual.png')));
+  const diff = new PNG({ width: expected.width, height: expected.height });
+  pixelmatch(expected.data, actual.data, diff.data, expected.width, expected.height, { threshold: 0.1 });
+  writeFileSync(join(customSnapshotDir, 'cart-page-diff.png'), PNG.sync.write(diff));
+}
 
 await browser.close();
 process.stdout.write(
@@ -181,6 +225,9 @@ process.stdout.write(
       corrupt: 'compare/corrupt.png',
       snapshotFailure: 'test-results/login-Login-page-chromium/login-page',
       snapshotBaseline,
+      // the shop/ project (custom outputDir and snapshotPathTemplate in shop/playwright.config.ts)
+      customSnapshotFailure: 'shop/reports/pw/cart-cart-page-chromium/cart-page',
+      customSnapshotBaseline,
       // staged (index) version differs from HEAD, and the working tree differs from the staged version
       stagedChange: 'screenshots/profile.png',
       // every image that differs between the merge base with main and the working tree

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pairSnapshotOutputs, playwrightBaselineCandidates, jestCompositeParts } from '../../src/extension/pure/snapshotPairing.js';
-import { findImageReferences, resolveImageReference } from '../../src/extension/pure/imageReferences.js';
+import { findImageReferences, lineCaption, resolveImageReference } from '../../src/extension/pure/imageReferences.js';
 
 test('Playwright outputs pair by name inside test-results; unpaired files are left out', () => {
   const pairs = pairSnapshotOutputs([
@@ -72,4 +72,15 @@ test('image references: found in code and Markdown, URLs ignored', () => {
   assert.deepEqual(resolveImageReference('shots/a.png', '/ws/src', ['/ws']), ['/ws/src/shots/a.png', '/ws/shots/a.png']);
   assert.deepEqual(resolveImageReference('../../../etc/x.png', '/ws/src', ['/ws']), []);
   assert.deepEqual(resolveImageReference('/elsewhere/x.png', '/ws/src', ['/ws']), []);
+});
+
+test('the caption at the end of a line: the summary alone for one file, each name with its caption for several', () => {
+  assert.equal(lineCaption([{ reference: 'screenshots/settings.png', summary: 'a banner appears' }]), 'ProCap: a banner appears');
+  assert.equal(
+    lineCaption([
+      { reference: 'shots\\home.png', summary: 'the button turns green' },
+      { reference: './b.png', summary: 'a row is added' },
+    ]),
+    'ProCap: home.png: the button turns green · b.png: a row is added',
+  );
 });

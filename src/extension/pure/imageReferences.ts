@@ -64,3 +64,13 @@ function normaliseSegments(filePath: string): string | undefined {
   }
   return (absolute ? '/' : '') + out.join('/');
 }
+
+/**
+ * The text shown at the end of a line that names changed screenshots: the caption alone for one,
+ * each file's name with its caption for several (in the order they appear on the line).
+ */
+export function lineCaption(captions: ReadonlyArray<{ reference: string; summary: string }>): string {
+  if (captions.length === 1) return `ProCap: ${captions[0].summary}`;
+  const name = (reference: string) => reference.replace(/\\/g, '/').split('/').at(-1) ?? reference;
+  return `ProCap: ${captions.map((c) => `${name(c.reference)}: ${c.summary}`).join(' · ')}`;
+}
