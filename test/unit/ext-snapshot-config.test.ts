@@ -246,6 +246,9 @@ test('no config: the defaults; an unreadable file is noted, not fatal', () => {
       snapshotPathTemplate: PLAYWRIGHT_DEFAULT_TEMPLATE,
     });
     assert.match(empty.notes[0], /no configuration object literal/);
+    const rootOutput = readPlaywrightConfig('playwright.config.ts', "export default defineConfig({ outputDir: '.' });", root);
+    assert.equal(rootOutput.layouts[0].outputDir, 'test-results');
+    assert.match(rootOutput.notes[0], /outputDir is the workspace folder itself/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -301,7 +301,13 @@ export function readPlaywrightConfig(configFile: string, source: string, root: s
 
   const testDirLiteral = literal(config, 'testDir', '');
   const testDir = dir(testDirLiteral, 'testDir', configDir);
-  const outputDir = dir(literal(config, 'outputDir', ''), 'outputDir', posixNormalize(path.posix.join(configDir, 'test-results')));
+  const defaultOutput = posixNormalize(path.posix.join(configDir, 'test-results'));
+  let outputDir = dir(literal(config, 'outputDir', ''), 'outputDir', defaultOutput);
+  if (outputDir === '') {
+    // every file of the folder would count as an output (and none could be a baseline)
+    notes.push(`${configFile}: outputDir is the workspace folder itself; only test-results/ folders are searched`);
+    outputDir = defaultOutput;
+  }
   const snapshotDir = dir(literal(config, 'snapshotDir', ''), 'snapshotDir', testDir);
   const template = templateOf(config, '') ?? PLAYWRIGHT_DEFAULT_TEMPLATE;
   const layouts: PlaywrightLayout[] = [{ config: configFile, testDir, outputDir, snapshotDir, snapshotPathTemplate: template }];
