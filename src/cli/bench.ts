@@ -21,6 +21,7 @@ import { glyphFeatures } from '../core/glyph.js';
 import { Reviewer } from '../core/reviewer.js';
 import type { ChangeReport } from '../core/report.js';
 import { parseOptions } from './args.js';
+import { threadsPerWorker, WorkerPool } from './pool.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
@@ -282,6 +283,15 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   const providerReport = { provider: sessions.provider, reason: sessions.providerReason };
   await sessions.dispose();
 
+  // the same pairs on a pool of 2 workers (as `procap batch --jobs 2`), each warmed up first
+  const pool = new WorkerPool(2, { modelsDir: o.modelsDir, provider: 'auto', threads: threadsPerWorker(2) });
+  const warm = syntheticPair(1920, 1080, 3);
+  await Promise.all([0, 1].map(() => pool.run(warm.before, warm.after, {})));
+  t = performance.now();
+  await Promise.all(batchPairs.map((p) => pool.run(p.before, p.after, {})));
+  const pairsPerMinuteJobs2 = (batchPairs.length * 60_000) / (performance.now() - t);
+  await pool.dispose();
+
   // 1 vs 2 threads on the 1080p / 3 changes pair
   const threads: Record<string, { first_caption_ms: number; full_report_ms: number }> = {};
   for (const n of [1, 2]) {
@@ -364,6 +374,7 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     cancel_stop_ms_max: stops.length ? r1(Math.max(...stops)) : null,
     pairs_per_minute: r1(pairsPerMinute),
     pairs_per_minute_captions_only: r1(pairsPerMinuteCaptionsOnly),
+    pairs_per_minute_jobs_2: r1(pairsPerMinuteJobs2),
     model_load_ms: r1(median(loads)),
     model_load_sequential_ms: loadPerModel,
     peak_rss_mb: describeRss,

@@ -2,6 +2,7 @@
 // pair folders, or two git refs, writing JSON and a self-contained HTML gallery. For CI:
 // --fail-on-change and --shard i/n. Exit codes are listed in USAGE and docs/CLI.md.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { renderGallery, type GalleryEntry } from '../core/html-report.js';
 import { DEFAULT_IMAGE_LIMITS, ImageInputError, readInputBytes } from '../core/image.js';
 import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
 import { parseOptions } from './args.js';
+import { threadsPerWorker, WorkerPool } from './pool.js';
 import { ConfigError, findConfig, loadConfig, screenshotName, settingsFor, type ProcapConfig } from '../core/config.js';
 import { MergeError, mergeReports, renderJunit, renderMarkdown, type BatchPair, type BatchResult } from './ci-report.js';
 
@@ -45,7 +47,8 @@ batch and merge reports:
 options:
   --beam N            beam search width (default 3; 1 = greedy)
   --provider P        auto (default: CUDA, else CPU) | cpu | cuda
-  --threads N         inference threads per model
+  --threads N         inference threads per model (default: the cores, at most 4; batch: the cores / --jobs)
+  --jobs N            batch: pairs described in parallel, each in its own worker thread (default: the cores)
   --models DIR        model folder (default: the package's models/)
   --no-procedure      skip interpolated and imagined frames (faster)
   --threshold X       pixel diff colour threshold 0..1 (default 0.1)
@@ -86,8 +89,15 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
 const unfinished = new Set<string>();
 
 /**
+ * Work in worker threads (batch --jobs): a signal stops it before the process exits, since exiting
+ * while a worker runs a model aborts the process.
+ */
+const stoppers = new Set<{ stop(): Promise<void> }>();
+
+/**
  * On SIGINT, SIGTERM or SIGHUP: remove what is half written, say so, and exit 128 + the signal's
- * number (the model sessions run in this process, so they stop with it). Outputs are written only
+ * number (model sessions in this process stop with it; worker threads are stopped first, at their
+ * next stage boundary, and answer nothing more). Outputs are written only
  * at the end (and a previous run's are removed at the start), so a stopped run leaves none. Started
  * by `npm run`, it also stops when npm is killed: npm does not pass the signal on, and the process
  * would otherwise go on alone (its parent gone) and write its report later.
@@ -96,7 +106,8 @@ export function installSignalHandlers(): void {
   const stop = (why: string, code: number) => {
     for (const file of unfinished) fs.rmSync(file, { recursive: true, force: true });
     process.stderr.write(`procap: stopped by ${why}; no output was written\n`);
-    process.exit(code);
+    if (!stoppers.size) process.exit(code);
+    void Promise.all([...stoppers].map((s) => s.stop())).then(() => process.exit(code));
   };
   const codes: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
   for (const [signal, code] of Object.entries(codes)) process.once(signal, () => stop(signal, code));
@@ -175,6 +186,7 @@ const VALUE_FLAGS = [
   '--markdown',
   '--junit',
   '--report-url',
+  '--jobs',
 ];
 const BOOL_FLAGS = ['--json', '--fail-on-change', '--no-procedure', '--git', '--help', '--version'];
 const OPTIONS = Object.fromEntries([
@@ -246,14 +258,19 @@ function defaultModelsDir(): string {
   return path.resolve(here, '..', '..', '..', 'models');
 }
 
-function sessionsFrom(flags: ParsedArgs['flags']): SessionManager {
+/** The models folder, provider and threads the options ask for (for sessions here or in workers). */
+function engineFrom(flags: ParsedArgs['flags']): { modelsDir: string; provider: ProviderChoice; threads?: number } {
   const provider = (flags.get('--provider') ?? 'auto') as string;
   if (!['auto', 'cpu', 'cuda'].includes(provider)) throw new UsageError(`--provider must be auto, cpu or cuda (got ${provider})`);
-  return new SessionManager({
+  return {
     modelsDir: String(flags.get('--models') ?? defaultModelsDir()),
     provider: provider as ProviderChoice,
     threads: intFlag(flags, '--threads', 1, 256),
-  });
+  };
+}
+
+function sessionsFrom(flags: ParsedArgs['flags']): SessionManager {
+  return new SessionManager(engineFrom(flags));
 }
 
 function describeOptionsFrom(flags: ParsedArgs['flags']): DescribeOptions {
@@ -403,6 +420,7 @@ function stripFrames(report: ChangeReport): ChangeReport {
 async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Promise<number> {
   for (const flag of ['--markdown', '--junit', '--report-url'])
     if (args.flags.has(flag)) throw new UsageError(`${flag} is a report of batch and merge; describe writes --json, --html and --frames`);
+  if (args.flags.has('--jobs')) throw new UsageError('--jobs is an option of batch (pairs described in parallel)');
   if (args.positional.length !== 2) throw new UsageError('describe needs exactly two PNG files: BEFORE AFTER');
   const [beforePath, afterPath] = args.positional;
   const html = args.flags.get('--html');
@@ -540,6 +558,7 @@ function gitPairs(refA: string, refB: string, filter?: RegExp): PairSource[] {
 
 async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const flags = args.flags;
+  const jobs = intFlag(flags, '--jobs', 1, 1024) ?? os.availableParallelism();
   const filter = typeof flags.get('--paths') === 'string' ? globToRegExp(String(flags.get('--paths'))) : undefined;
   let sources: PairSource[];
   let subtitle: string;
@@ -567,77 +586,150 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
   thresholdFlags(flags); // a bad threshold is a usage error before any work
   const outputs = reportOutputs(flags);
 
+  const engine = engineFrom(flags);
+
   const started = performance.now();
-  const sessions = sessionsFrom(flags);
   const entries: GalleryEntry[] = [];
   const result: BatchResult = {
     ...(shard ? { shard } : {}),
     summary: { pairs: sources.length, compared: 0, changed: 0, unchanged: 0, added: 0, removed: 0, errors: 0, seconds: 0 },
     pairs: [],
   };
-  try {
-    for (const source of sources) {
-      if (!source.before || !source.after) {
-        const status = source.before ? 'removed' : 'added';
-        let png: Uint8Array | undefined;
-        try {
-          png = (source.after ?? source.before)!();
-        } catch (e) {
-          // an added or removed screenshot that cannot be read is that pair's error; the run goes on
-          const message = e instanceof Error ? e.message : String(e);
-          result.summary.errors++;
-          entries.push({ name: source.name, status: 'error', error: message });
-          result.pairs.push({ name: source.name, status: 'error', changed: false, error: message, ...labels(source) });
-          err(`ERROR     ${source.name}: ${message}`);
-          continue;
-        }
-        result.summary[status]++;
-        entries.push({ name: source.name, status, ...(status === 'added' ? { afterPng: png } : { beforePng: png }) });
-        result.pairs.push({ name: source.name, status, changed: true, ...labels(source) });
-        continue;
-      }
-      let beforePng: Uint8Array | undefined, afterPng: Uint8Array | undefined;
-      try {
-        beforePng = source.before();
-        afterPng = source.after();
-        const report = await describe(sessions, beforePng, afterPng, {
-          ...options,
-          ...screenshotOptions(project.config, source.name, flags),
-          beforeName: source.beforeLabel,
-          afterName: source.afterLabel,
-        });
-        result.summary.compared++;
-        result.summary[report.changed ? 'changed' : 'unchanged']++;
-        // screenshots are embedded only where something changed: keeps a big suite's gallery small
-        entries.push(
-          report.changed
-            ? { name: source.name, status: 'compared', report, beforePng, afterPng }
-            : { name: source.name, status: 'compared', report },
-        );
-        result.pairs.push({
-          name: source.name,
-          status: 'compared',
-          changed: report.changed,
-          summary: report.summary,
-          ...labels(source),
-          report: stripFrames(report),
-        });
-        err(`${report.changed ? 'CHANGED  ' : 'unchanged'} ${source.name}: ${report.summary}`);
-      } catch (e) {
-        if (e instanceof ModelLoadError) throw e;
-        const message = e instanceof Error ? e.message : String(e);
-        result.summary.errors++;
-        entries.push({ name: source.name, status: 'error', error: message });
-        result.pairs.push({ name: source.name, status: 'error', changed: false, error: message, ...labels(source) });
-        err(`ERROR     ${source.name}: ${message}`);
-      }
+  /** Records one pair's outcome; called in input order whatever order the pairs finish in. */
+  const record = (o: PairOutcome) => {
+    if (o.compared) result.summary.compared++;
+    result.summary[o.count]++;
+    entries.push(o.entry);
+    result.pairs.push(o.pair);
+    if (o.line) err(o.line);
+  };
+  const pairOptions = (source: PairSource): DescribeOptions => ({
+    ...options,
+    ...screenshotOptions(project.config, source.name, flags),
+    beforeName: source.beforeLabel,
+    afterName: source.afterLabel,
+  });
+  // one worker per pair to describe at most; with one, the pairs run in this process as ever
+  const workers = Math.min(jobs, sources.filter((s) => s.before && s.after).length);
+  if (workers <= 1) {
+    const sessions = new SessionManager(engine);
+    try {
+      const run: Describer = (before, after, o) => describe(sessions, before, after, o);
+      for (const source of sources) record(await describePair(source, run, pairOptions(source)));
+    } finally {
+      await sessions.dispose();
     }
-  } finally {
-    await sessions.dispose();
+  } else {
+    // N workers, each with its own sessions and a share of the cores; a pair's files are read only
+    // when a worker is free for it (at most N pairs in memory at once), and the outcomes are recorded
+    // in input order as the run's prefix completes
+    const pool = new WorkerPool(workers, { ...engine, threads: engine.threads ?? threadsPerWorker(workers) });
+    stoppers.add(pool);
+    const outcomes: (PairOutcome | undefined)[] = new Array(sources.length);
+    let recorded = 0;
+    let failure: unknown;
+    const inFlight = new Set<Promise<void>>();
+    const run: Describer = (before, after, o) => pool.run(before, after, o);
+    try {
+      for (let i = 0; i < sources.length && failure === undefined; i++) {
+        while (inFlight.size >= workers) await Promise.race(inFlight);
+        if (failure !== undefined) break;
+        const source = sources[i];
+        const task = describePair(source, run, pairOptions(source)).then(
+          (outcome) => {
+            outcomes[i] = outcome;
+            while (recorded < outcomes.length && outcomes[recorded]) {
+              record(outcomes[recorded]!);
+              outcomes[recorded++] = undefined;
+            }
+          },
+          (e: unknown) => {
+            failure ??= e;
+          },
+        );
+        inFlight.add(task);
+        void task.finally(() => inFlight.delete(task));
+      }
+      await Promise.all(inFlight);
+      if (failure !== undefined) throw failure;
+    } finally {
+      await pool.dispose();
+      stoppers.delete(pool);
+    }
   }
   result.summary.seconds = Number(((performance.now() - started) / 1000).toFixed(3));
   writeReports(result, entries, outputs, subtitle, flags, out);
   return batchExitCode(result, flags);
+}
+
+type Describer = (before: Uint8Array, after: Uint8Array, options: DescribeOptions) => Promise<ChangeReport>;
+
+/** What one pair adds to a batch result: its gallery entry, its JSON record, its counter and its console line. */
+interface PairOutcome {
+  entry: GalleryEntry;
+  pair: BatchPair;
+  count: 'changed' | 'unchanged' | 'added' | 'removed' | 'errors';
+  compared: boolean;
+  line?: string;
+}
+
+/**
+ * One pair of a batch: an added or removed screenshot read, or both sides read and described with
+ * `run`. A pair that fails is that pair's error and the run goes on; a model that cannot be loaded
+ * stops the run (exit 4).
+ */
+async function describePair(source: PairSource, run: Describer, options: DescribeOptions): Promise<PairOutcome> {
+  const failed = (e: unknown): PairOutcome => {
+    const message = e instanceof Error ? e.message : String(e);
+    return {
+      entry: { name: source.name, status: 'error', error: message },
+      pair: { name: source.name, status: 'error', changed: false, error: message, ...labels(source) },
+      count: 'errors',
+      compared: false,
+      line: `ERROR     ${source.name}: ${message}`,
+    };
+  };
+  if (!source.before || !source.after) {
+    const status = source.before ? 'removed' : 'added';
+    let png: Uint8Array;
+    try {
+      png = (source.after ?? source.before)!();
+    } catch (e) {
+      return failed(e);
+    }
+    return {
+      entry: { name: source.name, status, ...(status === 'added' ? { afterPng: png } : { beforePng: png }) },
+      pair: { name: source.name, status, changed: true, ...labels(source) },
+      count: status,
+      compared: false,
+    };
+  }
+  try {
+    const beforePng = source.before();
+    const afterPng = source.after();
+    const report = await run(beforePng, afterPng, options);
+    return {
+      // screenshots are embedded only where something changed: keeps a big suite's gallery small
+      entry: report.changed
+        ? { name: source.name, status: 'compared', report, beforePng, afterPng }
+        : { name: source.name, status: 'compared', report },
+      pair: {
+        name: source.name,
+        status: 'compared',
+        changed: report.changed,
+        summary: report.summary,
+        ...labels(source),
+        report: stripFrames(report),
+      },
+      count: report.changed ? 'changed' : 'unchanged',
+      compared: true,
+      line: `${report.changed ? 'CHANGED  ' : 'unchanged'} ${source.name}: ${report.summary}`,
+    };
+  } catch (e) {
+    // (a ModelLoadError, or one from a worker rebuilt with its name)
+    if (e instanceof Error && e.name === 'ModelLoadError') throw e;
+    return failed(e);
+  }
 }
 
 /** Where a pair's screenshots were read, as the JSON report records them. */
@@ -840,7 +932,7 @@ export async function main(
       err(`procap: ${e.message}`);
       return EXIT.INPUT;
     }
-    if (e instanceof ModelLoadError) {
+    if (e instanceof ModelLoadError || (e instanceof Error && e.name === 'ModelLoadError')) {
       err(`procap: model error: ${e.message}`);
       return EXIT.MODEL;
     }

@@ -26,6 +26,7 @@ test('npm pack + npm install -g of the tarball gives a working procap describe o
   for (const wanted of [
     'bin/procap.js',
     'dist/src/cli/main.js',
+    'dist/src/cli/pool.js',
     'dist/src/core/pipeline.js',
     'dist/src/core/worker.js',
     'dist/models/contract.json',

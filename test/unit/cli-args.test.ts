@@ -169,3 +169,26 @@ test('merge and describe refuse what they cannot do with exit 2, before writing 
   assert.equal(version.code, 0);
   assert.match(version.text, /^\d+\.\d+\.\d+/);
 });
+
+test('batch --jobs takes a whole number of workers from 1: 0, -1, 1.5 and abc are usage errors (exit 2), before any work', async () => {
+  const { main } = await import('../../src/cli/main.js');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-jobs-args-'));
+  for (const side of ['before', 'after']) fs.mkdirSync(path.join(dir, side));
+  const out = path.join(dir, 'report.json');
+  fs.writeFileSync(out, '{"the previous run": true}');
+  for (const argv of [['--jobs', '0'], ['--jobs=-1'], ['--jobs', '-1'], ['--jobs', 'abc'], ['--jobs', '1.5'], ['--jobs', ''], ['--jobs']]) {
+    const lines: string[] = [];
+    const code = await main(
+      ['batch', path.join(dir, 'before'), path.join(dir, 'after'), '--json-file', out, ...argv],
+      (s) => lines.push(s),
+      (s) => lines.push(s),
+    );
+    assert.equal(code, 2, `${argv.join(' ')}: ${lines.join('\n')}`);
+    assert.match(lines.join('\n'), /--jobs/, argv.join(' '));
+    assert.ok(fs.existsSync(out), `${argv.join(' ')}: the previous report is left alone`);
+  }
+  const describe: string[] = [];
+  assert.equal(await main(['describe', 'a.png', 'b.png', '--jobs', '2'], undefined, (s) => describe.push(s)), 2);
+  assert.match(describe.join('\n'), /--jobs is an option of batch/);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
