@@ -34,7 +34,7 @@ export const EXIT = {
 
 const USAGE = `usage:
   procap describe BEFORE.png AFTER.png [--json] [--html FILE] [--frames DIR] [options]
-  procap batch BEFORE_DIR AFTER_DIR [--out DIR] [--json] [--json-file FILE] [--html FILE] [--fail-on-change] [--shard i/n] [options]
+  procap batch BEFORE_DIR AFTER_DIR [--out DIR] [--json] [--json-file FILE] [--html FILE] [--fail-on-change] [--shard i/n] [--jobs N] [options]
   procap batch --pairs DIR        (DIR/<name>/before.png + after.png)
   procap batch --git REF_A REF_B [--paths GLOB]   (PNG files of the repository at two refs)
   procap merge SHARD.json... [--out DIR] [--json-file FILE] [--html FILE] [--markdown FILE] [--junit FILE]
