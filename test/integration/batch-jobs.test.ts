@@ -144,3 +144,20 @@ test('batch --jobs 2 stopped by SIGTERM while its workers describe: exit 143, th
   assert.deepEqual(fs.readdirSync(out), [], 'neither the previous nor a new report');
   assert.ok(Date.now() - killedAt < 10_000, 'the workers stop at their next stage boundary');
 });
+
+test('batch --jobs 2 with a model file missing: exit 4 as with --jobs 1, no report', () => {
+  const { before, after } = suite();
+  const models = tempDir('jobs-models');
+  for (const file of fs.readdirSync(MODELS_DIR))
+    if (!file.startsWith('tokenizer_encoder') && fs.statSync(path.join(MODELS_DIR, file)).isFile())
+      fs.copyFileSync(path.join(MODELS_DIR, file), path.join(models, file));
+  for (const jobs of ['1', '2']) {
+    const json = path.join(tempDir('jobs-model-out'), 'report.json');
+    const r = cli(['batch', before, after, '--jobs', jobs, '--json-file', json, '--models', models, '--provider', 'cpu']);
+    assert.equal(r.code, 4, `--jobs ${jobs}: ${r.stderr}`);
+    assert.match(r.stderr, /procap: model error: .*tokenizer_encoder\.onnx: the model file is missing/);
+    assert.doesNotMatch(r.stderr, /^(CHANGED|unchanged|ERROR)/m);
+    assert.ok(!fs.existsSync(json));
+  }
+  fs.rmSync(models, { recursive: true, force: true });
+});
