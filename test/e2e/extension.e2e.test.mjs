@@ -294,6 +294,23 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await panel.locator('[data-testid="view-side-by-side"][aria-pressed="true"]').waitFor();
   });
 
+  uiTest('a mask in procap.config.json: a clock that changed only inside it is no change, and the panel draws it hatched', async () => {
+    const [beforePath, afterPath] = fixture.maskedClock;
+    const lastRow = await selectInExplorer(page, [beforePath, afterPath]);
+    await pickFromContextMenu(page, lastRow, 'Describe Change');
+    const panel = panelFrame(page);
+    await panel.locator('[data-testid="title"]', { hasText: `${beforePath} ↔ ${afterPath}` }).waitFor();
+    const summary = panel.locator('[data-testid="summary"]');
+    const error = panel.locator('[data-testid="error"]');
+    await summary.or(error).first().waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
+    if (await error.isVisible()) assert.fail(`the panel shows an error instead of a report: ${await error.innerText()}`);
+    assert.equal((await summary.innerText()).trim(), 'no visible change');
+    assert.equal(await summary.getAttribute('data-changed'), 'false');
+    await panel.locator('[data-testid="masked-box"]').first().waitFor();
+    await panel.locator('[data-testid="masked-note"]', { hasText: '[300, 0, 400, 48]' }).waitFor();
+    await camera.shot(page, 'masked-clock');
+  });
+
   uiTest('Source Control: a modified image, right-click "Describe Change (HEAD ↔ Working Tree)"', async () => {
     const changed = fixture.workingTreeChange;
     const fileName = changed.split('/').at(-1);

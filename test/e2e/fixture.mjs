@@ -34,7 +34,14 @@ mkdirSync(workspace, { recursive: true });
 const CHROMIUM = process.env.PROCAP_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 /** A small app screen; the options change one thing at a time, like a real UI regression. */
-function appPage({ title = 'Account', buttonColor = '#1f6feb', buttonLabel = 'Sign in', extraRow = false, banner = false } = {}) {
+function appPage({
+  title = 'Account',
+  buttonColor = '#1f6feb',
+  buttonLabel = 'Sign in',
+  extraRow = false,
+  banner = false,
+  clock = '',
+} = {}) {
   return `<!doctype html><html><head><style>
     body { margin: 0; font-family: 'DejaVu Sans', sans-serif; background: #f6f8fa; color: #1f2328; }
     header { background: #24292f; color: #fff; padding: 14px 20px; font-size: 18px; }
@@ -47,7 +54,7 @@ function appPage({ title = 'Account', buttonColor = '#1f6feb', buttonLabel = 'Si
     .banner { background: #fff8c5; border: 1px solid #d4a72c; padding: 8px 12px; margin-bottom: 12px;
       width: 312px; font-size: 13px; border-radius: 6px; }
   </style></head><body>
-    <header>${title}</header>
+    <header>${title}${clock ? `<span style="position: absolute; right: 16px; top: 15px; font-size: 14px">${clock}</span>` : ''}</header>
     <main>
       ${banner ? '<div class="banner">Your password expires in 3 days</div>' : ''}
       <div class="card">
@@ -164,6 +171,11 @@ writeFileSync(
 );
 writeFileSync(at('README.md'), '# Fixture app\n\nThe settings screen:\n\n![settings](screenshots/settings.png)\n');
 writeFileSync(at('.gitignore'), 'test-results/\ncompare/\nshop/reports/\n');
+// The project's ignore regions: the clock in the header of the compare/clock-*.png screens.
+writeFileSync(
+  at('procap.config.json'),
+  JSON.stringify({ screenshots: [{ glob: 'compare/clock-*.png', masks: [[300, 0, 400, 48]] }] }, null, 2) + '\n',
+);
 git('add', '-A');
 git('commit', '-q', '-m', 'Baseline screenshots');
 
@@ -186,6 +198,9 @@ await render(
 await render(at('compare', 'before.png'), appPage({ title: 'Sign up' }));
 await render(at('compare', 'after.png'), appPage({ title: 'Sign up', extraRow: true }));
 writeFileSync(at('compare', 'corrupt.png'), Buffer.from('this is not a PNG file, it only has the name of one\n'));
+// Two screens that differ only in a clock the project's procap.config.json masks.
+await render(at('compare', 'clock-before.png'), appPage({ title: 'Dashboard', clock: '10:42' }));
+await render(at('compare', 'clock-after.png'), appPage({ title: 'Dashboard', clock: '11:07' }));
 
 // A Playwright snapshot failure: <name>-expected.png, <name>-actual.png and the red <name>-diff.png.
 const snapshotDir = at('test-results', 'login-Login-page-chromium');
@@ -223,6 +238,7 @@ process.stdout.write(
       workingTreeChange: 'screenshots/settings.png',
       compare: ['compare/before.png', 'compare/after.png'],
       corrupt: 'compare/corrupt.png',
+      maskedClock: ['compare/clock-before.png', 'compare/clock-after.png'],
       snapshotFailure: 'test-results/login-Login-page-chromium/login-page',
       snapshotBaseline,
       // the shop/ project (custom outputDir and snapshotPathTemplate in shop/playwright.config.ts)
