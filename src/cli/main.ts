@@ -13,7 +13,7 @@ import { DEFAULT_IMAGE_LIMITS, ImageInputError, readInputBytes } from '../core/i
 import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
 import { parseOptions } from './args.js';
 import { threadsPerWorker, WorkerPool } from './pool.js';
-import { ConfigError, findConfig, loadConfig, screenshotName, settingsFor, type ProcapConfig } from '../core/config.js';
+import { ConfigError, findConfig, globToRegExp, loadConfig, screenshotName, settingsFor, type ProcapConfig } from '../core/config.js';
 import { MergeError, mergeReports, renderJunit, renderMarkdown, type BatchPair, type BatchResult } from './ci-report.js';
 
 export type { BatchResult } from './ci-report.js';
@@ -235,22 +235,8 @@ export function parseShard(text: string): { index: number; count: number } {
   return { index, count };
 }
 
-/** Glob (*, **, ?) -> RegExp over forward-slash relative paths. */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        const slash = glob[i + 2] === '/';
-        re += slash ? '(?:.*/)?' : '.*';
-        i += slash ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
-}
+// --paths globs are matched over whole relative paths (core/config.ts, as procap.config.json's)
+export { globToRegExp };
 
 function defaultModelsDir(): string {
   // dist/src/cli/main.js -> repository root /models

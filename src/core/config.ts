@@ -41,7 +41,8 @@ export class ConfigError extends Error {
   }
 }
 
-function globRegExp(glob: string): RegExp {
+/** Glob (`*`, `**`, `?`, `{x,y}`) -> RegExp over a whole forward-slash path. */
+export function globToRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
@@ -60,7 +61,7 @@ function globRegExp(glob: string): RegExp {
         re += `(?:${glob
           .slice(i + 1, end)
           .split(',')
-          .map((alt) => globRegExp(alt).source.slice(1, -1))
+          .map((alt) => globToRegExp(alt).source.slice(1, -1))
           .join('|')})`;
         i = end;
       }
@@ -78,8 +79,8 @@ function globRegExp(glob: string): RegExp {
 export function matchesGlob(file: string, glob: string): boolean {
   const name = file.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
   const pattern = glob.replace(/^(\.\/)+/, '');
-  if (!pattern.includes('/')) return globRegExp(pattern).test(name.slice(name.lastIndexOf('/') + 1));
-  return globRegExp(pattern).test(name);
+  if (!pattern.includes('/')) return globToRegExp(pattern).test(name.slice(name.lastIndexOf('/') + 1));
+  return globToRegExp(pattern).test(name);
 }
 
 const TOP_KEYS = ['$schema', 'minDiffPixels', 'minDiffRatio', 'screenshots'];

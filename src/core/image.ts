@@ -170,21 +170,24 @@ function megabytes(bytes: number): string {
   return mb < 0.1 ? `${bytes} bytes` : `${mb >= 100 ? Math.round(mb) : mb.toFixed(1)} MB`;
 }
 
+/** Adam7 interlacing: each pass's first column and row, and its column and row steps. */
+const ADAM7_PASSES: readonly (readonly [number, number, number, number])[] = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+];
+
 /** Bytes of raw (filtered) scanline data a PNG with this header inflates to. */
 function inflatedSizeOf(header: PngHeader): number {
   const bitsPerPixel = CHANNELS_BY_COLOR_TYPE[header.colorType] * header.bitDepth;
   const rowBytes = (w: number) => (w === 0 ? 0 : Math.ceil((w * bitsPerPixel) / 8) + 1);
   if (!header.interlaced) return rowBytes(header.width) * header.height;
   // Adam7: seven passes, each a sub-image with its own rows.
-  const passes = [
-    [0, 0, 8, 8],
-    [4, 0, 8, 8],
-    [0, 4, 4, 8],
-    [2, 0, 4, 4],
-    [0, 2, 2, 4],
-    [1, 0, 2, 2],
-    [0, 1, 1, 2],
-  ];
+  const passes = ADAM7_PASSES;
   let total = 0;
   for (const [x0, y0, dx, dy] of passes) {
     const w = Math.ceil((header.width - x0) / dx);
@@ -731,17 +734,7 @@ export function encodePngVariant(image: RgbaImage, variant: PngVariant): Buffer 
     return paletteIndex.get(key)!;
   };
   const bytesPerPixel = Math.max(1, (channels * bitDepth) / 8);
-  const passes = variant.interlace
-    ? [
-        [0, 0, 8, 8],
-        [4, 0, 8, 8],
-        [0, 4, 4, 8],
-        [2, 0, 4, 4],
-        [0, 2, 2, 4],
-        [1, 0, 2, 2],
-        [0, 1, 1, 2],
-      ]
-    : [[0, 0, 1, 1]];
+  const passes = variant.interlace ? ADAM7_PASSES : [[0, 0, 1, 1]];
   const rows: Uint8Array[] = [];
   let rowNumber = 0;
   for (const [px, py, dx, dy] of passes) {

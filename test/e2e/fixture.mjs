@@ -202,30 +202,27 @@ writeFileSync(at('compare', 'corrupt.png'), Buffer.from('this is not a PNG file,
 await render(at('compare', 'clock-before.png'), appPage({ title: 'Dashboard', clock: '10:42' }));
 await render(at('compare', 'clock-after.png'), appPage({ title: 'Dashboard', clock: '11:07' }));
 
+/** The red <name>-diff.png Playwright writes beside <name>-expected.png and <name>-actual.png. */
+function writeSnapshotDiff(dir, name) {
+  const expected = PNG.sync.read(readFileSync(join(dir, `${name}-expected.png`)));
+  const actual = PNG.sync.read(readFileSync(join(dir, `${name}-actual.png`)));
+  const diff = new PNG({ width: expected.width, height: expected.height });
+  pixelmatch(expected.data, actual.data, diff.data, expected.width, expected.height, { threshold: 0.1 });
+  writeFileSync(join(dir, `${name}-diff.png`), PNG.sync.write(diff));
+}
+
 // A Playwright snapshot failure: <name>-expected.png, <name>-actual.png and the red <name>-diff.png.
 const snapshotDir = at('test-results', 'login-Login-page-chromium');
 mkdirSync(snapshotDir, { recursive: true });
 copyFileSync(at(...snapshotBaseline.split('/')), join(snapshotDir, 'login-page-expected.png')); // Playwright copies the baseline
 await render(join(snapshotDir, 'login-page-actual.png'), appPage({ title: 'Login', buttonLabel: 'Log in' }));
-{
-  const expected = PNG.sync.read(readFileSync(join(snapshotDir, 'login-page-expected.png')));
-  const actual = PNG.sync.read(readFileSync(join(snapshotDir, 'login-page-actual.png')));
-  const diff = new PNG({ width: expected.width, height: expected.height });
-  pixelmatch(expected.data, actual.data, diff.data, expected.width, expected.height, { threshold: 0.1 });
-  writeFileSync(join(snapshotDir, 'login-page-diff.png'), PNG.sync.write(diff));
-}
+writeSnapshotDiff(snapshotDir, 'login-page');
 // The shop project's failure, in its configured outputDir.
 const customSnapshotDir = at('shop', 'reports', 'pw', 'cart-cart-page-chromium');
 mkdirSync(customSnapshotDir, { recursive: true });
 copyFileSync(at(...customSnapshotBaseline.split('/')), join(customSnapshotDir, 'cart-page-expected.png'));
 await render(join(customSnapshotDir, 'cart-page-actual.png'), appPage({ title: 'Cart', buttonLabel: 'Pay now' }));
-{
-  const expected = PNG.sync.read(readFileSync(join(customSnapshotDir, 'cart-page-expected.png')));
-  const actual = PNG.sync.read(readFileSync(join(customSnapshotDir, 'cart-page-actual.png')));
-  const diff = new PNG({ width: expected.width, height: expected.height });
-  pixelmatch(expected.data, actual.data, diff.data, expected.width, expected.height, { threshold: 0.1 });
-  writeFileSync(join(customSnapshotDir, 'cart-page-diff.png'), PNG.sync.write(diff));
-}
+writeSnapshotDiff(customSnapshotDir, 'cart-page');
 
 await browser.close();
 process.stdout.write(

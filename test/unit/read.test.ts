@@ -47,6 +47,19 @@ function pasted(image: RgbaImage, from: Box, to: [number, number]): RgbaImage {
   return out;
 }
 
+/** A model region of applyReading's tests: the id-th row of a list, 40 px apart. */
+const region = (kind: ChangeRegion['kind'], caption: string, id: number): ChangeRegion => ({
+  id,
+  boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id],
+  boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id],
+  kind,
+  caption,
+  confidence: 0.9,
+  diffPixels: 50,
+  noiseOnly: false,
+  cropBox: [0, 0, 96, 96],
+});
+
 test("OCR reads the example screenshot's UI text exactly, spaces included", async () => {
   const reader = new TextReader();
   try {
@@ -527,17 +540,6 @@ test('verdictOf: the same words re-wrapped are left to the models; a removal tha
 });
 
 test("applyReading: where the models' caption stands, its slots take the words the reader read there", () => {
-  const region = (kind: ChangeRegion['kind'], caption: string, id: number): ChangeRegion => ({
-    id,
-    boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id],
-    boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id],
-    kind,
-    caption,
-    confidence: 0.9,
-    diffPixels: 50,
-    noiseOnly: false,
-    cropBox: [0, 0, 96, 96],
-  });
   const regions = [
     region('font', 'the <label> tab became bold', 1),
     region('opacity', 'the <label> badge faded', 2),
@@ -561,17 +563,6 @@ test("applyReading: where the models' caption stands, its slots take the words t
 });
 
 test("applyReading: an icon swap both see keeps the models' words; content a re-spaced container carried gets both", () => {
-  const region = (kind: ChangeRegion['kind'], caption: string, id: number): ChangeRegion => ({
-    id,
-    boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id],
-    boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id],
-    kind,
-    caption,
-    confidence: 0.9,
-    diffPixels: 50,
-    noiseOnly: false,
-    cropBox: [0, 0, 96, 96],
-  });
   const regions = [
     region('icon', 'the icon button in the nav bar now shows a cloud icon', 1),
     region('spacing', 'more space between the buttons', 2),
@@ -600,17 +591,6 @@ test("applyReading: an icon swap both see keeps the models' words; content a re-
 });
 
 test("applyReading: where the reader read no words, the models' words name the element; what was pushed is the region's detail", () => {
-  const region = (kind: ChangeRegion['kind'], caption: string, id: number): ChangeRegion => ({
-    id,
-    boxBefore: [10, 10 + 40 * id, 90, 30 + 40 * id],
-    boxAfter: [10, 10 + 40 * id, 90, 30 + 40 * id],
-    kind,
-    caption,
-    confidence: 0.9,
-    diffPixels: 50,
-    noiseOnly: false,
-    cropBox: [0, 0, 96, 96],
-  });
   const regions = [
     region('move', 'the icon button in the dialog moved slightly left', 1),
     region('remove', 'the grey icon button in the dialog no longer appears', 2),

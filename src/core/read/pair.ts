@@ -6,7 +6,7 @@
 import type { Box, ChangeRegion } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
-import { readRegion, shiftWords, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
+import { lettersOf, readRegion, shiftWords, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
 import { coreKey, editDistance, lineShift, samePixels, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { translate, unionOf } from './box.js';
@@ -351,8 +351,7 @@ const MOVES = new Set(['move', 'reorder']);
  * (a line cut by the edge of what was read, or by what slid over it), or, with the same digits, the
  * letters differ by two or fewer in eight or more (a letter misread or split off). */
 export function misreadOnly(verdict: Pick<ReadVerdict, 'textBefore' | 'textAfter'>): boolean {
-  const letters = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-  const [a, b] = [letters(verdict.textBefore ?? ''), letters(verdict.textAfter ?? '')];
+  const [a, b] = [lettersOf(verdict.textBefore ?? ''), lettersOf(verdict.textAfter ?? '')];
   if (!a || !b || a === b) return false;
   if (a.includes(b) || b.includes(a)) return true;
   const digits = (t: string) => t.replace(/\D/g, '');
@@ -454,7 +453,8 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       r.captionSource = 'reader';
       return;
     }
-    setCaption(v.detail ? v.caption.slice(0, -v.detail.length - 2) : v.caption, v.detail);
+    r.caption = v.caption;
+    if (v.detail) r.detail = v.detail;
     r.captionSource = 'reader';
     if (v.textBefore !== undefined || v.textAfter !== undefined) {
       r.text = {

@@ -466,7 +466,7 @@ function iconVerdict(
 }
 
 /** The letters and digits of a text, case folded: what stays when only the font changed. */
-function lettersOf(text: string): string {
+export function lettersOf(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
@@ -545,7 +545,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     return { ...r, before: before.line, after: after.line };
   });
   const moved = changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved');
-  const same = changes.filter((c) => c.kind === 'same');
+  const same = changes.filter((c): c is Extract<LineChange, { kind: 'same' }> => c.kind === 'same');
   const pushedShift = commonShift(moved);
   const pushed = pushedShift && moved.length ? { lines: moved.length, ...pushedShift } : undefined;
   const pushClause = pushed
@@ -695,11 +695,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       ...(recoloured.length === 1 ? { subject: r.text } : {}),
     };
   }
-  const blockVerdict = iconVerdict(
-    reading.blocks ?? [],
-    moved,
-    same.filter((c): c is Extract<LineChange, { kind: 'same' }> => c.kind === 'same'),
-  );
+  const blockVerdict = iconVerdict(reading.blocks ?? [], moved, same);
   if (blockVerdict) return blockVerdict;
   if (moved.length && pushedShift && (pushedShift.dx > 0 || pushedShift.dy > 0) && (reading.vacatedInk ?? 0) >= 0.15) {
     // the lines moved together, no text was added, and where they started there is now something
