@@ -55,7 +55,7 @@ function areaPhrase(facts: CaptionFacts): string | null {
   return `in the ${facts.area}`;
 }
 
-const TEXT_ROLES = new Set(['heading', 'text', 'label', 'link', 'number', 'cell', 'tab', 'menu item', 'icon', 'icon button', 'logo']);
+const TEXT_ROLES = new Set(['heading', 'text', 'label', 'link', 'number', 'cell', 'column header', 'tab', 'menu item', 'icon', 'icon button', 'logo']);
 
 /** noun phrases naming the element ("the blue button", "the button at the top left", ...) */
 function nounPhrases(facts: CaptionFacts, pos: string[], withColor = true): { full: string[]; short: string[] } {
@@ -143,6 +143,7 @@ const SHOWN_TEXT_ROLES = new Set([
   'link',
   'number',
   'cell',
+  'column header',
   'tab',
   'menu item',
   'button',

@@ -28,7 +28,8 @@ export type Op =
   | { o: 'remove'; id: string }
   | { o: 'swap'; first: string; second: string }
   | { o: 'vars'; values: Record<string, string> }
-  | { o: 'caret'; visible: boolean };
+  | { o: 'caret'; visible: boolean }
+  | { o: 'theme'; app: Record<string, string>; html: Record<string, string> };
 
 /** What the caption grammar needs to know about one change. */
 export interface CaptionFacts {
@@ -101,6 +102,9 @@ export interface PlanContext {
   widthSlack: Map<string, number>;
   /** optional restriction of targets (used to make the bundled example pair) */
   onlyTargets?: (m: ElementMeta, kind: Kind) => boolean;
+  /** CSS zoom of the screen (origins render at several zooms): offsets and sizes are set in CSS px,
+   * boxes are measured in screen px */
+  zoom?: number;
 }
 
 const lerp = (a: number, b: number, t: number) => a + (b - a) * t;
@@ -166,14 +170,14 @@ function newText(rng: Rng, meta: ElementMeta): string {
   return W.otherThan(rng, meta.label, make);
 }
 
-type Planner = (ctx: PlanContext) => PlannedChange | null;
+export type Planner = (ctx: PlanContext) => PlannedChange | null;
 
 function base(kind: Kind, m: ElementMeta, continuous: boolean): Omit<PlannedChange, 'opsAt' | 'facts' | 'from' | 'to' | 'attrs'> {
   return { kind, target: m, setup: [], continuous, beforeIds: [m.id], afterIds: [m.id], role: m.role, label: m.label };
 }
 
 /** a nudge by relative positioning: moves the element without reflowing its neighbours */
-function offsetOps(id: string, dx: number, dy: number): Op[] {
+export function offsetOps(id: string, dx: number, dy: number): Op[] {
   return [
     { o: 'style', id, prop: 'position', value: 'relative' },
     { o: 'style', id, prop: 'left', value: px(dx) },
@@ -219,7 +223,7 @@ const planMove: Planner = (ctx) => {
     if (!freeSpot(ctx, box, [box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy])) continue;
     return {
       ...base('move', m, true),
-      opsAt: (t) => offsetOps(m.id, dx * t, dy * t),
+      opsAt: (t) => offsetOps(m.id, (dx * t) / (ctx.zoom ?? 1), (dy * t) / (ctx.zoom ?? 1)),
       from: null,
       to: null,
       attrs: { dx, dy },
@@ -250,16 +254,17 @@ const planResize: Planner = (ctx) => {
   h1 = Math.min(h1, ctx.height - box[1]);
   if (Math.abs(w1 - w0) < 4 && Math.abs(h1 - h0) < 4) return null;
   const sub = m.role === 'icon' ? 'svg' : undefined;
+  const z = ctx.zoom ?? 1;
   return {
     ...base('resize', m, true),
     opsAt: (t) => {
       const ops: Op[] = [];
       if (which !== 'h')
         ops.push(
-          { o: 'style', id: m.id, sub, prop: 'width', value: px(lerp(w0, w1, t)) },
+          { o: 'style', id: m.id, sub, prop: 'width', value: px(lerp(w0, w1, t) / z) },
           { o: 'style', id: m.id, sub, prop: 'flex', value: 'none' },
         );
-      if (which !== 'w') ops.push({ o: 'style', id: m.id, sub, prop: 'height', value: px(lerp(h0, h1, t)) });
+      if (which !== 'w') ops.push({ o: 'style', id: m.id, sub, prop: 'height', value: px(lerp(h0, h1, t) / z) });
       return ops;
     },
     from: `${w0}x${h0}`,
@@ -280,13 +285,18 @@ const planColor: Planner = (ctx) => {
   const prop = m.colorProp!;
   return {
     ...base('color', m, true),
-    opsAt: (t) => [{ o: 'style', id: m.id, prop, value: mixHex(fromHex, to.hex, t) }],
+    opsAt: (t) => [{ o: 'style', id: m.id, sub: faceOf(m), prop, value: mixHex(fromHex, to.hex, t) }],
     from: fromName,
     to: to.name,
     attrs: { property: prop, from_hex: fromHex, to_hex: to.hex },
     facts: { kind: 'color', role: m.role, color: fromName, area: m.area, colorProp: prop, fromColor: fromName, toColor: to.name },
   };
 };
+
+/** where style edits of an element go: its marked face (a tab's link inside its list item), or itself */
+function faceOf(m: ElementMeta): string | undefined {
+  return m.face ? '[data-face]' : undefined;
+}
 
 export function nearestName(hex: string): ColorName {
   let best: ColorName = 'grey';
@@ -460,7 +470,7 @@ const planFont: Planner = (ctx) => {
     fontChange = m.bold ? 'unbold' : 'bold';
     from = m.bold ? 'bold' : 'normal';
     to = m.bold ? 'normal' : 'bold';
-    op = { o: 'style', id: m.id, prop: 'font-weight', value: m.bold ? '400' : '700' };
+    op = { o: 'style', id: m.id, sub: faceOf(m), prop: 'font-weight', value: m.bold ? '400' : '700' };
   } else if (choice === 'size') {
     const bigger = rng.chance(0.55) || m.fontPx! <= 12;
     const delta = bigger ? rng.int(3, 8) : -rng.int(2, 5);
@@ -468,13 +478,13 @@ const planFont: Planner = (ctx) => {
     fontChange = bigger ? 'bigger' : 'smaller';
     from = `${m.fontPx}px`;
     to = `${size}px`;
-    op = { o: 'style', id: m.id, prop: 'font-size', value: `${size}px` };
+    op = { o: 'style', id: m.id, sub: faceOf(m), prop: 'font-size', value: `${size}px` };
   } else {
     const family = m.serif ? (rng.chance(0.5) ? 'sans' : 'mono') : rng.chance(0.6) ? 'serif' : 'mono';
     fontChange = family as 'serif' | 'mono' | 'sans';
     from = m.serif ? 'serif' : 'sans-serif';
     to = family === 'sans' ? 'sans-serif' : family === 'serif' ? 'serif' : 'monospace';
-    op = { o: 'style', id: m.id, prop: 'font-family', value: FONT_STACKS[family as keyof typeof FONT_STACKS] };
+    op = { o: 'style', id: m.id, sub: faceOf(m), prop: 'font-family', value: FONT_STACKS[family as keyof typeof FONT_STACKS] };
   }
   return {
     ...base('font', m, false),
@@ -619,7 +629,7 @@ const planNone: Planner = (ctx) => {
   }
   const m = rng.pick(targets);
   if (noise === 'subpixel') {
-    const d = rng.range(0.2, 0.6) * (rng.chance(0.5) ? 1 : -1);
+    const d = (rng.range(0.2, 0.6) * (rng.chance(0.5) ? 1 : -1)) / (ctx.zoom ?? 1);
     return none(m, rng.chance(0.5) ? offsetOps(m.id, d, 0) : offsetOps(m.id, 0, d));
   }
   if (!m.colorHex || !m.colorProp) return none(null, []);

@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { SPLITS, generatePair, pairId, type PairRecord, type Split } from './generate.js';
 import { RenderPage, launchBrowser } from './render.js';
 import { DEFAULT_TEMPLATE_SET, TEMPLATE_SETS, type TemplateSet } from './templates.js';
+import { TEMPLATES_ORIGIN, originById, originSheet, parseOrigins } from './origins/index.js';
 import { integerValue, parseOptions } from '../cli/args.js';
 
 export interface DataOptions {
@@ -22,10 +23,12 @@ export interface DataOptions {
   resume: boolean;
   /** templates.ts TEMPLATE_SETS: each earlier set still remakes the shards made with it */
   templates: TemplateSet;
+  /** origins/index.ts: which looks the pairs draw from; default the templates only */
+  origins?: string[];
 }
 
 const USAGE =
-  'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1|2|3|4|5|6|7|8] [--browsers 2] [--pages 2] [--start 0] [--resume] [--quiet]';
+  'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1|2|3|4|5|6|7|8] [--origins templates|all|ID,...] [--browsers 2] [--pages 2] [--start 0] [--resume] [--quiet]';
 
 export function parseArgs(argv: string[]): DataOptions {
   const fail = (message: string) => new Error(`${message}\n${USAGE}`);
@@ -37,6 +40,7 @@ export function parseArgs(argv: string[]): DataOptions {
       split: { type: 'string' },
       out: { type: 'string' },
       templates: { type: 'string' },
+      origins: { type: 'string' },
       browsers: { type: 'string' },
       pages: { type: 'string' },
       start: { type: 'string' },
@@ -70,6 +74,15 @@ export function parseArgs(argv: string[]): DataOptions {
     if (!TEMPLATE_SETS.includes(t as TemplateSet))
       throw fail(`--templates must be one of ${TEMPLATE_SETS.join(', ')}, got "${values.templates}"`);
     opts.templates = t as TemplateSet;
+  }
+  opts.origins = [TEMPLATES_ORIGIN];
+  if (values.origins !== undefined) {
+    if (!opts.split) throw fail('--origins needs --split');
+    try {
+      opts.origins = parseOrigins(values.origins, opts.split);
+    } catch (err) {
+      throw fail((err as Error).message);
+    }
   }
   opts.browsers = int('browsers', 1, 2);
   opts.pages = int('pages', 1, 2);
@@ -125,14 +138,17 @@ export async function runData(opts: DataOptions): Promise<{ pairs: number; secon
   try {
     // one slot per concurrent page; a slot whose page or browser dies gets a fresh one
     const slots: { browser: number; page: RenderPage }[] = [];
+    // every page holds the stylesheets of the run's origins (read once from their packages)
+    const origins = opts.origins ?? [TEMPLATES_ORIGIN];
+    const sheets = origins.filter((o) => o !== TEMPLATES_ORIGIN).map((o) => originSheet(originById(o)));
     for (let b = 0; b < opts.browsers; b++) {
       const browser = await launchBrowser();
       browsers.push(browser);
-      for (let p = 0; p < opts.pages; p++) slots.push({ browser: b, page: await RenderPage.open(browser) });
+      for (let p = 0; p < opts.pages; p++) slots.push({ browser: b, page: await RenderPage.open(browser, sheets) });
     }
     const revive = async (slot: { browser: number; page: RenderPage }) => {
       if (!browsers[slot.browser].isConnected()) browsers[slot.browser] = await launchBrowser();
-      slot.page = await RenderPage.open(browsers[slot.browser]);
+      slot.page = await RenderPage.open(browsers[slot.browser], sheets);
     };
     // finished records wait here until every earlier index is written
     const done = new Map<number, PairRecord>();
@@ -160,7 +176,10 @@ export async function runData(opts: DataOptions): Promise<{ pairs: number; secon
         let rec: PairRecord | null = null;
         for (let tries = 0; !rec; tries++) {
           try {
-            rec = await generatePair(slot.page, opts.split, opts.seed, opts.start + i, out, { templateSet: opts.templates });
+            rec = await generatePair(slot.page, opts.split, opts.seed, opts.start + i, out, {
+              templateSet: opts.templates,
+              ...(origins.length === 1 && origins[0] === TEMPLATES_ORIGIN ? {} : { origins }),
+            });
           } catch (err) {
             // a crashed page or browser is replaced; the pair is deterministic, so a retry gives the same bytes
             if (tries >= 2) throw err;

@@ -4,13 +4,25 @@
 // page renders the pair or in what order pairs finish.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { HELD_OUT_PALETTES, paletteById, paletteIds, paletteVars } from './colors.js';
-import { PLANNERS, boxVisible, type Box, type CaptionFacts, type Op, type PlanContext, type PlannedChange } from './changes.js';
+import { HELD_OUT_PALETTES, paletteById, paletteIds, paletteVars, type Palette } from './colors.js';
+import { PNG } from 'pngjs';
+import {
+  PLANNERS,
+  boxVisible,
+  type Box,
+  type CaptionFacts,
+  type Op,
+  type PlanContext,
+  type PlannedChange,
+  type Planner,
+} from './changes.js';
 import { quoteOf, regionCaptions, summaryCaptions } from './captions.js';
 import type { RenderPage } from './render.js';
 import { Rng, hashString } from './rng.js';
 import { ScreenBuilder, type Kind } from './screen.js';
 import { DEFAULT_TEMPLATE_SET, buildTemplate, leanTemplates, templateNames, type TemplateSet } from './templates.js';
+import { TEMPLATES_ORIGIN, applyMeasured, buildOriginScreen, originPlanners, pickOrigin } from './origins/index.js';
+import type { LoadOptions } from './render.js';
 
 export type Split = 'train' | 'val' | 'test';
 export const SPLITS: Split[] = ['train', 'val', 'test'];
@@ -46,6 +58,8 @@ export interface PairRecord {
   template: string;
   palette: string;
   font: string;
+  /** where the screen's look comes from: "templates" (the engine's own) or a design system (origins/) */
+  origin: string;
 }
 
 export const VIEWPORTS: [number, number][] = [
@@ -146,8 +160,15 @@ function wantedKinds(split: Split, seed: number, index: number): { pairType: Pai
   return { pairType: 'single', kinds: [rng.weighted(SINGLE_KINDS, SINGLE_WEIGHTS)] };
 }
 
-function planChanges(rng: Rng, ctx: PlanContext, pairType: PairType, kinds: Kind[], strict: boolean): PlannedChange[] {
-  if (pairType === 'none') return [PLANNERS.none(ctx)!];
+function planChanges(
+  rng: Rng,
+  ctx: PlanContext,
+  pairType: PairType,
+  kinds: Kind[],
+  strict: boolean,
+  planners: Record<Kind, Planner> = PLANNERS,
+): PlannedChange[] {
+  if (pairType === 'none') return [planners.none(ctx)!];
   const changes: PlannedChange[] = [];
   const taken: Box[] = [];
   for (const wanted of kinds) {
@@ -155,7 +176,7 @@ function planChanges(rng: Rng, ctx: PlanContext, pairType: PairType, kinds: Kind
     for (let tries = 0; tries < 8 && !placed; tries++) {
       const kind =
         strict || tries < 4 ? wanted : pairType === 'single' ? rng.weighted(SINGLE_KINDS, SINGLE_WEIGHTS) : rng.pick(MULTI_KINDS);
-      const plan = PLANNERS[kind](ctx);
+      const plan = planners[kind](ctx);
       if (!plan) continue;
       const box = union(plan.beforeIds.map((id) => ctx.rects.get(id)));
       if (pairType === 'multi' && box && taken.some((t) => overlaps(t, box, 12))) continue;
@@ -190,6 +211,18 @@ export interface PairOverrides {
   onlyTargets?: PlanContext['onlyTargets'];
   /** which templates the split draws from (templates.ts TEMPLATE_SETS); the corpus CLI's --templates */
   templateSet?: TemplateSet;
+  /** origins the run draws from (origins/index.ts; the CLI's --origins); default templates only */
+  origins?: string[];
+}
+
+/** the same pixels in other PNG bytes (RGB, another filter and compression level than Chromium's) */
+function reencode(png: Buffer): Buffer {
+  const image = PNG.sync.read(png);
+  for (const filterType of [0, 1, 4]) {
+    const out = PNG.sync.write(image, { colorType: 2, inputHasAlpha: true, deflateLevel: 9, filterType });
+    if (!out.equals(png)) return out;
+  }
+  throw new Error('could not re-encode a PNG into other bytes');
 }
 
 async function attempt(
@@ -203,23 +236,44 @@ async function attempt(
   const id = pairId(split, seed, index);
   const rng = new Rng(hashString(`${split}|${seed}|${index}|${attemptNo}`));
   const screenRng = rng.fork('screen');
-  const choice = chooseScreen(screenRng, split, overrides.templateSet ?? DEFAULT_TEMPLATE_SET);
-  if (overrides.template) choice.template = overrides.template;
-  if (overrides.paletteId) choice.paletteId = overrides.paletteId;
-  if (overrides.size) [choice.width, choice.height] = overrides.size;
-  const palette = paletteById(screenRng, choice.paletteId);
-  const builder = new ScreenBuilder(screenRng, palette, choice.width, choice.height);
-  const html = buildTemplate(choice.template, builder);
-  const vars = paletteVars(palette);
-  const radius = screenRng.pick([2, 4, 6, 8]);
-  const shadow = screenRng.chance(0.5) ? 'none' : '0 1px 3px rgba(0,0,0,.12)';
-  const style =
-    Object.entries(vars)
-      .map(([k, v]) => `${k}:${v}`)
-      .join(';') +
-    `;--r:${radius}px;--shadow:${shadow};font-family:${choice.font};width:${choice.width}px;height:${choice.height}px;display:flex;flex-direction:column`;
+  const originId = overrides.origins ? pickOrigin(split, seed, index, overrides.origins) : TEMPLATES_ORIGIN;
+  // a page that holds origins' sheets must be told to switch back to the templates' sheet
+  const mixed = !!overrides.origins?.some((o) => o !== TEMPLATES_ORIGIN);
+  let choice: ScreenChoice;
+  let palette: Palette;
+  let builder: ScreenBuilder;
+  let html: string;
+  let style: string;
+  let loadOpts: LoadOptions | undefined = mixed ? { sheet: TEMPLATES_ORIGIN } : undefined;
+  let planners: Record<Kind, Planner> = PLANNERS;
+  let zoom = 1;
+  if (originId === TEMPLATES_ORIGIN) {
+    choice = chooseScreen(screenRng, split, overrides.templateSet ?? DEFAULT_TEMPLATE_SET);
+    if (overrides.template) choice.template = overrides.template;
+    if (overrides.paletteId) choice.paletteId = overrides.paletteId;
+    if (overrides.size) [choice.width, choice.height] = overrides.size;
+    palette = paletteById(screenRng, choice.paletteId);
+    builder = new ScreenBuilder(screenRng, palette, choice.width, choice.height);
+    html = buildTemplate(choice.template, builder);
+    const vars = paletteVars(palette);
+    const radius = screenRng.pick([2, 4, 6, 8]);
+    const shadow = screenRng.chance(0.5) ? 'none' : '0 1px 3px rgba(0,0,0,.12)';
+    style =
+      Object.entries(vars)
+        .map(([k, v]) => `${k}:${v}`)
+        .join(';') +
+      `;--r:${radius}px;--shadow:${shadow};font-family:${choice.font};width:${choice.width}px;height:${choice.height}px;display:flex;flex-direction:column`;
+  } else {
+    const [w, h] = overrides.size ?? screenRng.pick(VIEWPORTS);
+    const os = buildOriginScreen(screenRng, originId, w, h);
+    choice = { template: `${originId}/${os.layout}`, paletteId: `${originId}-${os.dark ? 'dark' : 'light'}`, font: os.font, width: w, height: h };
+    ({ palette, builder, html, style, zoom } = os);
+    loadOpts = os.load;
+    planners = { ...PLANNERS, ...originPlanners(os, PLANNERS) };
+  }
 
-  const { rects, covered, slack } = await page.load(html, style);
+  const { rects, covered, slack, styles } = await page.load(html, style, loadOpts);
+  if (originId !== TEMPLATES_ORIGIN) applyMeasured(builder, styles);
   const planRng = rng.fork('plan');
   const wanted = wantedKinds(split, seed, index);
   const kinds = overrides.kinds ?? wanted.kinds;
@@ -237,8 +291,9 @@ async function attempt(
     hasCaret: html.includes('data-caret'),
     onlyTargets: overrides.onlyTargets,
     widthSlack: slack,
+    zoom,
   };
-  const changes = planChanges(planRng, ctx, pairType, kinds, attemptNo < STRICT_ATTEMPTS);
+  const changes = planChanges(planRng, ctx, pairType, kinds, attemptNo < STRICT_ATTEMPTS, planners);
   if (!changes.length) return reject('no target for ' + kinds.join('+'));
   const { width, height } = choice;
 
@@ -266,7 +321,8 @@ async function attempt(
     changes.flatMap((c) => c.opsAt(1)),
     afterIds,
   );
-  const afterPng = await page.screenshot(width, height);
+  let afterPng = await page.screenshot(width, height);
+  if (isNone && changes[0].attrs.noise === 'reencoded') afterPng = reencode(afterPng);
   const isTheme = changes.some((c) => c.kind === 'theme');
   const exclude = [
     ...new Set(changes.flatMap((c) => [...c.beforeIds, ...c.afterIds, ...(c.target ? [c.target.id] : [])]).filter((x) => x !== '#page')),
@@ -314,6 +370,7 @@ async function attempt(
       template: choice.template,
       palette: choice.paletteId,
       font: choice.font.split(',')[0].replace(/'/g, ''),
+      origin: originId,
     },
     files,
   };

@@ -122,7 +122,47 @@ const PAGE_SCRIPT = `
     }
     return out;
   };
-  window.__load = async (html, style) => {
+  // Origins (design systems): one stylesheet per origin is enabled, the theme is set by attributes
+  // on #app and <html>, and a per-screen style (font) is applied. Nothing of this runs for templates
+  // in a page made without origins.
+  let htmlAttrs = [];
+  const setTheme = (app, html) => {
+    for (const a of [...root.attributes]) if (a.name !== 'id' && a.name !== 'style') root.removeAttribute(a.name);
+    for (const k of htmlAttrs) document.documentElement.removeAttribute(k);
+    for (const k of Object.keys(app || {})) root.setAttribute(k, app[k]);
+    for (const k of Object.keys(html || {})) document.documentElement.setAttribute(k, html[k]);
+    htmlAttrs = Object.keys(html || {});
+  };
+  const cx = document.createElement('canvas').getContext('2d');
+  // any CSS colour (rgb, color-mix, oklch...) as #rrggbb; null when (mostly) transparent
+  const hexOf = (v) => {
+    cx.fillStyle = '#000000';
+    cx.fillStyle = v;
+    const c = cx.fillStyle;
+    if (c.startsWith('#')) return c;
+    const m = c.match(/rgba?\\(([^)]*)\\)/);
+    if (!m) return null;
+    const p = m[1].split(',').map((x) => parseFloat(x));
+    if (p.length > 3 && p[3] < 0.5) return null;
+    return '#' + p.slice(0, 3).map((x) => Math.round(x).toString(16).padStart(2, '0')).join('');
+  };
+  const measure = (el) => {
+    const f = el.querySelector('[data-face]') || el;
+    const cs = getComputedStyle(f);
+    const ce = f === el ? cs : getComputedStyle(el);
+    return {
+      bg: hexOf(cs.backgroundColor), fg: hexOf(cs.color),
+      bc: parseFloat(cs.borderTopWidth) > 0 || parseFloat(cs.borderBottomWidth) > 0 ? hexOf(cs.borderBottomColor) : null,
+      fs: parseFloat(cs.fontSize), fw: parseFloat(cs.fontWeight),
+      pad: parseFloat(ce.paddingTop), gap: parseFloat(ce.rowGap) || parseFloat(ce.columnGap) || 0,
+    };
+  };
+  window.__load = async (html, style, opts) => {
+    if (opts) {
+      for (const s of document.querySelectorAll('style[data-sheet]')) s.media = s.dataset.sheet === opts.sheet ? 'all' : 'not all';
+      document.getElementById('dyn').textContent = opts.css || '';
+      setTheme(opts.app, opts.html);
+    }
     root.setAttribute('style', style);
     root.innerHTML = html;
     await document.fonts.ready;
@@ -146,7 +186,9 @@ const PAGE_SCRIPT = `
       }
     }
     snapshotAll();
-    return { rects, covered, slack };
+    const styles = {};
+    if (opts && opts.measure) for (const el of root.querySelectorAll('[data-e]')) styles[el.getAttribute('data-e')] = measure(el);
+    return { rects, covered, slack, styles };
   };
   window.__apply = (ops, ids) => {
     for (const op of ops) {
@@ -171,6 +213,8 @@ const PAGE_SCRIPT = `
         a.parentNode.insertBefore(b, a);
       } else if (op.o === 'vars') {
         for (const k of Object.keys(op.values)) root.style.setProperty(k, op.values[k]);
+      } else if (op.o === 'theme') {
+        setTheme(op.app, op.html);
       } else if (op.o === 'caret') {
         for (const c of root.querySelectorAll('[data-caret]')) c.style.visibility = op.visible ? 'visible' : 'hidden';
       }
@@ -187,30 +231,75 @@ const PAGE_HTML =
   `<!doctype html><html><head><meta charset="utf-8"><style>${BASE_CSS}</style></head>` +
   `<body><div id="app"></div><script>${PAGE_SCRIPT}</script></body></html>`;
 
+/** a stylesheet a page can switch to: an origin's CSS (from its npm package) and our glue */
+export interface Sheet {
+  id: string;
+  css: string;
+}
+
+/** A page that also holds origins' stylesheets, all off until a screen asks for one. */
+function pageHtml(sheets: Sheet[]): string {
+  if (!sheets.length) return PAGE_HTML;
+  const styles = sheets.map((s) => `<style data-sheet="${s.id}" media="not all">${s.css.replace(/<\/style/gi, '<\\/style')}</style>`).join('');
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><style data-sheet="templates">${BASE_CSS}</style>${styles}<style id="dyn"></style></head>` +
+    `<body><div id="app"></div><script>${PAGE_SCRIPT}</script></body></html>`
+  );
+}
+
+/** computed style facts of an element (or its data-face child), for origins' screens */
+export interface Measured {
+  bg: string | null;
+  fg: string | null;
+  bc: string | null;
+  fs: number;
+  fw: number;
+  pad: number;
+  gap: number;
+}
+
+/** how an origin's screen is shown: which sheet, theme attributes, extra CSS; measure styles */
+export interface LoadOptions {
+  sheet: string;
+  app?: Record<string, string>;
+  html?: Record<string, string>;
+  css?: string;
+  measure?: boolean;
+}
+
 export class RenderPage {
   private constructor(
     private readonly page: Page,
     private readonly cdp: CDPSession,
   ) {}
 
-  static async open(browser: Browser): Promise<RenderPage> {
+  static async open(browser: Browser, sheets: Sheet[] = []): Promise<RenderPage> {
     const context = await browser.newContext({ viewport: MAX_VIEWPORT, deviceScaleFactor: 1, javaScriptEnabled: true });
     // loopback only: nothing a screen needs comes from the network
     await context.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
     const page = await context.newPage();
-    await page.setContent(PAGE_HTML, { waitUntil: 'load' });
+    await page.setContent(pageHtml(sheets), { waitUntil: 'load' });
     const cdp = await context.newCDPSession(page);
     return new RenderPage(page, cdp);
   }
 
   /** replace the screen; returns the rect of every element with a data-e id, and those covered by others */
-  async load(html: string, style: string): Promise<{ rects: Map<string, Box | null>; covered: Set<string>; slack: Map<string, number> }> {
-    type Loaded = { rects: Record<string, Box | null>; covered: string[]; slack: Record<string, number> };
+  async load(
+    html: string,
+    style: string,
+    opts?: LoadOptions,
+  ): Promise<{ rects: Map<string, Box | null>; covered: Set<string>; slack: Map<string, number>; styles: Map<string, Measured> }> {
+    type Loaded = { rects: Record<string, Box | null>; covered: string[]; slack: Record<string, number>; styles: Record<string, Measured> };
     const loaded = await this.page.evaluate(
-      ([h, s]) => (window as unknown as { __load: (h: string, s: string) => Promise<Loaded> }).__load(h, s),
-      [html, style] as const,
+      ([h, s, o]) => (window as unknown as { __load: (h: string, s: string, o?: LoadOptions) => Promise<Loaded> }).__load(h, s, o),
+      [html, style, opts] as const,
     );
-    return { rects: new Map(Object.entries(loaded.rects)), covered: new Set(loaded.covered), slack: new Map(Object.entries(loaded.slack)) };
+    return {
+      rects: new Map(Object.entries(loaded.rects)),
+      covered: new Set(loaded.covered),
+      slack: new Map(Object.entries(loaded.slack)),
+      styles: new Map(Object.entries(loaded.styles)),
+    };
   }
 
   /** after the final state: elements that shifted only because of reflow (see __reflow) */

@@ -61,6 +61,7 @@ export type Role =
   | 'tabs'
   | 'page'
   | 'column'
+  | 'column header'
   | 'image'
   | 'date';
 
@@ -89,6 +90,8 @@ export interface ElementMeta {
   fontPx?: number;
   bold?: boolean;
   serif?: boolean;
+  /** style edits (colour, font) go to the child marked data-face (a tab's link inside its list item) */
+  face?: boolean;
 }
 
 export interface ElementSpec extends Partial<Omit<ElementMeta, 'id' | 'role'>> {
@@ -180,6 +183,7 @@ export class ScreenBuilder {
       fontPx: spec.fontPx,
       bold: spec.bold,
       serif: spec.serif,
+      face: spec.face,
     };
     this.elements.push(meta);
     const tag = spec.tag ?? 'div';
