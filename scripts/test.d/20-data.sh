@@ -24,4 +24,19 @@ node -e '
     for (const p of [r.before, r.after, ...r.frames]) if (!fs.existsSync(dir + "/" + p)) throw new Error(`${r.id}: missing ${p}`);
   }
 ' "$out"
-echo "20-data: ok"
+echo "20-data: templates ok"
+
+# Origins (design systems from npm packages): 120 train pairs over the four train origins must be
+# valid, show every origin, and cover >= 12 change kinds plus "none".
+npm run --silent data -- --seed 2026 --count 120 --split train --origins bootstrap,tabler,bulma,swagger --out "$out/origins" --quiet
+npm run --silent data:stats -- "$out/origins" > "$out/origins-stats.txt" || { cat "$out/origins-stats.txt"; echo "20-data: invalid origin records"; exit 1; }
+node -e '
+  const fs = require("fs");
+  const recs = fs.readFileSync(process.argv[1] + "/manifest.jsonl", "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const origins = new Set(recs.map((r) => r.origin));
+  const kinds = new Set(recs.flatMap((r) => r.changes.map((c) => c.kind)));
+  console.log(`20-data: origins ${[...origins].sort().join(" ")}, kinds ${[...kinds].sort().join(" ")}`);
+  for (const o of ["bootstrap", "tabler", "bulma", "swagger"]) if (!origins.has(o)) throw new Error(`no pair of origin ${o}`);
+  if (kinds.size < 13 || !kinds.has("none")) throw new Error(`only ${kinds.size} kinds with none`);
+' "$out/origins"
+echo "20-data: origins ok"

@@ -55,7 +55,20 @@ function areaPhrase(facts: CaptionFacts): string | null {
   return `in the ${facts.area}`;
 }
 
-const TEXT_ROLES = new Set(['heading', 'text', 'label', 'link', 'number', 'cell', 'column header', 'tab', 'menu item', 'icon', 'icon button', 'logo']);
+const TEXT_ROLES = new Set([
+  'heading',
+  'text',
+  'label',
+  'link',
+  'number',
+  'cell',
+  'column header',
+  'tab',
+  'menu item',
+  'icon',
+  'icon button',
+  'logo',
+]);
 
 /** noun phrases naming the element ("the blue button", "the button at the top left", ...) */
 function nounPhrases(facts: CaptionFacts, pos: string[], withColor = true): { full: string[]; short: string[] } {

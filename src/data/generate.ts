@@ -266,7 +266,13 @@ async function attempt(
   } else {
     const [w, h] = overrides.size ?? screenRng.pick(VIEWPORTS);
     const os = buildOriginScreen(screenRng, originId, w, h);
-    choice = { template: `${originId}/${os.layout}`, paletteId: `${originId}-${os.dark ? 'dark' : 'light'}`, font: os.font, width: w, height: h };
+    choice = {
+      template: `${originId}/${os.layout}`,
+      paletteId: `${originId}-${os.dark ? 'dark' : 'light'}`,
+      font: os.font,
+      width: w,
+      height: h,
+    };
     ({ palette, builder, html, style, zoom } = os);
     loadOpts = os.load;
     planners = { ...PLANNERS, ...originPlanners(os, PLANNERS) };

@@ -166,6 +166,9 @@ const PAGE_SCRIPT = `
     root.setAttribute('style', style);
     root.innerHTML = html;
     await document.fonts.ready;
+    // a system's heading or link may paint a bar (a panel heading, a footer item): its box is then
+    // the border box, not the text it draws
+    if (opts && opts.measure) for (const el of root.querySelectorAll('[data-ink]')) if (paints(el)) el.removeAttribute('data-ink');
     const rects = {};
     const covered = [];
     const slack = {};
@@ -240,7 +243,9 @@ export interface Sheet {
 /** A page that also holds origins' stylesheets, all off until a screen asks for one. */
 function pageHtml(sheets: Sheet[]): string {
   if (!sheets.length) return PAGE_HTML;
-  const styles = sheets.map((s) => `<style data-sheet="${s.id}" media="not all">${s.css.replace(/<\/style/gi, '<\\/style')}</style>`).join('');
+  const styles = sheets
+    .map((s) => `<style data-sheet="${s.id}" media="not all">${s.css.replace(/<\/style/gi, '<\\/style')}</style>`)
+    .join('');
   return (
     `<!doctype html><html><head><meta charset="utf-8"><style data-sheet="templates">${BASE_CSS}</style>${styles}<style id="dyn"></style></head>` +
     `<body><div id="app"></div><script>${PAGE_SCRIPT}</script></body></html>`

@@ -4,7 +4,25 @@
 import type { Area, ScreenBuilder } from '../screen.js';
 import * as W from '../words.js';
 import type { Origin } from './index.js';
-import { FILES, FOLDERS, LEAF, MENU_LABELS, badge, box, button, cellValue, esc, heading, iconButton, inputBox, make, paragraph, pickIcon, svg, textEl, type Layout } from './kit.js';
+import {
+  FILES,
+  FOLDERS,
+  LEAF,
+  MENU_LABELS,
+  badge,
+  box,
+  button,
+  cellValue,
+  heading,
+  iconButton,
+  inputBox,
+  make,
+  paragraph,
+  pickIcon,
+  svg,
+  textEl,
+  type Layout,
+} from './kit.js';
 
 type Flavor = 'bootstrap' | 'tabler';
 
@@ -29,8 +47,9 @@ function kit(flavor: Flavor) {
     const dark = b.rng.chance(0.4);
     const nav = box(b, 'list', links.join(''), { id: gid, cls: 'navbar-nav flex-row gap-2', area: 'nav bar', spacingProp: 'gap' });
     const right =
-      (b.width >= 700 ? inputBox(b, { cls: 'form-control form-control-sm', search: true, area: 'nav bar', style: 'width:170px', value: 'Search' }) : '') +
-      iconButton(b, { cls: 'btn btn-sm ' + (dark ? 'btn-outline-light' : 'btn-outline-secondary'), area: 'nav bar' });
+      (b.width >= 700
+        ? inputBox(b, { cls: 'form-control form-control-sm', search: true, area: 'nav bar', style: 'width:170px', value: 'Search' })
+        : '') + iconButton(b, { cls: 'btn btn-sm ' + (dark ? 'btn-outline-light' : 'btn-outline-secondary'), area: 'nav bar' });
     return make(
       b,
       'nav bar',
@@ -76,7 +95,13 @@ function kit(flavor: Flavor) {
     const gid = b.newId();
     const items = b.freshMany(W.NAV_LABELS, b.rng.int(3, b.compact ? 3 : 5)).map((l, i) => tab(b, gid, l, i === 0));
     b.factories.set(gid, (bb) => tab(bb, gid, bb.fresh(W.NAV_LABELS), false));
-    return box(b, 'tabs', items.join(''), { id: gid, tag: 'nav', cls: `nav ${pills ? 'nav-pills' : 'nav-tabs'} mb-3`, area: 'tabs', spacingProp: 'gap' });
+    return box(b, 'tabs', items.join(''), {
+      id: gid,
+      tag: 'nav',
+      cls: `nav ${pills ? 'nav-pills' : 'nav-tabs'} mb-3`,
+      area: 'tabs',
+      spacingProp: 'gap',
+    });
   };
 
   const btn = (b: ScreenBuilder, area: Area | null, tone: string, group?: string, sm = false) =>
@@ -159,7 +184,11 @@ function kit(flavor: Flavor) {
       'card',
       label,
       `<div class="card-body">` +
-        textEl(b, 'label', label, 'title', { tag: 'div', cls: t ? 'subheader' : 'text-body-secondary small', kinds: ['text', 'color', 'font'] }) +
+        textEl(b, 'label', label, 'title', {
+          tag: 'div',
+          cls: t ? 'subheader' : 'text-body-secondary small',
+          kinds: ['text', 'color', 'font'],
+        }) +
         textEl(b, 'number', num, 'number', { tag: 'div', cls: t ? 'h1 mb-0' : 'fs-3 fw-semibold', kinds: ['text', 'color', 'font'] }) +
         (b.rng.chance(0.5) ? badge(b, `badge ${t ? 'bg-green-lt' : 'text-bg-success'}`, { label: '+' + b.rng.int(1, 30) + '%' }) : '') +
         '</div>',
@@ -173,12 +202,19 @@ function kit(flavor: Flavor) {
     const cards: string[] = [];
     for (let i = 0; i < n; i++) cards.push(statCard(b, gid));
     b.factories.set(gid, (bb) => statCard(bb, gid));
-    return box(b, 'list', cards.join(''), { id: gid, cls: 'd-flex gap-3 mb-3', style: 'display:grid!important;grid-template-columns:repeat(' + n + ',1fr)', spacingProp: 'gap' });
+    return box(b, 'list', cards.join(''), {
+      id: gid,
+      cls: 'd-flex gap-3 mb-3',
+      style: 'display:grid!important;grid-template-columns:repeat(' + n + ',1fr)',
+      spacingProp: 'gap',
+    });
   };
 
   const field = (b: ScreenBuilder, caret: boolean): string => {
     const label = b.rng.pick(W.FIELD_LABELS);
-    const value = b.rng.chance(0.5) ? W.person(b.rng) : b.rng.pick(['Acme Inc.', 'Berlin', 'en-US', 'UTC+01:00', 'Weekly', 'hello@example.com']);
+    const value = b.rng.chance(0.5)
+      ? W.person(b.rng)
+      : b.rng.pick(['Acme Inc.', 'Berlin', 'en-US', 'UTC+01:00', 'Weekly', 'hello@example.com']);
     return (
       `<div class="mb-3">` +
       textEl(b, 'label', label, 'field', { tag: 'label', cls: 'form-label', area: 'form', kinds: ['text', 'color', 'font'] }) +
@@ -188,13 +224,22 @@ function kit(flavor: Flavor) {
   };
 
   const check = (b: ScreenBuilder, gid: string, sw: boolean): string => {
-    const label = b.rng.pick(['Email notifications', 'Two-factor login', 'Public profile', 'Auto save', 'Weekly digest', 'Dark mode', 'Show hidden files']);
+    const label = b.rng.pick([
+      'Email notifications',
+      'Two-factor login',
+      'Public profile',
+      'Auto save',
+      'Weekly digest',
+      'Dark mode',
+      'Show hidden files',
+    ]);
     const checked = b.rng.chance(0.5) ? ' checked' : '';
     return make(
       b,
       sw ? 'toggle' : 'checkbox',
       label,
-      `<input class="form-check-input" type="checkbox"${checked}>` + textEl(b, 'label', label, 'field', { tag: 'label', cls: 'form-check-label', area: 'form', kinds: ['text', 'font'] }),
+      `<input class="form-check-input" type="checkbox"${checked}>` +
+        textEl(b, 'label', label, 'field', { tag: 'label', cls: 'form-check-label', area: 'form', kinds: ['text', 'font'] }),
       { cls: 'form-check' + (sw ? ' form-switch' : ''), area: 'form', group: gid, kinds: ['remove', 'reorder', 'opacity', 'move', 'add'] },
     );
   };
@@ -226,8 +271,18 @@ function kit(flavor: Flavor) {
         textEl(b, 'text', name, 'name', { tag: 'div', cls: 'fw-semibold', area: 'list', kinds: ['text', 'color', 'font'] }) +
         textEl(b, 'text', sub, 'sentence', { tag: 'div', cls: 'small text-body-secondary', area: 'list', kinds: ['text', 'font'] }) +
         '</div>' +
-        (b.rng.chance(0.6) ? badge(b, 'badge rounded-pill text-bg-' + b.rng.pick(TONES), { area: 'list', label: String(b.rng.int(1, 40)) }) : ''),
-      { tag: 'a', cls: 'list-group-item list-group-item-action d-flex align-items-start gap-2', area: 'list', group: gid, kinds: ['remove', 'reorder', 'opacity', 'color', 'spacing'], colorProp: 'background-color', spacingProp: 'padding' },
+        (b.rng.chance(0.6)
+          ? badge(b, 'badge rounded-pill text-bg-' + b.rng.pick(TONES), { area: 'list', label: String(b.rng.int(1, 40)) })
+          : ''),
+      {
+        tag: 'a',
+        cls: 'list-group-item list-group-item-action d-flex align-items-start gap-2',
+        area: 'list',
+        group: gid,
+        kinds: ['remove', 'reorder', 'opacity', 'color', 'spacing'],
+        colorProp: 'background-color',
+        spacingProp: 'padding',
+      },
     );
   };
 
@@ -293,12 +348,19 @@ function kit(flavor: Flavor) {
         'dialog',
         title,
         `<div class="modal-header">${heading(b, 'h5', 'modal-title', { label: title, area: 'dialog' })}<button type="button" class="btn-close"></button></div>` +
-          make(b, 'form', 'body', paragraph(b, 'mb-2', { area: 'dialog', min: 6, max: 14 }) + inputBox(b, { cls: 'form-control', area: 'dialog', caret: b.rng.chance(0.5) }), {
-            cls: 'modal-body',
-            area: 'dialog',
-            kinds: ['spacing'],
-            spacingProp: 'padding',
-          }) +
+          make(
+            b,
+            'form',
+            'body',
+            paragraph(b, 'mb-2', { area: 'dialog', min: 6, max: 14 }) +
+              inputBox(b, { cls: 'form-control', area: 'dialog', caret: b.rng.chance(0.5) }),
+            {
+              cls: 'modal-body',
+              area: 'dialog',
+              kinds: ['spacing'],
+              spacingProp: 'padding',
+            },
+          ) +
           box(b, 'toolbar', btns.join(''), { id: gid, cls: 'modal-footer', area: 'dialog', spacingProp: 'gap' }),
         { cls: 'modal-content', area: 'dialog', kinds: ['move'] },
       ) +
@@ -328,7 +390,9 @@ function kit(flavor: Flavor) {
         svg(folder ? 'cloud' : 'mail', 16) +
         textEl(b, 'link', name, 'title', { tag: 'a', cls: 'link-body-emphasis text-decoration-none', area: 'table' }) +
         `</td><td>${textEl(b, 'cell', W.sentence(b.rng, 2, 5), 'sentence', { tag: 'span', cls: 'text-body-secondary', area: 'table', kinds: ['text', 'font'] })}</td>` +
-        (b.compact ? '' : `<td class="text-end">${textEl(b, 'cell', W.date(b.rng), 'date', { tag: 'span', cls: 'text-body-secondary', area: 'table', kinds: ['text'] })}</td>`),
+        (b.compact
+          ? ''
+          : `<td class="text-end">${textEl(b, 'cell', W.date(b.rng), 'date', { tag: 'span', cls: 'text-body-secondary', area: 'table', kinds: ['text'] })}</td>`),
       { tag: 'tr', area: 'table', group: gid, kinds: ['remove', 'reorder', 'opacity'] },
     );
   };
@@ -352,22 +416,56 @@ function kit(flavor: Flavor) {
     (side && b.width >= 760 ? sidebar(b) : '') +
     `<main class="flex-grow-1 p-3 overflow-hidden${t ? ' page-body mt-0' : ''}" style="min-width:0">${main}</main></div>`;
 
-  return { navbar, sidebar, tabs, toolbar, table, card, stats, form, listGroup, breadcrumb, dropdown, modal, alert, fileRow, pageHead, shell, btn };
+  return {
+    navbar,
+    sidebar,
+    tabs,
+    toolbar,
+    table,
+    card,
+    stats,
+    form,
+    listGroup,
+    breadcrumb,
+    dropdown,
+    modal,
+    alert,
+    fileRow,
+    pageHead,
+    shell,
+    btn,
+  };
 }
 
 function layouts(flavor: Flavor): Record<string, Layout> {
   const k = kit(flavor);
   return {
     dashboard: (b) => k.shell(b, k.pageHead(b) + k.stats(b) + `<div class="card">${k.table(b, b.rng.int(3, 6))}</div>`),
-    settings: (b) => k.shell(b, k.pageHead(b, false) + k.tabs(b) + `<div style="max-width:560px">${k.form(b, b.rng.int(2, 3))}</div>`, b.rng.chance(0.5)),
-    table: (b) => k.shell(b, k.pageHead(b) + k.toolbar(b) + (b.rng.chance(0.4) ? k.alert(b) : '') + `<div class="card">${k.table(b, b.rng.int(4, 8))}</div>`),
+    settings: (b) =>
+      k.shell(b, k.pageHead(b, false) + k.tabs(b) + `<div style="max-width:560px">${k.form(b, b.rng.int(2, 3))}</div>`, b.rng.chance(0.5)),
+    table: (b) =>
+      k.shell(
+        b,
+        k.pageHead(b) + k.toolbar(b) + (b.rng.chance(0.4) ? k.alert(b) : '') + `<div class="card">${k.table(b, b.rng.int(4, 8))}</div>`,
+      ),
     inbox: (b) => k.shell(b, k.pageHead(b) + k.tabs(b, true) + k.listGroup(b, b.rng.int(4, 7)), b.rng.chance(0.6)),
     menu: (b) => {
       const x = b.rng.int(16, Math.max(20, b.width - 240));
-      return k.shell(b, `<div style="position:relative">` + k.pageHead(b) + k.card(b, b.rng.pick(W.CARD_TITLES), k.listGroup(b, 3)) + k.dropdown(b, x, 44) + '</div>', false);
+      return k.shell(
+        b,
+        `<div style="position:relative">` +
+          k.pageHead(b) +
+          k.card(b, b.rng.pick(W.CARD_TITLES), k.listGroup(b, 3)) +
+          k.dropdown(b, x, 44) +
+          '</div>',
+        false,
+      );
     },
     dialog: (b) =>
-      `<div style="position:relative;flex:1;display:flex;flex-direction:column;min-height:0">` + k.shell(b, k.pageHead(b) + k.stats(b) + k.listGroup(b, 3)) + k.modal(b) + '</div>',
+      `<div style="position:relative;flex:1;display:flex;flex-direction:column;min-height:0">` +
+      k.shell(b, k.pageHead(b) + k.stats(b) + k.listGroup(b, 3)) +
+      k.modal(b) +
+      '</div>',
     files: (b) => {
       const gid = b.newId();
       const rows: string[] = [];
@@ -391,13 +489,28 @@ function layouts(flavor: Flavor): Record<string, Layout> {
           bb,
           'card',
           'card',
-          k.card(bb, bb.rng.pick(W.CARD_TITLES), paragraph(bb, 'card-text', { min: 5, max: 12 }) + `<div class="d-flex gap-2">${k.btn(bb, null, 'primary', undefined, true)}</div>`, 'h-100'),
+          k.card(
+            bb,
+            bb.rng.pick(W.CARD_TITLES),
+            paragraph(bb, 'card-text', { min: 5, max: 12 }) +
+              `<div class="d-flex gap-2">${k.btn(bb, null, 'primary', undefined, true)}</div>`,
+            'h-100',
+          ),
           { cls: '', group: gid, kinds: ['remove', 'reorder', 'opacity', 'move'] },
         );
       const cards: string[] = [];
       for (let i = 0; i < n * 2; i++) cards.push(cardOf(b));
       b.factories.set(gid, cardOf);
-      return k.shell(b, k.pageHead(b) + box(b, 'list', cards.join(''), { id: gid, style: `display:grid;grid-template-columns:repeat(${n},1fr);gap:16px`, spacingProp: 'gap' }), false);
+      return k.shell(
+        b,
+        k.pageHead(b) +
+          box(b, 'list', cards.join(''), {
+            id: gid,
+            style: `display:grid;grid-template-columns:repeat(${n},1fr);gap:16px`,
+            spacingProp: 'gap',
+          }),
+        false,
+      );
     },
   };
 }

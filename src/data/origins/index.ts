@@ -12,10 +12,10 @@ import { Rng, hashString } from '../rng.js';
 import { ScreenBuilder, type Kind } from '../screen.js';
 import type { Layout } from './kit.js';
 import { bootstrap, tabler } from './bootstrap.js';
-// import { bulma } from './bulma.js';
-// import { pico } from './pico.js';
-// import { primer } from './primer.js';
-// import { swagger } from './swagger.js';
+import { bulma } from './bulma.js';
+import { pico } from './pico.js';
+import { primer } from './primer.js';
+import { swagger } from './swagger.js';
 
 type Split = 'train' | 'val' | 'test';
 
@@ -24,7 +24,7 @@ export interface Origin {
   /** npm package the CSS comes from, its version range in package.json and its licence */
   pkg: string;
   licence: string;
-  /** stylesheet files inside the package */
+  /** stylesheet files inside the package ("other-package|file" for one of its companion packages) */
   css: string[];
   /** our CSS around the system's: the #app surface in the system's colours, no transitions */
   glue: string;
@@ -39,7 +39,7 @@ export interface Origin {
 
 export const TEMPLATES_ORIGIN = 'templates';
 
-export const ORIGINS: Origin[] = [bootstrap, tabler];
+export const ORIGINS: Origin[] = [bootstrap, tabler, bulma, swagger, pico, primer];
 
 export function originById(id: string): Origin {
   const o = ORIGINS.find((x) => x.id === id);
@@ -100,7 +100,7 @@ const COMMON_GLUE = `
 #app{position:relative;overflow:hidden}
 #app *,#app *::before,#app *::after{transition:none!important;animation:none!important}
 #app .caret{display:inline-block;width:1px;height:1.15em;margin-left:1px;background:currentColor;vertical-align:text-bottom}
-#app :where(span[data-e],a[data-e],label[data-e]){display:inline-block}
+:where(#app span[data-e],#app a[data-e],#app label[data-e]){display:inline-block}
 #app svg{flex:none}
 html,body{margin:0;padding:0;overflow:hidden}
 `;
@@ -109,7 +109,7 @@ html,body{margin:0;padding:0;overflow:hidden}
 export function originSheet(o: Origin): Sheet {
   let css = cssCache.get(o.id);
   if (css === undefined) {
-    css = o.css.map((f) => packageFile(o.pkg, f)).join('\n');
+    css = o.css.map((f) => (f.includes('|') ? packageFile(f.split('|')[0], f.split('|')[1]) : packageFile(o.pkg, f))).join('\n');
     css = css.replace(/@font-face\s*\{[^}]*\}/g, '').replace(/\/\*# sourceMappingURL=[^*]*\*\//g, '');
     css += COMMON_GLUE + o.glue;
     cssCache.set(o.id, css);
@@ -214,7 +214,9 @@ function themePlanner(screen: OriginScreen): Planner {
       role: 'page',
       label: 'theme',
       opsAt: (t) => [
-        t < 1 ? { o: 'theme', app: before.app ?? {}, html: before.html ?? {} } : { o: 'theme', app: after.app ?? {}, html: after.html ?? {} },
+        t < 1
+          ? { o: 'theme', app: before.app ?? {}, html: before.html ?? {} }
+          : { o: 'theme', app: after.app ?? {}, html: after.html ?? {} },
       ],
       from: screen.dark ? 'dark' : 'light',
       to: toDark ? 'dark' : 'light',
@@ -267,4 +269,3 @@ function nonePlanner(base: Planner): Planner {
 export function originPlanners(screen: OriginScreen, base: Record<Kind, Planner>): Partial<Record<Kind, Planner>> {
   return { theme: themePlanner(screen), none: nonePlanner(base.none) };
 }
-

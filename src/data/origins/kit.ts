@@ -31,7 +31,13 @@ export interface MakeOpts {
 }
 
 /** any element: role and label, kinds extended with reorder when it sits in a group */
-export function make(b: ScreenBuilder, role: Role, label: string, inner: string, o: MakeOpts & { textSort?: TextSort; icon?: string }): string {
+export function make(
+  b: ScreenBuilder,
+  role: Role,
+  label: string,
+  inner: string,
+  o: MakeOpts & { textSort?: TextSort; icon?: string },
+): string {
   const kinds = [...(o.kinds ?? LEAF)];
   if (o.group && !kinds.includes('reorder')) kinds.push('reorder');
   return b.el(
@@ -114,7 +120,13 @@ export function icon(b: ScreenBuilder, o: MakeOpts & { icon?: string; size?: num
 }
 
 /** a text element: heading, text, label, number, link, cell, badge, tab, menu item, ... */
-export function textEl(b: ScreenBuilder, role: Role, label: string, sort: TextSort, o: MakeOpts & { before?: string; after?: string }): string {
+export function textEl(
+  b: ScreenBuilder,
+  role: Role,
+  label: string,
+  sort: TextSort,
+  o: MakeOpts & { before?: string; after?: string },
+): string {
   return make(b, role, label, (o.before ?? '') + b.text(label) + (o.after ?? ''), {
     colorProp: 'color',
     ...o,
