@@ -1,4 +1,4 @@
-// npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1|2|3|4|5|6|7|8] [--browsers B] [--pages P] [--start I] [--resume]
+// npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1..8] [--origins templates|all|ID,...] [--browsers B] [--pages P] [--start I] [--resume]
 // Renders N pairs into DIR and writes DIR/manifest.jsonl in index order (whatever order the
 // concurrent pages finish in), so the same arguments always give byte-identical files.
 import { mkdir, open, readFile, rm, truncate } from 'node:fs/promises';
