@@ -361,6 +361,7 @@ test('the command line rejects bad arguments with a clear message', () => {
     quiet: false,
     resume: false,
     templates: 4,
+    origins: ['templates'],
   });
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '1']).templates, 1);
   assert.equal(parseArgs(['--seed', '3', '--count', '2', '--split', 'val', '--out', 'd', '--templates', '2']).templates, 2);
