@@ -13,7 +13,7 @@ import { DEFAULT_IMAGE_LIMITS, ImageInputError, readInputBytes } from '../core/i
 import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
 import { parseOptions } from './args.js';
 import { threadsPerWorker, WorkerPool } from './pool.js';
-import { ConfigError, findConfig, globToRegExp, loadConfig, screenshotName, settingsFor, type ProcapConfig } from '../core/config.js';
+import { ConfigError, findConfig, globMatcher, loadConfig, screenshotName, settingsFor, type ProcapConfig } from '../core/config.js';
 import { MergeError, mergeReports, renderJunit, renderMarkdown, type BatchPair, type BatchResult } from './ci-report.js';
 
 export type { BatchResult } from './ci-report.js';
@@ -235,8 +235,11 @@ export function parseShard(text: string): { index: number; count: number } {
   return { index, count };
 }
 
-// --paths globs are matched over whole relative paths (core/config.ts, as procap.config.json's)
-export { globToRegExp };
+/** --paths GLOB: matched over whole relative paths by the matcher of procap.config.json's globs (core/config.ts). */
+export function pathsFilter(glob: string): (name: string) => boolean {
+  if (glob.trim() === '') throw new UsageError('--paths needs a glob, e.g. --paths "tests/__screenshots__/**"');
+  return globMatcher(glob);
+}
 
 function defaultModelsDir(): string {
   // dist/src/cli/main.js -> repository root /models
@@ -472,13 +475,13 @@ function listPngs(root: string): string[] {
   return found.sort();
 }
 
-function folderPairs(beforeDir: string, afterDir: string, filter?: RegExp): PairSource[] {
+function folderPairs(beforeDir: string, afterDir: string, filter?: (name: string) => boolean): PairSource[] {
   for (const d of [beforeDir, afterDir]) {
     if (!fs.existsSync(d) || !fs.statSync(d).isDirectory()) throw new UsageError(`${d}: not a folder`);
   }
   const a = new Set(listPngs(beforeDir)),
     b = new Set(listPngs(afterDir));
-  const names = [...new Set([...a, ...b])].filter((n) => !filter || filter.test(n)).sort();
+  const names = [...new Set([...a, ...b])].filter((n) => !filter || filter(n)).sort();
   return names.map((name) => ({
     name,
     before: a.has(name) ? () => readInputBytes(path.join(beforeDir, name), DEFAULT_IMAGE_LIMITS, beforeDir) : undefined,
@@ -510,7 +513,7 @@ function pairFolders(root: string): PairSource[] {
     });
 }
 
-function gitPairs(refA: string, refB: string, filter?: RegExp): PairSource[] {
+function gitPairs(refA: string, refB: string, filter?: (name: string) => boolean): PairSource[] {
   const git = (args: string[], encoding: 'utf8' | 'buffer') => {
     try {
       return execFileSync('git', args, {
@@ -527,7 +530,7 @@ function gitPairs(refA: string, refB: string, filter?: RegExp): PairSource[] {
     new Set(
       (git(['ls-tree', '-r', '--name-only', '-z', ref], 'utf8') as string)
         .split('\0')
-        .filter((n) => n.toLowerCase().endsWith('.png') && (!filter || filter.test(n))),
+        .filter((n) => n.toLowerCase().endsWith('.png') && (!filter || filter(n))),
     );
   const a = list(refA),
     b = list(refB);
@@ -545,7 +548,7 @@ function gitPairs(refA: string, refB: string, filter?: RegExp): PairSource[] {
 async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const flags = args.flags;
   const jobs = intFlag(flags, '--jobs', 1, 1024) ?? os.availableParallelism();
-  const filter = typeof flags.get('--paths') === 'string' ? globToRegExp(String(flags.get('--paths'))) : undefined;
+  const filter = typeof flags.get('--paths') === 'string' ? pathsFilter(String(flags.get('--paths'))) : undefined;
   let sources: PairSource[];
   let subtitle: string;
   if (flags.has('--git')) {

@@ -3,6 +3,7 @@
 // is an error naming the file and the key, never silently ignored.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import picomatch from 'picomatch';
 import type { Box } from './report.js';
 import { isValidBox } from './masks.js';
 
@@ -41,46 +42,49 @@ export class ConfigError extends Error {
   }
 }
 
-/** Glob (`*`, `**`, `?`, `{x,y}`) -> RegExp over a whole forward-slash path. */
-export function globToRegExp(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        // "**/" is zero or more folders; "**" elsewhere anything, slashes included
-        const slash = glob[i + 2] === '/';
-        re += slash ? '(?:[^/]*/)*' : '.*';
-        i += slash ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '{') {
-      const end = glob.indexOf('}', i);
-      if (end < 0) re += '\\{';
-      else {
-        re += `(?:${glob
-          .slice(i + 1, end)
-          .split(',')
-          .map((alt) => globToRegExp(alt).source.slice(1, -1))
-          .join('|')})`;
-        i = end;
-      }
-    } else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+// Globs are matched by picomatch (kept, dependency-free, MIT): `dot` so that `*` and `**` also match
+// names and folders that start with a dot, and `windows: false` so that a backslash escapes on every
+// platform (the paths matched are forward-slash paths, whatever the OS); `posix` for `[!x]` as in a shell.
+const GLOB_OPTIONS: picomatch.PicomatchOptions = { dot: true, posix: true, windows: false };
+const compiled = new Map<string, (path: string) => boolean>();
+
+/**
+ * A matcher of whole forward-slash paths for `glob`: `*` any characters but `/`, `?` one of them,
+ * `**` any number of folders, `{x,y}` either, `{1..3}` a range, `[abc]` / `[a-z]` / `[!x]` one of a
+ * set, `\` escapes the character after it. Throws TypeError on an empty glob.
+ */
+export function globMatcher(glob: string): (path: string) => boolean {
+  let match = compiled.get(glob);
+  if (match === undefined) {
+    match = picomatch(glob, GLOB_OPTIONS);
+    if (compiled.size > 1000) compiled.clear(); // a long batch over many --config globs stays bounded
+    compiled.set(glob, match);
   }
-  return new RegExp(`^${re}$`);
+  return match;
 }
 
 /**
- * Whether the forward-slash path `file` matches `glob`: `*` any characters but `/`, `?` one of them,
- * `**` any number of folders (`a/**\/b.png`, `**\/*.png`), `{x,y}` either. A glob without `/` matches
- * the file name in any folder (as in .gitignore): `clock-*.png` matches `pages/clock-1.png`. A leading
- * `./` and backslashes in `file` are ignored.
+ * Whether the forward-slash path `file` matches `glob` (see globMatcher). A glob without `/`
+ * matches the file name in any folder (as in .gitignore): `clock-*.png` matches
+ * `pages/clock-1.png`; a leading `./` anchors a glob at the root instead (`./home.png` is the
+ * top-level file only). A leading `./` and backslashes in `file` are ignored.
  */
 export function matchesGlob(file: string, glob: string): boolean {
   const name = file.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
-  const pattern = glob.replace(/^(\.\/)+/, '');
-  if (!pattern.includes('/')) return globToRegExp(pattern).test(name.slice(name.lastIndexOf('/') + 1));
-  return globToRegExp(pattern).test(name);
+  if (!glob.includes('/')) return globMatcher(glob)(name.slice(name.lastIndexOf('/') + 1));
+  return globMatcher(glob.replace(/^(\.\/)+/, ''))(name);
+}
+
+const GLOB_SPECIAL = /[\\*?[\]{}()!+@,]/g;
+
+/**
+ * The glob that matches exactly the screenshot `name` (a forward-slash path relative to the config's
+ * folder) and nothing else: glob characters escaped, and a top-level file anchored with `./` (a glob
+ * without `/` would match the same name in every folder).
+ */
+export function exactGlob(name: string): string {
+  const escaped = name.replace(GLOB_SPECIAL, '\\$&');
+  return escaped.includes('/') ? escaped : `./${escaped}`;
 }
 
 const TOP_KEYS = ['$schema', 'minDiffPixels', 'minDiffRatio', 'screenshots'];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { globToRegExp, parseShard } from '../../src/cli/main.js';
+import { pathsFilter, parseShard } from '../../src/cli/main.js';
 import { CLI, MODELS_DIR, REPO_ROOT, drawPng, screenPair, tempDir } from '../unit/runtime-fixtures.js';
 
 function cli(args: string[], cwd?: string) {
@@ -22,14 +22,18 @@ function writePair(dir: string): { before: string; after: string } {
   return { before, after };
 }
 
-test('shard and glob parsing', () => {
+test('shard parsing and --paths globs (picomatch: **, braces, classes)', () => {
   assert.deepEqual(parseShard('2/4'), { index: 2, count: 4 });
   assert.throws(() => parseShard('0/4'), /1 <= i <= n/);
   assert.throws(() => parseShard('5/4'), /1 <= i <= n/);
   assert.throws(() => parseShard('two'), /i\/n/);
-  const g = globToRegExp('screens/**/*.png');
-  assert.ok(g.test('screens/a.png') && g.test('screens/x/y/b.png') && !g.test('other/a.png') && !g.test('screens/a.jpg'));
-  assert.ok(globToRegExp('*.png').test('a.png') && !globToRegExp('*.png').test('d/a.png'));
+  const g = pathsFilter('screens/**/*.png');
+  assert.ok(g('screens/a.png') && g('screens/x/y/b.png') && !g('other/a.png') && !g('screens/a.jpg'));
+  // whole paths: a glob without "/" is not matched against the base name here
+  assert.ok(pathsFilter('*.png')('a.png') && !pathsFilter('*.png')('d/a.png'));
+  const set = pathsFilter('shots/{home,cart}-[0-9].png');
+  assert.ok(set('shots/home-1.png') && set('shots/cart-9.png') && !set('shots/home-x.png') && !set('shots/login-1.png'));
+  assert.throws(() => pathsFilter(' '), /--paths needs a glob/);
 });
 
 test('describe --json prints the ChangeReport; --html and --frames write files', () => {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { build } from 'esbuild';
 import { REPO_ROOT } from './runtime-fixtures.js';
 
-test('the extension host bundle does not require onnxruntime-node (the engine worker does)', async () => {
+test('the extension host bundle does not require onnxruntime-node (the engine worker does) and holds picomatch', async () => {
   const bundle = async (entry: string) =>
     build({
       entryPoints: [path.join(REPO_ROOT, entry)],
@@ -29,6 +29,12 @@ test('the extension host bundle does not require onnxruntime-node (the engine wo
     'the host bundles no model-running code',
   );
   assert.doesNotMatch(host.outputFiles[0].text, /require\("onnxruntime-node"\)/);
+  // the glob matcher (procap.config.json) is inside the bundle: the VSIX ships no node_modules/picomatch
+  assert.ok(
+    inputs.some((i) => /node_modules\/picomatch\//.test(i)),
+    'picomatch is bundled into the extension host',
+  );
+  assert.doesNotMatch(host.outputFiles[0].text, /require\("picomatch"\)/);
   // the check can fail: the worker's bundle does require it
   const worker = await bundle('src/core/worker.ts');
   assert.match(worker.outputFiles[0].text, /require\("onnxruntime-node"\)/);

@@ -7,7 +7,16 @@ import { describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { diffImages, MASK_SAME } from '../../src/core/diff.js';
 import { decodePng } from '../../src/core/image.js';
 import { applyMasks, belowThreshold } from '../../src/core/masks.js';
-import { ConfigError, matchesGlob, parseConfig, loadConfig, settingsFor, screenshotName } from '../../src/core/config.js';
+import {
+  ConfigError,
+  exactGlob,
+  globMatcher,
+  matchesGlob,
+  parseConfig,
+  loadConfig,
+  settingsFor,
+  screenshotName,
+} from '../../src/core/config.js';
 import { renderGallery } from '../../src/core/html-report.js';
 import type { Box } from '../../src/core/report.js';
 import { MODELS_DIR, drawPng, tempDir, type Rect } from './runtime-fixtures.js';
@@ -71,6 +80,57 @@ test('glob matching: *, **, ?, {a,b}; a glob without a slash matches the file na
   assert.ok(!matchesGlob('shotsXa.png', 'shots?a.png'.replace('?', '/')));
   assert.ok(matchesGlob('a.b.png', 'a.b.png') && !matchesGlob('aXb.png', 'a.b.png'), 'a dot is literal');
   assert.ok(matchesGlob('tests/__screenshots__/x/y.png', 'tests/__screenshots__/**'));
+});
+
+test('glob matching (picomatch): braces, ranges, character classes, ** and dot-folders, escapes, ./ anchoring', () => {
+  // braces, nested and with a range
+  assert.ok(matchesGlob('shots/login-dark.png', 'shots/{login,signup}-{dark,light}.png'));
+  assert.ok(!matchesGlob('shots/login-dim.png', 'shots/{login,signup}-{dark,light}.png'));
+  assert.ok(matchesGlob('shots/step3.png', 'shots/step{1..4}.png') && !matchesGlob('shots/step5.png', 'shots/step{1..4}.png'));
+  assert.ok(matchesGlob('a/b/x.png', '{a/**/x,c/y}.png'), 'a brace alternative may hold ** and /');
+  // character classes: a set, a range, a negation (shell style [!x] and [^x]), a POSIX class
+  assert.ok(matchesGlob('shots/page-7.png', 'shots/page-[0-9].png') && !matchesGlob('shots/page-x.png', 'shots/page-[0-9].png'));
+  assert.ok(matchesGlob('shots/v2.png', 'shots/v[123].png') && !matchesGlob('shots/v4.png', 'shots/v[123].png'));
+  assert.ok(matchesGlob('shots/ac.png', 'shots/a[!b].png') && !matchesGlob('shots/ab.png', 'shots/a[!b].png'));
+  assert.ok(matchesGlob('shots/ac.png', 'shots/a[^b].png') && !matchesGlob('shots/ab.png', 'shots/a[^b].png'));
+  assert.ok(!matchesGlob('shots/a/.png', 'shots/a[!b].png'), 'a class never matches /');
+  assert.ok(matchesGlob('x/q.png', 'x/[[:alpha:]].png') && !matchesGlob('x/1.png', 'x/[[:alpha:]].png'));
+  // ** across folders, zero folders, and folders or files that start with a dot
+  assert.ok(matchesGlob('a/b/c/d.png', 'a/**/d.png') && matchesGlob('a/d.png', 'a/**/d.png'));
+  assert.ok(matchesGlob('.storybook/shots/x.png', '**/*.png'), '** and * match dot-folders and dot-files');
+  assert.ok(matchesGlob('shots/.hidden.png', 'shots/*.png'));
+  assert.ok(!matchesGlob('a/b/d.png', 'a/*/*/d.png'));
+  // escapes and a glob naming one file exactly
+  assert.ok(matchesGlob('shots/[1].png', 'shots/\\[1\\].png') && !matchesGlob('shots/1.png', 'shots/\\[1\\].png'));
+  // a leading ./ anchors at the root; without a slash the name matches in any folder
+  assert.ok(matchesGlob('home.png', './home.png') && !matchesGlob('pages/home.png', './home.png'));
+  assert.ok(matchesGlob('pages/home.png', 'home.png'));
+  assert.ok(matchesGlob('./pages/home.png', './pages/*.png'));
+  // the whole-path matcher (--paths) has no base-name rule
+  assert.ok(globMatcher('*.png')('a.png') && !globMatcher('*.png')('d/a.png'));
+  assert.throws(() => globMatcher(''), TypeError);
+});
+
+test('exactGlob: the glob the panel writes for one screenshot matches it and nothing else', () => {
+  const names = [
+    'compare/time-after.png',
+    'a/b [1].png',
+    'a/(x){y,z}*?.png',
+    'top!.png',
+    'a/+@x,y.png',
+    'a/é ü.png',
+    'home.png',
+    'x/[!a].png',
+  ];
+  for (const name of names) {
+    const glob = exactGlob(name);
+    assert.ok(matchesGlob(name, glob), `${glob} matches ${name}`);
+    for (const other of [name.replace(/\.png$/, 'X.png'), `sub/${name}`, name.replace(/^[^/]*\//, 'other/'), 'a/b1.png', 'a/xy.png'])
+      if (other !== name) assert.ok(!matchesGlob(other, glob), `${glob} must not match ${other}`);
+  }
+  assert.equal(exactGlob('compare/time-after.png'), 'compare/time-after.png');
+  assert.equal(exactGlob('home.png'), './home.png');
+  assert.equal(exactGlob('a/b [1].png'), 'a/b \\[1\\].png');
 });
 
 test('config: parsed, and per screenshot masks add up while the last matching threshold wins', () => {
