@@ -18,6 +18,8 @@ import { describeError } from './log.js';
 import { isCancellation, reportError } from './errors.js';
 import { readSettings } from './settings.js';
 import { exportReport, htmlExportAvailable } from './exportReport.js';
+import { ignoreDestinationOf, ignoreFailure, IgnoreRegions, reportIgnoreFailure } from './ignoreRegions.js';
+import type { Box } from '../core/report.js';
 
 interface LoadedComparison {
   comparison: Comparison;
@@ -34,13 +36,16 @@ export class ReviewPanel implements vscode.Disposable {
   private lastMessage: HostMessage | undefined;
   private cancelCurrent: vscode.CancellationTokenSource | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly ignores: IgnoreRegions;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly engine: Engine,
     private readonly baselines: BaselineStore,
     private readonly log: Log,
-  ) {}
+  ) {
+    this.ignores = new IgnoreRegions(log);
+  }
 
   /** Opens (or reuses) the panel and describes `comparison` in it. */
   async show(comparison: Comparison): Promise<ChangeReport | undefined> {
@@ -110,7 +115,49 @@ export class ReviewPanel implements vscode.Disposable {
       after: image(loaded.afterBytes, comparison.after.label, report.after),
       canAccept: comparison.baseline !== undefined && vscode.workspace.isTrusted,
       canExportHtml: htmlExportAvailable(),
+      ...this.ignoreTargetMessage(comparison),
     };
+  }
+
+  private ignoreTargetMessage(comparison: Comparison): { ignore?: { configFile: string; glob: string } } {
+    const target = ignoreDestinationOf(screenshotOf(comparison));
+    return target === undefined ? {} : { ignore: { configFile: target.configFile, glob: target.glob } };
+  }
+
+  /** Adds or removes an ignore region of the shown pair, then describes the pair again with the new masks. */
+  private async editIgnoreRegion(kind: 'add' | 'remove', box: Box): Promise<void> {
+    const loaded = this.loaded;
+    const target = ignoreDestinationOf(loaded && screenshotOf(loaded.comparison));
+    if (loaded === undefined || target === undefined) {
+      this.log.error('the panel asked to edit an ignore region where it offers none: ignored');
+      return;
+    }
+    const { comparison, report } = loaded;
+    // the compared area: the common part of the two images (masks are clipped to it)
+    const area = { width: Math.min(report.before.width, report.after.width), height: Math.min(report.before.height, report.after.height) };
+    if (kind === 'add' && (box[2] > area.width || box[3] > area.height)) {
+      this.postTransient({
+        type: 'ignoreFailed',
+        message: `${JSON.stringify(box)} lies outside the compared area (${area.width}×${area.height})`,
+      });
+      return;
+    }
+    const again = () => {
+      if (this.current === comparison) void this.show(comparison);
+    };
+    try {
+      const outcome = kind === 'add' ? await this.ignores.add(target, box, again) : await this.ignores.remove(target, box, area, again);
+      if (outcome.written) again();
+      else if (outcome.message !== undefined) this.postTransient({ type: 'ignoreFailed', message: outcome.message });
+    } catch (error) {
+      this.postTransient({ type: 'ignoreFailed', message: ignoreFailure(error) });
+      void reportIgnoreFailure(
+        this.log,
+        target,
+        kind === 'add' ? 'could not add the ignore region' : 'could not remove the ignore region',
+        error,
+      );
+    }
   }
 
   private ensurePanel(title: string): void {
@@ -183,6 +230,11 @@ export class ReviewPanel implements vscode.Disposable {
     void this.panel?.webview.postMessage(message);
   }
 
+  /** A message about an action, not the panel's state: a reloaded page does not get it again. */
+  private postTransient(message: HostMessage): void {
+    void this.panel?.webview.postMessage(message);
+  }
+
   private async onMessage(raw: unknown): Promise<void> {
     let message: WebviewMessage;
     try {
@@ -245,6 +297,12 @@ export class ReviewPanel implements vscode.Disposable {
       }
       case 'retry':
         if (this.current !== undefined) await this.show(this.current);
+        return;
+      case 'ignoreRegion':
+        await this.editIgnoreRegion('add', message.box);
+        return;
+      case 'stopIgnoring':
+        await this.editIgnoreRegion('remove', message.box);
         return;
     }
   }

@@ -311,6 +311,107 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
     await camera.shot(page, 'masked-clock');
   });
 
+  uiTest(
+    'the panel\'s "Ignore a region": a box dragged over the change goes into procap.config.json and masks it; "Stop ignoring" takes it out',
+    async () => {
+      const [beforePath, afterPath] = fixture.ignoreInPanel;
+      const configFile = join(workspace, 'procap.config.json');
+      const original = readFileSync(configFile, 'utf8');
+      const lastRow = await selectInExplorer(page, [beforePath, afterPath]);
+      await pickFromContextMenu(page, lastRow, 'Describe Change');
+      const panel = panelFrame(page);
+      await panel.locator('[data-testid="title"]', { hasText: `${beforePath} ↔ ${afterPath}` }).waitFor();
+      const summary = panel.locator('[data-testid="summary"]');
+      await summary.or(panel.locator('[data-testid="error"]')).first().waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
+      // no rule masks this clock yet: it is a change (else the test would prove nothing)
+      assert.equal(await summary.getAttribute('data-changed'), 'true', `the clock change is not a change: "${await summary.innerText()}"`);
+      assert.equal(await panel.locator('[data-testid="masked-box"]').count(), 0);
+
+      // The box to draw: the changed pixels with a margin, in image pixels; the mouse works in screen
+      // pixels of the fitted view, so the box drawn is read back from the tool's fields.
+      const changed = changedPixelsBox(beforePath, afterPath);
+      const png = readFileSync(join(workspace, afterPath));
+      const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)]; // the IHDR chunk
+      const want = [
+        Math.max(0, changed[0] - 6),
+        Math.max(0, changed[1] - 6),
+        Math.min(width, changed[2] + 6),
+        Math.min(height, changed[3] + 6),
+      ];
+      await panel.locator('[data-testid="zoom-fit"]').click();
+      const drag = async () => {
+        const image = panel.locator('[data-testid="viewport-after"] [data-testid="after-image"]');
+        const rect = await image.boundingBox();
+        const scale = rect.width / width;
+        const at = (x, y) => [rect.x + x * scale, rect.y + y * scale];
+        await page.mouse.move(...at(want[0] + 0.5, want[1] + 0.5));
+        await page.mouse.down();
+        await page.mouse.move(...at((want[0] + want[2]) / 2, (want[1] + want[3]) / 2), { steps: 4 });
+        await page.mouse.move(...at(want[2] - 0.5, want[3] - 0.5), { steps: 4 });
+        await page.mouse.up();
+      };
+      const tool = panel.locator('[data-testid="ignore-tool"]');
+      const form = panel.locator('[data-testid="ignore-form"]');
+      const draft = panel.locator('[data-testid="viewport-after"] [data-testid="ignore-draft"]');
+
+      // Escape cancels a drawn box: nothing is written
+      await tool.click();
+      await form.waitFor();
+      await drag();
+      await draft.waitFor();
+      await page.keyboard.press('Escape');
+      await form.waitFor({ state: 'hidden' });
+      assert.equal(await tool.getAttribute('aria-pressed'), 'false');
+      assert.ok(await draft.isHidden(), 'the drawn box is gone after Escape');
+      assert.equal(readFileSync(configFile, 'utf8'), original, 'Escape wrote nothing');
+
+      // drawn again and confirmed
+      await tool.click();
+      await form.waitFor();
+      await drag();
+      const drawn = [];
+      for (const field of ['x0', 'y0', 'x1', 'y1']) drawn.push(Number(await panel.locator(`[data-testid="ignore-${field}"]`).inputValue()));
+      assert.equal(await draft.getAttribute('data-box'), drawn.join(','), 'the fields hold the box drawn');
+      assert.ok(
+        drawn[0] <= changed[0] && drawn[1] <= changed[1] && drawn[2] >= changed[2] && drawn[3] >= changed[3],
+        `the box drawn ${JSON.stringify(drawn)} covers the changed pixels ${JSON.stringify(changed)}`,
+      );
+      assert.ok(
+        drawn.every((v, i) => Math.abs(v - want[i]) <= 3),
+        `the box drawn ${JSON.stringify(drawn)} is where the mouse went ${JSON.stringify(want)}`,
+      );
+      await camera.shot(page, 'ignore-region-drawn');
+      await panel.locator('[data-testid="ignore-confirm"]').click();
+
+      // written under the screenshot's own glob, the user's rule kept; the notification says where, with Undo
+      await page
+        .locator('.notifications-toasts .notification-list-item', {
+          hasText: `added to procap.config.json (a new rule for "${afterPath}")`,
+        })
+        .first()
+        .waitFor();
+      const config = JSON.parse(readFileSync(configFile, 'utf8'));
+      assert.deepEqual(config.screenshots, [...JSON.parse(original).screenshots, { glob: afterPath, masks: [drawn] }]);
+      // described again with the mask: hatched, and no change any more
+      await panel
+        .locator(`[data-testid="viewport-after"] [data-testid="masked-box"][data-box="${drawn.join(',')}"]`)
+        .waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
+      await panel.locator('[data-testid="summary"][data-changed="false"]').waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
+      assert.equal((await summary.innerText()).trim(), 'no visible change');
+      await camera.shot(page, 'ignore-region-masked');
+
+      // "Stop ignoring" takes it out of the file again, byte for byte, and the clock is a change again
+      await panel.locator(`[data-testid="stop-ignoring"][data-box="${drawn.join(',')}"]`).click();
+      await panel.locator('[data-testid="summary"][data-changed="true"]').waitFor({ timeout: DESCRIBE_TIMEOUT_MS });
+      assert.equal(await panel.locator('[data-testid="masked-box"]').count(), 0);
+      assert.equal(readFileSync(configFile, 'utf8'), original, 'procap.config.json is as it was');
+      await page
+        .locator('.notifications-toasts .notification-list-item', { hasText: `removed from procap.config.json (rule "${afterPath}")` })
+        .first()
+        .waitFor();
+    },
+  );
+
   uiTest('Source Control: a modified image, right-click "Describe Change (HEAD ↔ Working Tree)"', async () => {
     const changed = fixture.workingTreeChange;
     const fileName = changed.split('/').at(-1);

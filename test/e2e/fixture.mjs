@@ -201,6 +201,9 @@ writeFileSync(at('compare', 'corrupt.png'), Buffer.from('this is not a PNG file,
 // Two screens that differ only in a clock the project's procap.config.json masks.
 await render(at('compare', 'clock-before.png'), appPage({ title: 'Dashboard', clock: '10:42' }));
 await render(at('compare', 'clock-after.png'), appPage({ title: 'Dashboard', clock: '11:07' }));
+// Two screens whose only change is a clock no rule masks: the panel's "Ignore a region" draws one.
+await render(at('compare', 'time-before.png'), appPage({ title: 'Reports', clock: '09:15' }));
+await render(at('compare', 'time-after.png'), appPage({ title: 'Reports', clock: '17:58' }));
 
 /** The red <name>-diff.png Playwright writes beside <name>-expected.png and <name>-actual.png. */
 function writeSnapshotDiff(dir, name) {
@@ -236,6 +239,7 @@ process.stdout.write(
       compare: ['compare/before.png', 'compare/after.png'],
       corrupt: 'compare/corrupt.png',
       maskedClock: ['compare/clock-before.png', 'compare/clock-after.png'],
+      ignoreInPanel: ['compare/time-before.png', 'compare/time-after.png'],
       snapshotFailure: 'test-results/login-Login-page-chromium/login-page',
       snapshotBaseline,
       // the shop/ project (custom outputDir and snapshotPathTemplate in shop/playwright.config.ts)

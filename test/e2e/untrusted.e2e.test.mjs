@@ -186,7 +186,7 @@ describe('ProCap Review in an untrusted workspace (Restricted Mode)', () => {
   );
 
   uiTest(
-    'baseline accept is off: a snapshot failure opens without "Accept as baseline", the tree\'s accept action is disabled, the baseline is untouched',
+    'baseline accept is off: a snapshot failure opens without "Accept as baseline" or "Ignore a region", the tree\'s accept action is disabled, the baseline is untouched',
     async () => {
       const baselineFile = join(workspace, fixture.snapshotBaseline);
       const original = readFileSync(baselineFile);
@@ -203,6 +203,8 @@ describe('ProCap Review in an untrusted workspace (Restricted Mode)', () => {
       await panel.locator('[data-testid="summary"]').waitFor();
       assert.ok((await panel.locator('vscode-button').count()) > 0, 'the panel shows no action buttons at all');
       assert.equal(await panel.locator('[data-testid="accept"]').count(), 0, 'the panel offers "Accept as baseline" in Restricted Mode');
+      // nor does it write procap.config.json (it is not even read there)
+      assert.equal(await panel.locator('[data-testid="ignore-tool"]').count(), 0, 'the panel offers "Ignore a region" in Restricted Mode');
       assert.ok(readFileSync(baselineFile).equals(original), 'the baseline changed');
       await camera.shot(page, 'untrusted-snapshot-no-accept');
     },

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseWebviewMessage, parseHostMessage, MessageValidationError, MAX_COPY_TEXT_CHARS } from '../../src/extension/pure/messages.js';
+import {
+  parseWebviewMessage,
+  parseHostMessage,
+  MessageValidationError,
+  MAX_BOX_COORDINATE,
+  MAX_COPY_TEXT_CHARS,
+} from '../../src/extension/pure/messages.js';
 
 test('webview messages: each known message is accepted as typed', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
@@ -11,6 +17,33 @@ test('webview messages: each known message is accepted as typed', () => {
   });
   assert.deepEqual(parseWebviewMessage({ type: 'export', format: 'json' }), { type: 'export', format: 'json' });
   assert.deepEqual(parseWebviewMessage({ type: 'openImage', side: 'after' }), { type: 'openImage', side: 'after' });
+  assert.deepEqual(parseWebviewMessage({ type: 'ignoreRegion', box: [0, 4, 10, 12] }), { type: 'ignoreRegion', box: [0, 4, 10, 12] });
+  assert.deepEqual(parseWebviewMessage({ type: 'stopIgnoring', box: [300, 0, 400, 48] }), { type: 'stopIgnoring', box: [300, 0, 400, 48] });
+});
+
+test('webview messages: an ignore region is four integers in order within the largest image side', () => {
+  const refused: Array<[unknown, RegExp]> = [
+    [{ type: 'ignoreRegion' }, /ignoreRegion\.box must be \[x0, y0, x1, y1\]/],
+    [{ type: 'ignoreRegion', box: [0, 0, 10] }, /four integers/],
+    [{ type: 'ignoreRegion', box: [0, 0, 10, 10, 3] }, /four integers/],
+    [{ type: 'ignoreRegion', box: '0,0,10,10' }, /four integers/],
+    [{ type: 'ignoreRegion', box: [0.5, 0, 10, 10] }, /four integers/],
+    [{ type: 'ignoreRegion', box: [-1, 0, 10, 10] }, /four integers/],
+    [{ type: 'ignoreRegion', box: [0, 0, MAX_BOX_COORDINATE + 1, 10] }, /from 0 to 65535/],
+    [{ type: 'ignoreRegion', box: [0, 0, Number.NaN, 10] }, /four integers/],
+    [{ type: 'ignoreRegion', box: [10, 0, 10, 10] }, /x0 < x1 and y0 < y1/],
+    [{ type: 'stopIgnoring', box: [0, 9, 10, 3] }, /stopIgnoring\.box must have x0 < x1 and y0 < y1/],
+    [{ type: 'ignoreRegion', box: [0, 0, 10, 10], glob: '**' }, /unexpected field "glob"/],
+    [{ type: 'stopIgnoring', box: [0, 0, 10, 10], file: '/etc/passwd' }, /unexpected field "file"/],
+  ];
+  for (const [raw, reason] of refused) {
+    assert.throws(
+      () => parseWebviewMessage(raw),
+      (error: unknown) => error instanceof MessageValidationError && reason.test(error.message),
+      JSON.stringify(raw),
+    );
+  }
+  assert.deepEqual(parseWebviewMessage({ type: 'ignoreRegion', box: [0, 0, MAX_BOX_COORDINATE, 1] }).type, 'ignoreRegion');
 });
 
 test('webview messages: malformed, unknown and over-long messages are refused with a reason', () => {
@@ -95,6 +128,13 @@ test('host messages: a well-formed report passes, broken ones are refused', () =
   (under.report as any).belowThreshold = { diffPixels: 3, ratio: 0.03, reason: '3 differing pixels: fewer than minDiffPixels 10' };
   assert.equal(parseHostMessage(under).type, 'report');
   assert.throws(() => parseHostMessage({ type: 'eval', code: '1' }), /unknown host message type/);
+  // where the panel writes an ignore region
+  assert.equal(parseHostMessage(reportMessage({ ignore: { configFile: 'procap.config.json', glob: 'shots/a.png' } })).type, 'report');
+  assert.throws(() => parseHostMessage(reportMessage({ ignore: { configFile: 'procap.config.json' } })), /report\.ignore/);
+  assert.throws(() => parseHostMessage(reportMessage({ ignore: { configFile: 'procap.config.json', glob: '' } })), /report\.ignore/);
+  assert.throws(() => parseHostMessage(reportMessage({ ignore: 'procap.config.json' })), /report\.ignore/);
+  assert.equal(parseHostMessage({ type: 'ignoreFailed', message: 'procap.config.json: not valid JSON' }).type, 'ignoreFailed');
+  assert.throws(() => parseHostMessage({ type: 'ignoreFailed' }), /ignoreFailed needs a message/);
   assert.equal(
     parseHostMessage({ type: 'captions', title: 't', captions: [{ id: 0, kind: 'text', caption: 'the title changed', noiseOnly: false }] })
       .type,

@@ -1,8 +1,15 @@
 // The review panel's page. Receives the report from the extension host (validated with
 // parseHostMessage), renders the summary, one caption per region, the five comparison views and
 // the procedure player, and posts the user's actions back (copy, export, accept, open image).
-import type { ChangeRegion, ChangeReport } from '../../src/core/report.js';
-import { parseHostMessage, VIEW_MODES, type HostMessage, type ViewMode, type WebviewMessage } from '../../src/extension/pure/messages.js';
+import type { Box, ChangeRegion, ChangeReport } from '../../src/core/report.js';
+import {
+  parseHostMessage,
+  VIEW_MODES,
+  type HostMessage,
+  type IgnoreTarget,
+  type ViewMode,
+  type WebviewMessage,
+} from '../../src/extension/pure/messages.js';
 import { h, clear, regionName } from './dom.js';
 import { registerToolkit } from './toolkit.js';
 import { Viewer } from './viewer.js';
@@ -36,6 +43,8 @@ let player: ProcedurePlayer | undefined;
 let regions: ChangeRegion[] = [];
 let selectedIndex = -1;
 let mode: ViewMode = savedMode();
+/** the "Ignore a region" tool of the shown report, when the host can write one */
+let ignoreTool: IgnoreTool | undefined;
 
 function savedMode(): ViewMode {
   const state = vscode.getState() as Partial<PageState> | undefined;
@@ -55,6 +64,7 @@ function button(label: string, testId: string, onClick: () => void, attributes: 
 function showStatus(title: string, text: string, kind: 'loading' | 'error'): void {
   viewer?.dispose();
   viewer = undefined;
+  ignoreTool = undefined;
   player?.stop();
   player = undefined;
   clear(app);
@@ -121,9 +131,10 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
     ` · ${report.provider} · ${Math.round(report.timings.totalMs)} ms · model ${report.modelVersion}`,
   );
   const masked = report.masked ?? [];
-  const maskNote = masked.length
-    ? h('p', { class: 'muted', 'data-testid': 'masked-note' }, `Ignored (hatched): ${masked.map((b) => `[${b.join(', ')}]`).join(' ')}`)
-    : undefined;
+  const target = message.ignore;
+  const maskNote = masked.length ? maskedNote(masked, target) : undefined;
+  // what an ignore-region edit reports (a config that cannot be parsed, ...)
+  const ignoreStatus = h('p', { class: 'ignore-status', 'data-testid': 'ignore-status', role: 'status' });
   const thresholdNote = report.belowThreshold
     ? h('p', { class: 'muted', 'data-testid': 'threshold-reason' }, `Under the threshold: ${report.belowThreshold.reason}`)
     : undefined;
@@ -200,10 +211,16 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
     regions,
     masked,
     onSelectRegion: (id) => select(regions.findIndex((r) => r.id === id)),
+    // a click on a hatched box leads to its "Stop ignoring" button
+    onMaskedClick: target
+      ? (box) => app.querySelector<HTMLElement>(`[data-testid="stop-ignoring"][data-box="${box.join(',')}"]`)?.focus()
+      : undefined,
   });
+  ignoreTool = target ? new IgnoreTool(target, viewer, ignoreStatus) : undefined;
+  if (ignoreTool) zoom.append(ignoreTool.toggle);
   player = new ProcedurePlayer();
   app.append(
-    h('header', {}, h('h1', { 'data-testid': 'title' }, message.title), summary, thresholdNote, details, maskNote, actions),
+    h('header', {}, h('h1', { 'data-testid': 'title' }, message.title), summary, thresholdNote, details, maskNote, actions, ignoreStatus),
     h(
       'div',
       { class: 'body' },
@@ -214,13 +231,178 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
         list,
         h('p', { class: 'muted keys' }, 'Keys: n / p next / previous change · v or 1–5 view · Space play · + / − / 0 zoom'),
       ),
-      h('div', { class: 'main' }, h('div', { class: 'toolbar' }, switcher, zoom), viewer.element),
+      h('div', { class: 'main' }, h('div', { class: 'toolbar' }, switcher, zoom), ignoreTool?.form, viewer.element),
     ),
     player.element,
   );
   setMode(mode);
   const first = regions.findIndex((r) => r.procedure !== undefined && !r.noiseOnly);
   player.show(regions[first >= 0 ? first : 0]);
+}
+
+const boxText = (box: Box) => `[${box.join(', ')}]`;
+
+/** The ignored regions under the details; with a config to edit, each with a "Stop ignoring" button. */
+function maskedNote(masked: Box[], target: IgnoreTarget | undefined): HTMLElement {
+  if (!target) return h('p', { class: 'muted', 'data-testid': 'masked-note' }, `Ignored (hatched): ${masked.map(boxText).join(' ')}`);
+  const list = h('ul', { class: 'masked-list', 'aria-label': 'Ignored regions' });
+  for (const box of masked) {
+    list.append(
+      h(
+        'li',
+        {},
+        h('span', { class: 'muted' }, boxText(box)),
+        ' ',
+        button('Stop ignoring', 'stop-ignoring', () => post({ type: 'stopIgnoring', box }), {
+          'data-box': box.join(','),
+          'aria-label': `Stop ignoring ${boxText(box)} (removes it from ${target.configFile})`,
+        }),
+      ),
+    );
+  }
+  return h('div', { class: 'muted masked-note', 'data-testid': 'masked-note' }, 'Ignored (hatched):', list);
+}
+
+/**
+ * "Ignore a region": a toggle in the toolbar; while on, a drag on any image draws a rectangle (in
+ * image pixels, whatever the zoom), or its four numbers are typed; confirming asks the host to add
+ * it to the config. Escape or Cancel ends it without writing anything.
+ */
+class IgnoreTool {
+  readonly toggle: HTMLElement;
+  readonly form: HTMLElement;
+  private readonly inputs: HTMLInputElement[];
+  private readonly confirm: HTMLElement;
+  private active = false;
+
+  constructor(
+    private readonly target: IgnoreTarget,
+    private readonly viewer: Viewer,
+    private readonly status: HTMLElement,
+  ) {
+    this.toggle = button('Ignore a region…', 'ignore-tool', () => (this.active ? this.cancel() : this.start()), {
+      'aria-pressed': 'false',
+      'aria-controls': 'ignore-form',
+      'aria-label': `Ignore a region: draw a rectangle whose changes ${target.configFile} then ignores for this screenshot`,
+    });
+    const names = ['left x0', 'top y0', 'right x1', 'bottom y1'];
+    this.inputs = names.map((name, index) => {
+      const input = h('input', {
+        type: 'number',
+        min: 0,
+        max: index % 2 === 0 ? viewer.area.width : viewer.area.height,
+        step: 1,
+        'data-testid': `ignore-${name.split(' ')[1]}`,
+        'aria-label': `${name} (image pixels${index >= 2 ? ', exclusive' : ''})`,
+      });
+      input.addEventListener('input', () => this.typed());
+      return input;
+    });
+    this.confirm = button('Ignore this region', 'ignore-confirm', () => this.submit(), { appearance: 'primary', disabled: '' });
+    const help = h(
+      'p',
+      { id: 'ignore-help', class: 'muted' },
+      `Drag a rectangle over an image, or type it in image pixels. It is added to ${target.configFile} for "${target.glob}": what changes inside it is no longer a change. Escape cancels.`,
+    );
+    this.form = h(
+      'div',
+      {
+        id: 'ignore-form',
+        class: 'ignore-form',
+        role: 'group',
+        'aria-label': 'Ignore a region',
+        'aria-describedby': 'ignore-help',
+        'data-testid': 'ignore-form',
+      },
+      help,
+      h(
+        'div',
+        { class: 'ignore-fields' },
+        ...this.inputs.map((input, index) => h('label', {}, `${['x0', 'y0', 'x1', 'y1'][index]} `, input)),
+        this.confirm,
+        button('Cancel', 'ignore-cancel', () => this.cancel()),
+      ),
+    );
+    this.form.hidden = true;
+  }
+
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  start(): void {
+    this.active = true;
+    this.form.hidden = false;
+    this.toggle.setAttribute('aria-pressed', 'true');
+    this.toggle.setAttribute('appearance', 'primary');
+    this.status.textContent = '';
+    this.viewer.setDrawing((box, done) => {
+      this.show(box);
+      if (done && box) this.confirm.focus();
+    });
+    // a selected change is a good first guess (and lets the keyboard alone get here): its box, in the compared area
+    const region = regions[selectedIndex];
+    this.show(region ? this.clipped(region.boxAfter) : undefined);
+    this.inputs[0].focus();
+  }
+
+  cancel(): void {
+    if (!this.active) return;
+    this.active = false;
+    this.viewer.setDrawing(undefined);
+    this.form.hidden = true;
+    this.toggle.setAttribute('aria-pressed', 'false');
+    this.toggle.setAttribute('appearance', 'secondary');
+    this.toggle.focus();
+  }
+
+  /** The host could not write it: say why, and let the user try again. */
+  failed(message: string): void {
+    this.status.textContent = message;
+    this.status.setAttribute('role', 'alert');
+    this.confirm.removeAttribute('disabled');
+  }
+
+  private clipped(box: Box): Box | undefined {
+    const { width, height } = this.viewer.area;
+    const [x0, y0, x1, y1] = [Math.min(box[0], width), Math.min(box[1], height), Math.min(box[2], width), Math.min(box[3], height)];
+    return x0 < x1 && y0 < y1 ? [x0, y0, x1, y1] : undefined;
+  }
+
+  private show(box: Box | undefined): void {
+    this.inputs.forEach((input, index) => (input.value = box ? String(box[index]) : ''));
+    this.viewer.setDraft(box);
+    this.setConfirmable(box !== undefined);
+  }
+
+  /** The box of the four fields, when they hold one inside the compared area. */
+  private fieldBox(): Box | undefined {
+    const values = this.inputs.map((input) => (input.value.trim() === '' ? Number.NaN : Number(input.value)));
+    if (!values.every((v) => Number.isInteger(v) && v >= 0)) return undefined;
+    const [x0, y0, x1, y1] = values;
+    const { width, height } = this.viewer.area;
+    return x0 < x1 && y0 < y1 && x1 <= width && y1 <= height ? [x0, y0, x1, y1] : undefined;
+  }
+
+  private typed(): void {
+    const box = this.fieldBox();
+    this.viewer.setDraft(box);
+    this.setConfirmable(box !== undefined);
+  }
+
+  private setConfirmable(ok: boolean): void {
+    if (ok) this.confirm.removeAttribute('disabled');
+    else this.confirm.setAttribute('disabled', '');
+  }
+
+  private submit(): void {
+    const box = this.fieldBox();
+    if (!box) return;
+    this.confirm.setAttribute('disabled', '');
+    this.status.setAttribute('role', 'status');
+    this.status.textContent = `Adding ${boxText(box)} to ${this.target.configFile}…`;
+    post({ type: 'ignoreRegion', box });
+  }
 }
 
 function setMode(next: ViewMode): void {
@@ -252,6 +434,12 @@ function select(index: number): void {
 
 window.addEventListener('keydown', (event) => {
   if (app.dataset.state !== 'report' || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === 'Escape' && ignoreTool?.isActive) {
+    // Escape cancels drawing an ignore region, from the fields too
+    ignoreTool.cancel();
+    event.preventDefault();
+    return;
+  }
   const target = event.target as HTMLElement | null;
   if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA')) return;
   switch (event.key) {
@@ -318,6 +506,14 @@ window.addEventListener('message', (event: MessageEvent) => {
     case 'accepted': {
       const note = app.querySelector('[data-testid="accepted-note"]');
       if (note) note.textContent = message.message;
+      break;
+    }
+    case 'ignoreFailed': {
+      if (ignoreTool) ignoreTool.failed(message.message);
+      else {
+        const status = app.querySelector('[data-testid="ignore-status"]');
+        if (status) status.textContent = message.message;
+      }
       break;
     }
   }

@@ -22,7 +22,12 @@ export interface ViewerOptions {
   /** the ignore regions: drawn hatched over every image, under the region boxes. */
   masked?: Box[];
   onSelectRegion: (id: number) => void;
+  /** a click on a hatched box (when given, the boxes take clicks) */
+  onMaskedClick?: (box: Box) => void;
 }
+
+/** While drawing an ignore region: the box so far (undefined: none yet, or too small) and whether the drag ended. */
+export type DraftListener = (box: Box | undefined, done: boolean) => void;
 
 export class Viewer {
   readonly element: HTMLElement;
@@ -34,9 +39,59 @@ export class Viewer {
   private swipePercent = 50;
   private onionPercent = 50;
   private fitted = false;
+  /** drawing an ignore region: pointer drags draw a rectangle instead of panning */
+  private drawing: DraftListener | undefined;
+  private draft: Box | undefined;
 
   constructor(private readonly options: ViewerOptions) {
     this.element = h('div', { class: 'viewer', 'data-testid': 'viewer' });
+  }
+
+  /** The compared area (the common part of the two images): ignore regions lie inside it. */
+  get area(): { width: number; height: number } {
+    const { before, after } = this.options;
+    return { width: Math.min(before.width, after.width), height: Math.min(before.height, after.height) };
+  }
+
+  /** Switches the drawing of an ignore region on (`listener` hears the box) or off (the draft goes). */
+  setDrawing(listener: DraftListener | undefined): void {
+    this.drawing = listener;
+    this.element.dataset.drawing = String(listener !== undefined);
+    if (listener === undefined) this.setDraft(undefined);
+  }
+
+  /** Shows `box` (image pixels) as the ignore region being drawn, in every view. */
+  setDraft(box: Box | undefined): void {
+    this.draft = box;
+    for (const element of this.element.querySelectorAll<HTMLElement>('[data-testid="ignore-draft"]')) this.placeDraft(element);
+  }
+
+  private placeDraft(element: HTMLElement): void {
+    element.hidden = this.draft === undefined;
+    if (this.draft === undefined) return;
+    const [x0, y0, x1, y1] = this.draft;
+    element.dataset.box = this.draft.join(',');
+    element.style.left = `${x0}px`;
+    element.style.top = `${y0}px`;
+    element.style.width = `${x1 - x0}px`;
+    element.style.height = `${y1 - y0}px`;
+  }
+
+  /** The image pixel under a pointer event in `viewport` (its layer carries the zoom and pan). */
+  private imagePoint(viewport: HTMLElement, event: PointerEvent): { x: number; y: number } {
+    const rect = viewport.querySelector<HTMLElement>('.layer')!.getBoundingClientRect();
+    return { x: (event.clientX - rect.left) / this.transform.scale, y: (event.clientY - rect.top) / this.transform.scale };
+  }
+
+  /** The box spanned by two image points: whole pixels covering both, inside the compared area; undefined when empty. */
+  private spanned(a: { x: number; y: number }, b: { x: number; y: number }): Box | undefined {
+    const { width, height } = this.area;
+    const clamp = (v: number, max: number) => Math.min(max, Math.max(0, v));
+    const x0 = clamp(Math.floor(Math.min(a.x, b.x)), width);
+    const y0 = clamp(Math.floor(Math.min(a.y, b.y)), height);
+    const x1 = clamp(Math.ceil(Math.max(a.x, b.x)), width);
+    const y1 = clamp(Math.ceil(Math.max(a.y, b.y)), height);
+    return x0 < x1 && y0 < y1 ? [x0, y0, x1, y1] : undefined;
   }
 
   get currentMode(): ViewMode {
@@ -226,18 +281,27 @@ export class Viewer {
     layer.style.width = `${Math.max(this.options.before.width, this.options.after.width)}px`;
     layer.style.height = `${Math.max(this.options.before.height, this.options.after.height)}px`;
     layer.append(...content);
-    for (const [x0, y0, x1, y1] of this.options.masked ?? []) {
+    const onMaskedClick = this.options.onMaskedClick;
+    for (const box of this.options.masked ?? []) {
+      const [x0, y0, x1, y1] = box;
+      // aria-hidden: the list of ignored regions under the details is what a screen reader reads (and acts on)
       const masked = h('div', {
-        class: 'masked-box',
+        class: `masked-box${onMaskedClick ? ' clickable' : ''}`,
         'data-testid': 'masked-box',
         'data-box': `${x0},${y0},${x1},${y1}`,
-        title: `ignored (masked): [${x0}, ${y0}, ${x1}, ${y1}]`,
+        title: `ignored (masked): [${x0}, ${y0}, ${x1}, ${y1}]${onMaskedClick ? ' - click to stop ignoring it' : ''}`,
         'aria-hidden': 'true',
       });
       masked.style.left = `${x0}px`;
       masked.style.top = `${y0}px`;
       masked.style.width = `${x1 - x0}px`;
       masked.style.height = `${y1 - y0}px`;
+      if (onMaskedClick)
+        masked.addEventListener('click', (event) => {
+          if (this.drawing) return;
+          event.stopPropagation();
+          onMaskedClick(box);
+        });
       layer.append(masked);
     }
     for (const region of this.options.regions) {
@@ -262,6 +326,9 @@ export class Viewer {
       });
       layer.append(box);
     }
+    const draft = h('div', { class: 'ignore-draft', 'data-testid': 'ignore-draft', 'aria-hidden': 'true' });
+    this.placeDraft(draft);
+    layer.append(draft);
     this.layers.push(layer);
     const viewport = h(
       'div',
@@ -284,12 +351,27 @@ export class Viewer {
       { passive: false },
     );
     let dragging: { x: number; y: number } | undefined;
+    let drawingFrom: { x: number; y: number } | undefined;
     viewport.addEventListener('pointerdown', (event) => {
-      if ((event.target as HTMLElement).dataset.testid === 'region-box') return;
+      if (this.drawing) {
+        if (event.button !== 0) return;
+        // drawing an ignore region: the drag spans it, whatever it starts on
+        event.preventDefault();
+        drawingFrom = this.imagePoint(viewport, event);
+        viewport.setPointerCapture(event.pointerId);
+        return;
+      }
+      const testId = (event.target as HTMLElement).dataset.testid;
+      if (testId === 'region-box' || (testId === 'masked-box' && this.options.onMaskedClick)) return;
       dragging = { x: event.clientX, y: event.clientY };
       viewport.setPointerCapture(event.pointerId);
     });
     viewport.addEventListener('pointermove', (event) => {
+      if (drawingFrom && this.drawing) {
+        this.setDraft(this.spanned(drawingFrom, this.imagePoint(viewport, event)));
+        this.drawing(this.draft, false);
+        return;
+      }
       if (!dragging) return;
       this.transform = {
         ...this.transform,
@@ -299,11 +381,18 @@ export class Viewer {
       dragging = { x: event.clientX, y: event.clientY };
       this.applyTransform();
     });
-    const stop = () => {
+    viewport.addEventListener('pointerup', (event) => {
       dragging = undefined;
-    };
-    viewport.addEventListener('pointerup', stop);
-    viewport.addEventListener('pointercancel', stop);
+      if (drawingFrom && this.drawing) {
+        this.setDraft(this.spanned(drawingFrom, this.imagePoint(viewport, event)));
+        this.drawing(this.draft, true);
+      }
+      drawingFrom = undefined;
+    });
+    viewport.addEventListener('pointercancel', () => {
+      dragging = undefined;
+      drawingFrom = undefined;
+    });
   }
 
   dispose(): void {

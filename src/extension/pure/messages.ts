@@ -6,7 +6,7 @@
 // validates every message with `parseWebviewMessage` before acting on it. The webview validates
 // what the host sends with `parseHostMessage` too, so a malformed report fails loudly.
 
-import type { ChangeReport } from '../../core/report.js';
+import type { Box, ChangeReport } from '../../core/report.js';
 
 export const VIEW_MODES = ['side-by-side', 'swipe', 'onion', 'blink', 'diff'] as const;
 export type ViewMode = (typeof VIEW_MODES)[number];
@@ -38,9 +38,22 @@ export type HostMessage =
       canAccept: boolean;
       /** true when the HTML exporter is available (else export offers JSON only). */
       canExportHtml: boolean;
+      /**
+       * Where an ignore region drawn in the panel is written: the workspace's procap.config.json
+       * (`configFile`, as the user reads it) under `glob`. Absent when the panel cannot write one
+       * (an untrusted workspace, a screenshot outside a workspace folder).
+       */
+      ignore?: IgnoreTarget;
     }
   | { type: 'error'; title: string; message: string }
-  | { type: 'accepted'; message: string };
+  | { type: 'accepted'; message: string }
+  /** an ignore region could not be added or removed: why (the config is not valid, ...) */
+  | { type: 'ignoreFailed'; message: string };
+
+export interface IgnoreTarget {
+  configFile: string;
+  glob: string;
+}
 
 /** Webview -> host. */
 export type WebviewMessage =
@@ -49,7 +62,14 @@ export type WebviewMessage =
   | { type: 'export'; format: ExportFormat }
   | { type: 'accept' }
   | { type: 'openImage'; side: 'before' | 'after' }
-  | { type: 'retry' };
+  | { type: 'retry' }
+  /** add `box` (image pixels, x1/y1 exclusive) to procap.config.json as an ignore region of this screenshot */
+  | { type: 'ignoreRegion'; box: Box }
+  /** remove the ignore region the panel shows as `box` from procap.config.json */
+  | { type: 'stopIgnoring'; box: Box };
+
+/** The largest image side read (docs: sides up to 65,535 px): no box coordinate lies beyond it. */
+export const MAX_BOX_COORDINATE = 65_535;
 
 /** Longest text the webview may ask the host to copy (a caption or a summary; a report's captions together stay far below). */
 export const MAX_COPY_TEXT_CHARS = 20_000;
@@ -105,9 +125,27 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage {
       }
       return { type, side: raw.side };
     }
+    case 'ignoreRegion':
+    case 'stopIgnoring':
+      expectOnlyKeys(raw, ['type', 'box']);
+      return { type, box: parseBox(raw.box, `${type}.box`) };
     default:
       throw new MessageValidationError(`unknown webview message type ${JSON.stringify(type)}`);
   }
+}
+
+/** A box [x0, y0, x1, y1] of image pixels: integers 0..MAX_BOX_COORDINATE, x0 < x1, y0 < y1. */
+function parseBox(value: unknown, where: string): Box {
+  if (
+    !Array.isArray(value) ||
+    value.length !== 4 ||
+    !value.every((n) => Number.isSafeInteger(n) && (n as number) >= 0 && (n as number) <= MAX_BOX_COORDINATE)
+  ) {
+    throw new MessageValidationError(`${where} must be [x0, y0, x1, y1]: four integers from 0 to ${MAX_BOX_COORDINATE}`);
+  }
+  const [x0, y0, x1, y1] = value as number[];
+  if (!(x0 < x1 && y0 < y1)) throw new MessageValidationError(`${where} must have x0 < x1 and y0 < y1 (got ${JSON.stringify(value)})`);
+  return [x0, y0, x1, y1];
 }
 
 function isBox(value: unknown): boolean {
@@ -187,7 +225,8 @@ export function parseHostMessage(raw: unknown): HostMessage {
       }
       return raw as HostMessage;
     case 'accepted':
-      if (typeof raw.message !== 'string') throw new MessageValidationError('accepted needs a message string');
+    case 'ignoreFailed':
+      if (typeof raw.message !== 'string') throw new MessageValidationError(`${raw.type} needs a message string`);
       return raw as HostMessage;
     case 'captions':
       if (typeof raw.title !== 'string' || !Array.isArray(raw.captions))
@@ -208,6 +247,12 @@ export function parseHostMessage(raw: unknown): HostMessage {
       if (typeof raw.title !== 'string') throw new MessageValidationError('report.title must be a string');
       if (typeof raw.canAccept !== 'boolean' || typeof raw.canExportHtml !== 'boolean') {
         throw new MessageValidationError('report.canAccept/canExportHtml must be booleans');
+      }
+      if (raw.ignore !== undefined) {
+        const ignore = raw.ignore;
+        if (!isPlainObject(ignore) || typeof ignore.configFile !== 'string' || typeof ignore.glob !== 'string' || ignore.glob === '') {
+          throw new MessageValidationError('report.ignore must be {configFile, glob} strings');
+        }
       }
       checkPanelImage(raw.before, 'report.before');
       checkPanelImage(raw.after, 'report.after');
