@@ -1,6 +1,6 @@
 """Checkpoint folders: building the stage-2 models and loading a finished (or running) checkpoint
-folder's weights. Its own module so that export, evaluation, the committee, the kind prior, the detail
-view and the fine-tunes can all load checkpoints without importing each other (or train.py).
+folder's weights. Its own module so that export, evaluation, the committee, the kind prior and the
+fine-tunes can all load checkpoints without importing each other (or train.py).
 """
 from __future__ import annotations
 

@@ -5,8 +5,8 @@
 
 The shipped checkpoint (MAIN) writes the captions; each member is another finished stage 2 over the same
 frozen tokenizer (a later round trained from MAIN, say). A view's kind logits become the mean of the
-log-softmaxes of MAIN's kind head and every member's; the detail view (if on) and the kind prior's bias are
-applied to that mean exactly as to a single head's logits. Members read the same inputs as the procedure
+log-softmaxes of MAIN's kind head and every member's; the kind prior's bias is added to that mean exactly as
+to a single head's logits. Members read the same inputs as the procedure
 encoder, so the runtime feeds kind_members.onnx what it fed procedure_encoder.onnx.
 """
 from __future__ import annotations

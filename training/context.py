@@ -1,7 +1,7 @@
 """Layout kind prior: change-kind log-probabilities from a sample's layout context, fused with the kind head.
 
   /usr/bin/python3 -m training.context --data /work/corpus2 [--extra-train DIR ...] --ckpt CKPT [--seed 1234]
-      [--model mlp|trees [--rounds N --depth D --learning-rate LR]] [--members CKPT ...]
+      [--members CKPT ...]
 
 The procedure encoder sees a 96x96 crop: a region's size and place on the screen, how the extent and
 centre of its content changed at full resolution, and what else changed in the pair (a reflow has a
@@ -29,7 +29,6 @@ from . import config as C
 from .checkpoint import load_trained
 from .committee import committee_logits, load_members
 from .data import CropSet, DataError, read_jsonl, to_tensor
-from .trees import Forest, TreeConfig, fit_forest
 from .encode import context_stats
 
 CONTEXT_FEATURES: list[str] = C.CONTRACT["context_features"]
@@ -58,75 +57,11 @@ class KindPrior(nn.Module):
         return self.weight * self.log_probs(context)
 
 
-class TreeKindPrior(nn.Module):
-    """The same contract as KindPrior (context [B,55] raw -> kind_bias [B,14] = weight * log-probabilities) from
-    gradient-boosted trees (training/trees.py). mean/std are the training rows' statistics: not used by the
-    trees (they cut raw values), kept for the export's golden inputs (around the mean, as for the MLP)."""
-
-    def __init__(self, forest, mean: torch.Tensor, std: torch.Tensor, weight: float = 1.0) -> None:
-        super().__init__()
-        self.forest = forest
-        self.register_buffer("mean", mean.float())
-        self.register_buffer("std", std.float())
-        self.register_buffer("weight", torch.tensor(float(weight)))
-
-    def log_probs(self, context: torch.Tensor) -> torch.Tensor:
-        raw = torch.from_numpy(self.forest.raw(context.detach().cpu().numpy().astype(np.float32)))
-        return F.log_softmax(raw, dim=-1).float()
-
-    def forward(self, context: torch.Tensor) -> torch.Tensor:
-        return self.weight * self.log_probs(context)
-
-    def payload(self, summary: dict) -> dict:
-        return {"kind": "trees", "forest": self.forest.state(), "mean": self.mean, "std": self.std,
-                "weight": float(self.weight), "summary": summary}
-
-    def onnx_model(self, opset: int):
-        """ONNX graph: context -> TreeEnsembleRegressor (ai.onnx.ml, the forest's raw scores) -> LogSoftmax -> x weight."""
-        from onnx import TensorProto, helper
-        f = self.forest
-        nodes = {k: [] for k in ("treeids", "nodeids", "featureids", "values", "modes", "true", "false")}
-        targets = {k: [] for k in ("treeids", "nodeids", "ids", "weights")}
-        for t in range(len(f.feature)):
-            for n in range(len(f.feature[t])):
-                leaf = f.feature[t][n] < 0
-                nodes["treeids"].append(t); nodes["nodeids"].append(n)
-                nodes["featureids"].append(0 if leaf else int(f.feature[t][n]))
-                nodes["values"].append(0.0 if leaf else float(f.threshold[t][n]))
-                nodes["modes"].append("LEAF" if leaf else "BRANCH_LEQ")
-                nodes["true"].append(0 if leaf else int(f.left[t][n]))
-                nodes["false"].append(0 if leaf else int(f.right[t][n]))
-                if leaf:
-                    for k in range(f.n_classes):
-                        targets["treeids"].append(t); targets["nodeids"].append(n)
-                        targets["ids"].append(k); targets["weights"].append(float(f.value[t][n][k]))
-        trees = helper.make_node(
-            "TreeEnsembleRegressor", ["context"], ["scores"], domain="ai.onnx.ml", n_targets=f.n_classes,
-            aggregate_function="SUM", post_transform="NONE", base_values=[float(v) for v in f.base],
-            nodes_treeids=nodes["treeids"], nodes_nodeids=nodes["nodeids"], nodes_featureids=nodes["featureids"],
-            nodes_values=nodes["values"], nodes_modes=nodes["modes"], nodes_truenodeids=nodes["true"],
-            nodes_falsenodeids=nodes["false"], target_treeids=targets["treeids"], target_nodeids=targets["nodeids"],
-            target_ids=targets["ids"], target_weights=targets["weights"])
-        graph = helper.make_graph(
-            [trees, helper.make_node("LogSoftmax", ["scores"], ["log_probs"], axis=-1),
-             helper.make_node("Mul", ["log_probs", "weight"], ["kind_bias"])],
-            "kind_prior_trees",
-            [helper.make_tensor_value_info("context", TensorProto.FLOAT, ["B", f.n_features])],
-            [helper.make_tensor_value_info("kind_bias", TensorProto.FLOAT, ["B", f.n_classes])],
-            initializer=[helper.make_tensor("weight", TensorProto.FLOAT, [], [float(self.weight)])])
-        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset), helper.make_opsetid("ai.onnx.ml", 3)],
-                                  producer_name="procap-review training/context.py")
-        model.ir_version = 8
-        return model
-
-
-def load_kind_prior(path: Path) -> KindPrior | TreeKindPrior:
+def load_kind_prior(path: Path) -> KindPrior:
     """A fitted prior (kind_prior.pt written by fit_kind_prior), in eval mode. One fitted before features
     were appended to the contract (v4: 49) reads the new ones with zero input weights (mean 0, std 1), so
-    it gives what it gave. A tree prior (training/trees.py) is saved as {"kind": "trees", ...}."""
+    it gives what it gave."""
     saved = torch.load(path)
-    if saved.get("kind") == "trees":
-        return TreeKindPrior(Forest.from_state(saved["forest"]), saved["mean"], saved["std"], saved["weight"]).eval()
     state = dict(saved["state"])
     known = int(state["mlp.0.weight"].shape[1])
     extra = len(CONTEXT_FEATURES) - known
@@ -200,30 +135,16 @@ def head_logits(ckpt: Path, split_dir: Path, rows_idx: list[int], members: list[
     return torch.cat(out)
 
 
-def train_tree_prior(x: np.ndarray, y: np.ndarray, seed: int, tree_config: dict | None = None,
-                     log=None) -> TreeKindPrior:
-    cfg = TreeConfig(seed=seed, **(tree_config or {}))
-    forest = fit_forest(x, y, len(C.KINDS), cfg, log=log)
-    return TreeKindPrior(forest, *context_stats(torch.from_numpy(x))).eval()
-
-
 def fit_kind_prior(data: Path, extra_train: list[Path], ckpt: Path, seed: int, steps: int = STEPS,
-                   model_kind: str = "mlp", tree_config: dict | None = None, members: list[Path] | None = None,
-                   log=None) -> dict:
-    """Trains the prior (an MLP, or with model_kind "trees" boosted trees, training/trees.py) on every training
-    shard, picks the fusion weight on val with CKPT's kind head (or its committee with `members`), saves
+                   members: list[Path] | None = None) -> dict:
+    """Trains the prior (an MLP) on every training shard, picks the fusion weight on val with CKPT's kind head (or its committee with `members`), saves
     CKPT/kind_prior.pt; returns its summary. Raises DataError when context features are missing."""
     t0 = time.time()
     parts = [load_context(d) for d in [data / "train", *extra_train]]
     xv, yv, val_rows = load_context(data / "val")
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
-    if model_kind == "trees":
-        model = train_tree_prior(x, y, seed, tree_config, log)
-    elif model_kind == "mlp":
-        model = train_prior(x, y, seed, steps)
-    else:
-        raise ValueError(f"unknown prior model {model_kind!r}: mlp or trees")
+    model = train_prior(x, y, seed, steps)
     with torch.no_grad():
         prior_train = float((model.log_probs(torch.from_numpy(x)).argmax(1).numpy() == y).mean())
         prior_val_lp = model.log_probs(torch.from_numpy(xv))
@@ -232,18 +153,14 @@ def fit_kind_prior(data: Path, extra_train: list[Path], ckpt: Path, seed: int, s
     grid = {w: float(((head + w * prior_val_lp).argmax(1) == yv_t).float().mean()) for w in FUSION_WEIGHTS}
     best = max(FUSION_WEIGHTS, key=lambda w: (grid[w], -w))    # ties: the smaller weight
     model.weight.fill_(best)
-    summary = {"model": model_kind, "train_rows": int(len(y)), "val_rows": int(len(yv)), "seed": seed,
+    summary = {"model": "mlp", "train_rows": int(len(y)), "val_rows": int(len(yv)), "seed": seed,
                "prior_alone_train_accuracy": prior_train,
                "prior_alone_val_accuracy": float((prior_val_lp.argmax(1) == yv_t).float().mean()),
                "head_val_accuracy": grid[0.0], "val_accuracy_by_weight": {str(k): v for k, v in grid.items()},
                "weight": best, "train_seconds": round(time.time() - t0, 1), "argv": sys.argv,
                "fused_with": "committee of " + ", ".join(str(m) for m in [ckpt, *members]) if members else str(ckpt)}
-    if model_kind == "trees":
-        summary["trees"] = model.forest.config
-        torch.save(model.payload(summary), ckpt / "kind_prior.pt")
-    else:
-        summary["steps"] = steps
-        torch.save({"state": model.state_dict(), "summary": summary}, ckpt / "kind_prior.pt")
+    summary["steps"] = steps
+    torch.save({"state": model.state_dict(), "summary": summary}, ckpt / "kind_prior.pt")
     return summary
 
 
@@ -253,24 +170,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra-train", action="append", default=[], help="more training shards (crops folders)")
     ap.add_argument("--ckpt", required=True, help="checkpoint folder with the trained stage 2 (k2); kind_prior.pt goes there")
     ap.add_argument("--seed", type=int, default=1234)
-    ap.add_argument("--steps", type=int, default=STEPS, help="MLP: full-batch steps")
-    ap.add_argument("--model", choices=("mlp", "trees"), default="mlp",
-                    help="the prior's model: a small MLP, or gradient-boosted trees (training/trees.py)")
-    ap.add_argument("--rounds", type=int, help="trees: boosting rounds (training/trees.py TreeConfig)")
-    ap.add_argument("--depth", type=int, help="trees: depth of each tree")
-    ap.add_argument("--learning-rate", type=float, help="trees: shrinkage of each tree")
+    ap.add_argument("--steps", type=int, default=STEPS, help="full-batch steps")
     ap.add_argument("--members", action="append", default=[],
                     help="kind committee members (training/committee.py): the fusion weight is picked with the committee's logits")
     a = ap.parse_args(argv)
-    torch.set_num_threads(2 if a.model == "trees" else 1)    # the MLP's figures were made on one thread
-    tree_config = {k: v for k, v in (("rounds", a.rounds), ("depth", a.depth), ("learning_rate", a.learning_rate))
-                   if v is not None}
-    if tree_config and a.model != "trees":
-        ap.error("--rounds, --depth and --learning-rate are for --model trees")
+    torch.set_num_threads(1)    # the prior's figures were made on one thread
     try:
         summary = fit_kind_prior(Path(a.data), [Path(d) for d in a.extra_train], Path(a.ckpt), a.seed, a.steps,
-                                 a.model, tree_config, [Path(m) for m in a.members],
-                                 log=lambda m: print(m, file=sys.stderr, flush=True))
+                                 [Path(m) for m in a.members])
     except DataError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -11,9 +11,7 @@ the summary "no visible change" (that is what the runtime would say). Metrics:
 - kind_accuracy: per model sample (region crop the runtime would feed to the model, noise-only regions
   excluded): argmax(kind_logits + kind_bias) == the crop's labelled kind, kind_bias being the layout
   kind prior of the checkpoint (kind_prior.pt, training/context.py; the split's crops.context.npy) as
-  the runtime adds it; with --detail (the split's `npm run detail-crops` folder) and a contract
-  crop.detail.weight above 0, large regions' detail views are fused in first (training/detail.py), as the
-  runtime does; with --members (a kind committee, training/committee.py) the shipped row's kind logits are
+  the runtime adds it; with --members (a kind committee, training/committee.py) the shipped row's kind logits are
   the committee's, as the runtime computes them with kind_members.onnx (the ablation rows stay single
   models); kind_accuracy_head: the region view's kind head (or committee) alone, without the prior;
 - nochange_recall: per pair: of the pairs whose change records are all `none` (or empty), the
@@ -43,7 +41,6 @@ from . import config as C
 from .data import CropSet, DataError, read_jsonl, to_tensor
 from .committee import MemberError, committee_logits, load_members
 from .context import load_kind_prior, model_rows as model_rows_of
-from .detail import contract_weight, detail_logits, detail_rows, fuse_detail_logits
 from .pair_consistency import contract_rule as pair_consistency_rule, pair_consistent_logits
 from .decode import beam_decode, greedy_decode
 from .checkpoint import load_trained
@@ -91,16 +88,13 @@ def earlier_stage2_rounds(folder: Path) -> list[dict]:
 @torch.no_grad()
 def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, explicit: torch.Tensor | None,
                 batch: int = 128, beam: int = 1, kind_bias: torch.Tensor | None = None,
-                context: torch.Tensor | None = None, detail: tuple[torch.Tensor, torch.Tensor] | None = None,
-                detail_weight: float = 0.0, members: list | None = None,
+                context: torch.Tensor | None = None, members: list | None = None,
                 consistency: tuple[list[str], list[bool], float, float] | None = None):
     """feats [N,2,36,64], pixels [N,2,3,96,96] -> (kinds [N], captions [N], head-only kinds [N]); beam 1 =
     greedy; kind_bias [N,14] (the layout kind prior's output) is added to the kind logits as the runtime does;
     context [N,55] the layout features the encoder sees (an encoder trained without them ignores them);
-    detail (rows [D], detail-view kind logits [D,14]) fused with those rows' logits by training/detail.py's
-    rule (the head-only kinds are the region view's alone); members: the kind committee's encoders
-    (training/committee.py), whose log-softmaxes are averaged with the head's before all that (detail rows
-    then carry the committee's detail logits, as the caller computes them); consistency (each sample's pair
+    members: the kind committee's encoders (training/committee.py), whose log-softmaxes are averaged with the
+    head's before the prior is added; consistency (each sample's pair
     id, whether it joins, weight, floor): the contract's pair consistency applied last, as the runtime does
     (training/pair_consistency.py)."""
     caps, logits = [], []
@@ -117,8 +111,7 @@ def run_variant(enc, dec, vocab, feats: torch.Tensor, pixels: torch.Tensor, expl
         hyps = greedy_decode(dec, memory) if beam <= 1 else beam_decode(dec, memory, beam)
         caps += [vocab.decode(h) for h in hyps]
     region = torch.cat(logits)
-    fused = region if detail is None else fuse_detail_logits(region, detail[1], detail[0], detail_weight)
-    decided = fused + (0 if kind_bias is None else kind_bias)
+    decided = region + (0 if kind_bias is None else kind_bias)
     if consistency is not None:
         decided = pair_consistent_logits(decided, *consistency)
     kinds = decided.argmax(-1)
@@ -164,9 +157,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ablation-ckpt", default=None,
                     help="folder of the reduced-budget ablation runs (stage2_static/k1/k2 there); static and k1 "
                          "rows come from it, and its k2 is reported as k2_reduced next to them")
-    ap.add_argument("--detail", default=None,
-                    help="the split's detail-crops folder (npm run detail-crops): large regions' detail views are "
-                         "fused with their kind logits as the runtime does, with the contract's crop.detail.weight")
     ap.add_argument("--members", action="append", default=[],
                     help="a kind-committee member checkpoint (repeatable; training/committee.py): the shipped row (k2) "
                          "averages their kind log-softmaxes with the head's, as the runtime does with kind_members.onnx")
@@ -217,17 +207,6 @@ def main(argv: list[str] | None = None) -> int:
         prior = load_kind_prior(Path(a.ckpt) / "kind_prior.pt")
         with torch.no_grad():
             kind_bias = prior(context)
-    detail_weight = contract_weight()
-    detail_set = None
-    if a.detail and detail_weight > 0:
-        try:
-            detail_set = detail_rows(Path(a.detail), model_rows)
-        except DataError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
-        print(f"evaluate: {len(detail_set[0])} detail views from {a.detail}, weight {detail_weight}", flush=True)
-    elif a.detail:
-        print(f"evaluate: the contract's crop.detail.weight is 0: {a.detail} not used (as the runtime)", flush=True)
     # the contract's pair consistency (training/pair_consistency.py), applied to every row as the runtime would
     rule = pair_consistency_rule()
     consistency = None if rule is None else ([str(rows[r]["pair_id"]) for r in model_rows],
@@ -284,14 +263,8 @@ def main(argv: list[str] | None = None) -> int:
                 explicit = torch.cat(mids)
         # the kind committee votes on the shipped row only (the ablation rows are single models)
         voters = members if variant == "k2" else []
-        detail = None
-        if detail_set is not None:
-            own = detail_logits(enc, tok, Path(a.detail), detail_set[0])
-            detail = (detail_set[1], committee_logits(own, [detail_logits(m, tok, Path(a.detail), detail_set[0])
-                                                            for m in voters]) if voters else own)
         kinds, caps, head_kinds = run_variant(enc, dec, vocab, feats, pairs, explicit, beam=a.beam, kind_bias=kind_bias,
-                                               context=context, detail=detail, detail_weight=detail_weight,
-                                               members=voters, consistency=consistency)
+                                               context=context, members=voters, consistency=consistency)
         results[variant] = score(pair_ids, manifest, rows, kinds, caps, model_rows, ceiling)
         # the kind head alone, without the layout prior
         results[variant]["kind_accuracy_head"] = kind_accuracy(head_kinds, [C.KINDS.index(rows[r]["kind"]) for r in model_rows])
@@ -357,7 +330,6 @@ def main(argv: list[str] | None = None) -> int:
                "per_kind_accuracy": main_res["per_kind_accuracy"], "kind_confusion": main_res["kind_confusion"],
                "kind_accuracy_by_region": main_res["kind_accuracy_by_region"],
                "model_samples": n, "kind_members": [str(m) for m in a.members],
-               "detail_views": {"folder": a.detail, "views": len(detail_set[0]), "weight": detail_weight} if detail_set else None,
                "nochange_pairs": sum(all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids),
                "ablation": {v: ({**{k: results[v][k] for k in names},
                                  **{k: results[v][k] for k in ("training", "checkpoint", "carried_from")

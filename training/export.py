@@ -26,7 +26,7 @@ from .data import Vocab
 from .decode import ExportDecoderStep
 from .encode import ExportProcedureEncoder
 from .committee import ExportKindMembers, MemberError, load_members
-from .context import CONTEXT_FEATURES, TreeKindPrior, load_kind_prior
+from .context import CONTEXT_FEATURES, load_kind_prior
 from .interpolate import Interpolator
 from .tokenizer import ExportTokenizerDecoder, ExportTokenizerEncoder, ImageTokenizer
 from .checkpoint import load_trained
@@ -131,13 +131,8 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
     used["kind_prior"] = "finished"
     ctx = torch.stack([prior.mean, prior.mean + 0.5 * prior.std, prior.mean - 0.25 * prior.std])
     assert ctx.shape[1] == len(CONTEXT_FEATURES)
-    if isinstance(prior, TreeKindPrior):
-        # boosted trees are not a traced torch graph: their ONNX is written node by node
-        onnx.save(prior.onnx_model(C.OPSET), str(models_dir / "kind_prior.onnx"))
-        onnx.checker.check_model(onnx.load(str(models_dir / "kind_prior.onnx")))
-    else:
-        _export(prior, (ctx,), models_dir / "kind_prior.onnx", ["context"], ["kind_bias"],
-                {"context": {0: "B"}, "kind_bias": {0: "B"}})
+    _export(prior, (ctx,), models_dir / "kind_prior.onnx", ["context"], ["kind_bias"],
+            {"context": {0: "B"}, "kind_bias": {0: "B"}})
     with torch.no_grad():
         golden["kind_prior"] = {"inputs": {"context": ctx}, "outputs": {"kind_bias": prior(ctx)}}
 

@@ -224,12 +224,7 @@ def training_section(ckpt: Path, corpus: Path | None, members: list[str], member
     if prior_path.is_file():
         import torch
         kp = torch.load(prior_path)["summary"]
-        if kp.get("model") == "trees":
-            t = kp.get("trees", {})
-            fitted = (f"gradient-boosted trees (training/trees.py), {t.get('rounds')} rounds of depth {t.get('depth')}, "
-                      f"learning rate {t.get('learning_rate')}")
-        else:
-            fitted = f"an MLP, {kp.get('steps')} full-batch steps"
+        fitted = f"an MLP, {kp.get('steps')} full-batch steps"
         same = _command(kp.get("argv", [])) == _command(cfg.get("argv", []))
         w("Layout kind prior: " + ("fitted by the last step of the same command" if same else
                                    f"`{_command(kp.get('argv', []))}`")
@@ -315,10 +310,6 @@ def write_card(models: Path, training: str) -> str:
           f"log-probabilities get {pair['weight']} x log(mean of the pair's other regions' kind probabilities + "
           f"{pair['floor']}) (models/contract.json `pair_consistency`, models/CONTRACT.md \"Pair consistency\"; a rule "
           "over the models' outputs, no weights). The test figures below are with it.\n")
-    detail = (C.CONTRACT.get("crop") or {}).get("detail") or {}
-    if detail and float(detail.get("weight", 0)) == 0:
-        w("A detail view of large regions (models/CONTRACT.md \"Detail view of large regions\") is built and tested "
-          "but ships off (weight 0): it gave no gain beyond chance on validation.\n")
 
     w("## Training data\n")
     w("Rendered by the data engine (`npm run data`, docs/DATA_FORMAT.md): UI screens drawn from templates in headless "

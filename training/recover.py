@@ -40,11 +40,10 @@ import torch
 from onnx import numpy_helper
 
 from . import config as C
-from .context import KindPrior, TreeKindPrior
+from .context import KindPrior
 from .data import Vocab
 from .interpolate import Interpolator
 from .tokenizer import ImageTokenizer
-from .trees import Forest
 from .checkpoint import make_models
 from .export import export_all
 from .config import TrainConfig
@@ -107,11 +106,7 @@ def _write_checkpoint(out: Path, modules: dict, vocab: Vocab, cfg: TrainConfig, 
     torch.save({"state": {"encoder": modules["enc"].state_dict()}, "losses": losses}, out / "stage1_k2.pt")
     torch.save({"state": {"encoder": modules["enc"].state_dict(), "decoder": modules["dec"].state_dict()},
                 "losses": losses}, out / "stage2_k2.pt")
-    prior = modules["prior"]
-    if isinstance(prior, TreeKindPrior):
-        torch.save(prior.payload(note.get("kind_prior_summary", {})), out / "kind_prior.pt")
-    else:
-        torch.save({"state": prior.state_dict(), "summary": note.get("kind_prior_summary", {})}, out / "kind_prior.pt")
+    torch.save({"state": modules["prior"].state_dict(), "summary": note.get("kind_prior_summary", {})}, out / "kind_prior.pt")
     # committee members: the main folder's files, their own encoder (the decoder is the main one: unused)
     for name in _member_names(modules):
         folder = out / name
@@ -218,40 +213,6 @@ def _tie_member_tensors(modules: dict, models_dir: Path) -> dict[str, str]:
     return tied
 
 
-def tree_prior_from_onnx(path: Path, mean: torch.Tensor, std: torch.Tensor) -> TreeKindPrior | None:
-    """A kind prior exported as boosted trees (TreeEnsembleRegressor) read back node by node; None for an MLP
-    prior. The training rows' mean and std are not in the file (the trees do not use them): the caller passes
-    the encoder's layout-context statistics, which only the golden inputs of a later export read."""
-    model = onnx.load(str(path))
-    trees = [n for n in model.graph.node if n.op_type == "TreeEnsembleRegressor"]
-    if not trees:
-        return None
-    a = {x.name: onnx.helper.get_attribute_value(x) for x in trees[0].attribute}
-    n_classes = int(a["n_targets"])
-    n_trees = max(a["nodes_treeids"]) + 1
-    size = [0] * n_trees
-    for t, n in zip(a["nodes_treeids"], a["nodes_nodeids"]):
-        size[t] = max(size[t], n + 1)
-    feature = [np.full(k, -1, dtype=np.int64) for k in size]
-    threshold = [np.zeros(k, dtype=np.float32) for k in size]
-    left = [np.zeros(k, dtype=np.int64) for k in size]
-    right = [np.zeros(k, dtype=np.int64) for k in size]
-    value = [np.zeros((k, n_classes)) for k in size]
-    for i, (t, n) in enumerate(zip(a["nodes_treeids"], a["nodes_nodeids"])):
-        if a["nodes_modes"][i] != b"LEAF":
-            if a["nodes_modes"][i] != b"BRANCH_LEQ":
-                raise RecoveryError(f"{path}: node mode {a['nodes_modes'][i]!r} is not one this code exports")
-            feature[t][n], threshold[t][n] = a["nodes_featureids"][i], a["nodes_values"][i]
-            left[t][n], right[t][n] = a["nodes_truenodeids"][i], a["nodes_falsenodeids"][i]
-    for t, n, k, w in zip(a["target_treeids"], a["target_nodeids"], a["target_ids"], a["target_weights"]):
-        value[t][n][k] = np.float32(w)
-    inputs = model.graph.input[0].type.tensor_type.shape.dim
-    forest = Forest(int(inputs[1].dim_value), n_classes, np.asarray(a["base_values"], dtype=np.float32).astype(np.float64),
-                    feature, threshold, left, right, value)
-    weight = float(numpy_helper.to_array(next(i for i in model.graph.initializer if i.name == "weight")))
-    return TreeKindPrior(forest, mean, std, weight)
-
-
 def committee_size(models_dir: Path) -> int:
     """How many members the folder's kind_members.onnx holds (0 without one): its output's second dimension."""
     path = models_dir / MEMBERS_FILE
@@ -270,11 +231,6 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
     info = json.loads((models_dir / "export_info.json").read_text()) if (models_dir / "export_info.json").is_file() else {}
     n_members = committee_size(models_dir)
     file_modules = _file_modules(n_members)
-    # read once; its mean/std (not in the file) are the recovered encoder's, set below
-    tree_prior = tree_prior_from_onnx(models_dir / "kind_prior.onnx", torch.zeros(1), torch.ones(1))
-    trees = tree_prior is not None
-    if trees:      # no weights to find by value: the trees come from the file as they are
-        del file_modules["kind_prior.onnx"]
     modules = _build(vocab, cfg, n_members)
     _fill_distinct(modules, seed)
     tied = _tie_member_tensors(modules, models_dir) if n_members else {}
@@ -314,8 +270,7 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
         missing = sorted(k for k, c in covered.items() if not c.all())
         stage1_only = ("enc:text_emb.", "enc:text_pos.", "enc:align_", "enc:csy_")
         # a member is exported for its kind logits only: whatever else it holds is not in the file
-        unexpected = [k for k in missing if not k.startswith(stage1_only) and not k.startswith("member_")
-                      and not (trees and k.startswith("prior:"))]
+        unexpected = [k for k in missing if not k.startswith(stage1_only) and not k.startswith("member_")]
         if unexpected:
             raise RecoveryError("weights the exported graphs use but recovery could not find: " + ", ".join(unexpected))
         # load: found weights from the shipped files, the stage-1-only ones from a fresh default init
@@ -329,13 +284,8 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
             mod.load_state_dict(state)
         note = {"from": str(models_dir), "exported_from": info.get("checkpoint"),
                 "exported_at": info.get("exported_at"), "fresh_init": missing}
-        if trees:
-            tree_prior.mean = modules["enc"].context_mean.clone()
-            tree_prior.std = modules["enc"].context_std.clone()
-            modules["prior"] = tree_prior
-            missing = [k for k in missing if not k.startswith("prior:")]
         prior_summary = {"weight": float(modules["prior"].weight), "recovered_from": str(models_dir / "kind_prior.onnx"),
-                         "model": "trees" if trees else "mlp"}
+                         "model": "mlp"}
         _write_checkpoint(out, modules, vocab, cfg, {**note, "kind_prior_summary": prior_summary})
         # check: the recovered checkpoint exports the shipped numbers
         _export(out, tmp / "check_models")
@@ -346,8 +296,6 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
                 if not np.array_equal(again[n], shipped[f][n]):
                     inexact.append(f"{f}:{n}")
                     worst = max(worst, float(np.abs(again[n].astype(np.float64) - shipped[f][n]).max()))
-        if trees and onnx.load(str(tmp / "check_models" / "kind_prior.onnx")).graph != onnx.load(str(models_dir / "kind_prior.onnx")).graph:
-            raise RecoveryError("the recovered tree prior exports another graph than the shipped kind_prior.onnx")
         # only the re-added row + column sums (one per encoder) may differ, by float32 rounding
         if worst > 1e-6 or len(inexact) > 1 + n_members:
             raise RecoveryError(f"re-exported initializers differ from the shipped ones: {inexact[:5]} (max {worst:.2e})")

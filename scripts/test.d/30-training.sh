@@ -28,16 +28,8 @@ for spec in train:40:11 val:12:12 test:12:13; do
     || fail "npm run context ($split)"
 done
 
-echo "30-training: detail views of the large regions (npm run detail-crops)"
-for split in train val; do
-  npm run --silent detail-crops -- --crops "$work/corpus/$split/crops.jsonl" --out "$work/detail/$split" \
-    | tee "$work/detail_$split.json" || fail "npm run detail-crops ($split)"
-done
-$PY -c "import json,sys; sys.exit(0 if json.load(open('$work/detail_train.json'))['detailed'] > 0 else 1)" \
-  || fail "the tiny training split has no region large enough for a detail view"
-
-echo "30-training: smoke training (the detail views as one more shard) + export"
-$PY -m training.train --all --smoke --data "$work/corpus" --extra-train "$work/detail/train" --out "$work/ckpt" --models "$work/models" \
+echo "30-training: smoke training + export"
+$PY -m training.train --all --smoke --data "$work/corpus" --out "$work/ckpt" --models "$work/models" \
   >"$work/train.log" 2>&1 || { tail -30 "$work/train.log"; fail "training.train --smoke"; }
 grep -E "done, loss|exported" "$work/train.log"
 $PY - "$work/ckpt/summary.json" <<'PYEOF' || fail "a loss did not fall"
@@ -128,30 +120,15 @@ $PY -m training.model_card --ckpt "$work/ckpt" --corpus "$work/corpus" --models 
 grep -q "^### Kind committee" "$work/models_committee/MODEL_CARD.md" || fail "the model card has no committee section"
 grep -q "^### Pair consistency" "$work/models_committee/MODEL_CARD.md" || fail "the model card has no pair consistency section"
 
-echo "30-training: a tree kind prior (training/trees.py) fits, exports, runs as its golden says and comes back by recovery"
-mkdir -p "$work/ckpt_trees" && cp -r "$work/ckpt"/. "$work/ckpt_trees"/
-# the fusion weight picked with a committee (the smoke model as its own member: the same logits)
-$PY -m training.context --data "$work/corpus" --ckpt "$work/ckpt_trees" --model trees --rounds 6 --depth 3 --members "$work/ckpt" \
-  >"$work/trees.log" 2>"$work/trees.err" || { tail -5 "$work/trees.err"; fail "training.context --model trees"; }
+echo "30-training: the kind prior refitted with its fusion weight picked on a committee's logits (training.context --members)"
+mkdir -p "$work/ckpt_prior" && cp -r "$work/ckpt"/. "$work/ckpt_prior"/
+$PY -m training.context --data "$work/corpus" --ckpt "$work/ckpt_prior" --steps 50 --members "$work/ckpt" \
+  >"$work/prior.log" 2>"$work/prior.err" || { tail -5 "$work/prior.err"; fail "training.context --members"; }
 $PY -c "
-import json; s = json.loads(open('$work/trees.log').read().strip().splitlines()[-1])
-assert s['model'] == 'trees' and s['trees']['rounds'] == 6 and s['train_rows'] > 0, s
+import json; s = json.loads(open('$work/prior.log').read().strip().splitlines()[-1])
+assert s['model'] == 'mlp' and s['steps'] == 50 and s['train_rows'] > 0, s
 assert s['fused_with'].startswith('committee of'), s['fused_with']
-print('  tree prior: val accuracy alone', round(s['prior_alone_val_accuracy'], 3), 'weight', s['weight'])" || fail "tree prior summary"
-$PY -m training.export --ckpt "$work/ckpt_trees" --models "$work/models_trees" >"$work/export_trees.log" 2>&1 \
-  || { tail -5 "$work/export_trees.log"; fail "training.export with a tree prior"; }
-node training/check_onnx.mjs "$work/models_trees" >"$work/check_trees.log" || { cat "$work/check_trees.log"; fail "tree prior export parity"; }
-grep -E "^ok +kind_prior.json" "$work/check_trees.log" || fail "no kind_prior golden checked"
-$PY -m training.recover --models "$work/models_trees" --out "$work/recovered_trees" >"$work/recover_trees.log" 2>&1 \
-  || { tail -5 "$work/recover_trees.log"; fail "training.recover with a tree prior"; }
-
-echo "30-training: detail-view fusion weights on the tiny val split (training.detail)"
-$PY -m training.detail --ckpt "$work/ckpt" --split "$work/corpus/val" --detail "$work/detail/val" >"$work/detail.log" 2>&1 \
-  || { tail -5 "$work/detail.log"; fail "training.detail"; }
-$PY -c "
-import json; m = json.loads(open('$work/detail.log').read().strip().splitlines()[-1])
-assert set(m['kind_accuracy_by_weight']) >= {'0.0', '1.0'} and m['samples'] > 0, m
-print('  detail fusion grid ok:', m['kind_accuracy_by_weight'])" || fail "training.detail output"
+print('  kind prior: val accuracy alone', round(s['prior_alone_val_accuracy'], 3), 'weight', s['weight'])" || fail "kind prior summary"
 
 echo "30-training: shipped models/ vs their golden tensors"
 node training/check_onnx.mjs models | tail -1 || fail "shipped models parity"

@@ -19,7 +19,6 @@ import { ImageInputError, decodePng, encodePng, encodePngVariant, type PngVarian
 import { diffImages } from '../core/diff.js';
 import { findRegions } from '../core/regions.js';
 import { cropBoxFor, cropsToTensor, extractCrop, wholeScreenCrop } from '../core/crop.js';
-import { contractDetailRule, detailBoxFor } from '../core/detail.js';
 import { givenLater, parseOptions } from './args.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -395,8 +394,6 @@ function decodeTwice(bytes: Uint8Array, name: string): RgbaImage {
   return image;
 }
 
-const DETAIL_RULE = contractDetailRule();
-
 /** The core pixel pipeline on one pair of PNG byte strings. */
 export function runPixelPipeline(before: Uint8Array, after: Uint8Array): { regions: number } {
   const a = decodeTwice(before, 'before.png');
@@ -407,12 +404,6 @@ export function runPixelPipeline(before: Uint8Array, after: Uint8Array): { regio
   for (const region of analysis.regions) {
     const box = cropBoxFor(region.box, diff.width, diff.height);
     crops.push(extractCrop(a, box), extractCrop(b, box));
-    // the detail window of a large region (computed whatever the models' weight: its pixel code must hold)
-    const detail = DETAIL_RULE ? detailBoxFor(a, b, region.box, DETAIL_RULE) : undefined;
-    if (detail) {
-      const detailCrop = cropBoxFor(detail, diff.width, diff.height);
-      crops.push(extractCrop(a, detailCrop), extractCrop(b, detailCrop));
-    }
   }
   if (analysis.wholeScreen) crops.push(wholeScreenCrop(a, diff.width, diff.height), wholeScreenCrop(b, diff.width, diff.height));
   if (crops.length > 0) cropsToTensor(crops);

@@ -6,7 +6,7 @@
 // kind no other region shows possible. Measured on validation (models/MODEL_CARD.md).
 // training/pair_consistency.py is the same rule for the evaluation; both test the same worked numbers.
 
-import { logSoftmax } from './detail.js';
+import { logSoftmax } from './math.js';
 
 export interface PairConsistencyRule {
   /** w; 0 turns the rule off */

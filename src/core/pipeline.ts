@@ -23,7 +23,6 @@ import { cropBoxFor, extractCrop, wholeScreenCrop, wholeScreenBox, cropsToTensor
 import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, StageTimings } from './report.js';
 import { ort, type SessionManager } from './session.js';
 import { CONTEXT_SIZE, sampleContext } from './context.js';
-import { contractDetailRule, detailBoxFor, fuseDetailLogits } from './detail.js';
 import { contractPairConsistency, pairConsistentLogits } from './pair-consistency.js';
 import { NO_CHANGE_CAPTION, isNoChangeCaption } from './no-change.js';
 import { captionAgreesWithKind, captionKinds } from './caption-kind.js';
@@ -272,8 +271,6 @@ interface ModelSample {
   wholeScreen: boolean;
   before: Uint8Array;
   after: Uint8Array;
-  /** the detail view's crops (src/core/detail.ts), for a large region when the contract asks for it */
-  detail?: { box: Box; cropBox: Box; before: Uint8Array; after: Uint8Array };
 }
 
 /**
@@ -360,68 +357,6 @@ async function viewKindLogits(
   return committeeKindLogits(kindLogits, voted.logProbs, batch, voted.members, c.kinds.length);
 }
 
-/**
- * The kind logits of every sample, those of samples with a detail view fused with the view's
- * (models/contract.json "crop.detail"): the views go through the tokenizer and procedure encoder as one
- * more batch, each with its region's layout context; only their kind logits are used.
- */
-async function withDetailViews(
-  sessions: SessionManager,
-  samples: ModelSample[],
-  kindLogits: Float32Array,
-  contexts: Float32Array,
-  checkpoint: () => void,
-): Promise<Float32Array> {
-  const rule = contractDetailRule(sessions.contract);
-  const rows = samples.map((s, i) => (s.detail ? i : -1)).filter((i) => i >= 0);
-  if (!rule || rule.weight <= 0 || rows.length === 0) return kindLogits;
-  const c = sessions.contract;
-  const D = rows.length;
-  const plane = 3 * CROP_SIZE * CROP_SIZE;
-  const beforeTensor = cropsToTensor(rows.map((i) => samples[i].detail!.before));
-  const afterTensor = cropsToTensor(rows.map((i) => samples[i].detail!.after));
-  const both = new Float32Array(2 * D * plane);
-  both.set(beforeTensor, 0);
-  both.set(afterTensor, D * plane);
-  const ends = await tokenize(await sessions.get('tokenizer_encoder'), both, 2 * D, CROP_SIZE);
-  checkpoint();
-  const featSize = c.n_I * c.feat_dim;
-  const detailContexts = new Float32Array(D * CONTEXT_SIZE);
-  rows.forEach((i, j) => detailContexts.set(contexts.subarray(i * CONTEXT_SIZE, (i + 1) * CONTEXT_SIZE), j * CONTEXT_SIZE));
-  const detailBefore = ends.features.subarray(0, D * featSize);
-  const detailAfter = ends.features.subarray(D * featSize, 2 * D * featSize);
-  const encoded = await encodeProcedure(
-    await sessions.get('procedure_encoder'),
-    detailBefore,
-    detailAfter,
-    beforeTensor,
-    afterTensor,
-    detailContexts,
-    D,
-    c.n_I,
-    c.feat_dim,
-    CROP_SIZE,
-  );
-  checkpoint();
-  const detailLogits = await viewKindLogits(
-    sessions,
-    encoded.kindLogits,
-    detailBefore,
-    detailAfter,
-    beforeTensor,
-    afterTensor,
-    detailContexts,
-    D,
-  );
-  checkpoint();
-  const n = c.kinds.length;
-  const out = Float32Array.from(kindLogits);
-  rows.forEach((i, j) => {
-    out.set(fuseDetailLogits(kindLogits.subarray(i * n, (i + 1) * n), detailLogits.subarray(j * n, (j + 1) * n), rule.weight), i * n);
-  });
-  return out;
-}
-
 interface ModelResult {
   kind: string;
   probability: number;
@@ -498,10 +433,9 @@ async function runModels(
     R,
   );
   checkpoint();
-  const regionLogits = await withDetailViews(sessions, samples, ownLogits, contexts, checkpoint);
   // regions of one pair that share a change help each other (contract "pair_consistency")
   const pairRule = contractPairConsistency(c);
-  const fused = fuseKindLogits(regionLogits, kindBias);
+  const fused = fuseKindLogits(ownLogits, kindBias);
   const decided = pairRule
     ? pairConsistentLogits(
         fused,
@@ -679,27 +613,9 @@ export async function describe(
 
   // model samples: every meaningful region, plus the whole screen when the change is global
   const meaningful = analysis.regions.filter((r) => !r.noiseOnly);
-  const detailRule = contractDetailRule(sessions.contract);
   const samples: ModelSample[] = meaningful.map((r) => {
     const cropBox = cropBoxFor(r.box, diff.width, diff.height);
-    const sample: ModelSample = {
-      box: r.box,
-      cropBox,
-      wholeScreen: false,
-      before: extractCrop(a.image, cropBox),
-      after: extractCrop(b.image, cropBox),
-    };
-    const detailBox = detailRule && detailRule.weight > 0 ? detailBoxFor(a.image, b.image, r.box, detailRule) : undefined;
-    if (detailBox) {
-      const detailCrop = cropBoxFor(detailBox, diff.width, diff.height);
-      sample.detail = {
-        box: detailBox,
-        cropBox: detailCrop,
-        before: extractCrop(a.image, detailCrop),
-        after: extractCrop(b.image, detailCrop),
-      };
-    }
-    return sample;
+    return { box: r.box, cropBox, wholeScreen: false, before: extractCrop(a.image, cropBox), after: extractCrop(b.image, cropBox) };
   });
   if (analysis.wholeScreen) {
     const screen = wholeScreenBox(diff.width, diff.height);
@@ -712,7 +628,7 @@ export async function describe(
     });
   }
 
-  const toRegion = (r: PixelRegion, id: number, result?: ModelResult, cropBox?: Box, detailCropBox?: Box): ChangeRegion => {
+  const toRegion = (r: PixelRegion, id: number, result?: ModelResult, cropBox?: Box): ChangeRegion => {
     if (!result) {
       const total = r.diffPixels + r.aaPixels + r.faintPixels;
       return {
@@ -737,13 +653,12 @@ export async function describe(
       diffPixels: r.diffPixels,
       noiseOnly: false,
       cropBox: cropBox ?? r.box,
-      ...(detailCropBox ? { detailCropBox } : {}),
       ...(result.procedure ? { procedure: result.procedure } : {}),
     };
   };
   const buildRegions = (results: ModelResult[]): { regions: ChangeRegion[]; global?: ChangeRegion } => {
     const regions: ChangeRegion[] = [];
-    meaningful.forEach((r, i) => regions.push(toRegion(r, i + 1, results[i], samples[i].cropBox, samples[i].detail?.cropBox)));
+    meaningful.forEach((r, i) => regions.push(toRegion(r, i + 1, results[i], samples[i].cropBox)));
     if (pairReading) applyReading(regions, pairReading);
     // slot tokens the reading did not fill (nothing read there, or reading off) are said without text
     // (only in the decoder's captions: a reader caption may quote "<old>" read on a screenshot of code)

@@ -55,8 +55,6 @@ export interface ChangeRegion {
   noiseOnly: boolean;
   /** the square crop that was fed to the model, in image pixels. */
   cropBox: Box;
-  /** the square crop of the region's detail window, when the model also saw one (models/CONTRACT.md, "Detail view of large regions") */
-  detailCropBox?: Box;
   procedure?: ProcedureFrames;
   /** the words the text reader read where text was re-worded, added or removed (src/core/read/). */
   text?: { before?: string; after?: string };

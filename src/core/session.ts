@@ -51,8 +51,6 @@ export interface Contract {
       outputs: Record<string, (number | string)[]>;
     }
   >;
-  /** the crop rule; `detail` (optional): the detail view of large regions (src/core/detail.ts). */
-  crop?: { detail?: { min_crop_side: number; window: number; diff_threshold: number; weight: number } };
   /** optional: regions of one pair help each other's kind (src/core/pair-consistency.ts). */
   pair_consistency?: { weight: number; floor: number };
   /** the kind prior's input features, in order (src/core/context.ts CONTEXT_FEATURES). */

@@ -104,25 +104,6 @@ def test_a_kind_committee_comes_back_as_member_checkpoints(tmp_path):
     assert not torch.equal(main["kind_head.2.weight"], modules["member_1"].state_dict()["kind_head.2.weight"])
 
 
-def test_a_tree_prior_is_read_back_from_its_nodes(tmp_path):
-    import numpy as np
-    from training.context import TreeKindPrior, load_kind_prior
-    from training.trees import TreeConfig, fit_forest
-    models, original = _export_random_models(tmp_path, seed=4)
-    rng = np.random.default_rng(0)
-    x = rng.normal(size=(600, 55)).astype(np.float32)
-    y = (x[:, 3] > 0).astype(np.int64) * 5 + (x[:, 7] > 1).astype(np.int64)
-    forest = fit_forest(x, y, 14, TreeConfig(rounds=4, depth=3, seed=2))
-    prior = TreeKindPrior(forest, torch.from_numpy(x.mean(0)), torch.from_numpy(x.std(0)), weight=0.75)
-    torch.save(prior.payload({}), tmp_path / "orig_ckpt" / "kind_prior.pt")
-    R._export(tmp_path / "orig_ckpt", models)
-    R.recover(models, tmp_path / "rec", seed=3, log=lambda *_: None)
-    back = load_kind_prior(tmp_path / "rec" / "kind_prior.pt")
-    assert isinstance(back, TreeKindPrior) and float(back.weight) == 0.75
-    xt = torch.from_numpy(x[:100])
-    assert torch.equal(back(xt), prior(xt))
-
-
 def test_reuse_copies_finished_phases_but_not_stage2_and_never_overwrites(tmp_path):
     from training.train import REUSED_FILES, reuse_finished_phases
     src, out = tmp_path / "rec", tmp_path / "round"

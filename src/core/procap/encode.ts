@@ -4,7 +4,7 @@
 // Mirrors training/encode.py.
 import { ort } from '../session.js';
 import { CONTEXT_SIZE } from '../context.js';
-import { logSoftmax } from '../detail.js';
+import { logSoftmax, softmax } from '../math.js';
 
 export interface TokenizerOutput {
   /** [count, n_I, feat_dim] */
@@ -135,19 +135,6 @@ export function committeeKindLogits(
     }
   }
   return out;
-}
-
-export function softmax(values: ArrayLike<number>, offset = 0, length = values.length): number[] {
-  let max = -Infinity;
-  for (let i = 0; i < length; i++) max = Math.max(max, values[offset + i]);
-  const exps: number[] = [];
-  let sum = 0;
-  for (let i = 0; i < length; i++) {
-    const e = Math.exp(values[offset + i] - max);
-    exps.push(e);
-    sum += e;
-  }
-  return exps.map((e) => e / sum);
 }
 
 /** The most probable change kind of each sample and its probability, and the most probable kind other
