@@ -9,11 +9,20 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const production = process.argv.includes('--production');
+// node:util's parser directly, not src/cli/args.ts: this runs before (and without) the tsc build
+let flags;
+try {
+  ({ values: flags } = parseArgs({ options: { production: { type: 'boolean' }, check: { type: 'boolean' } }, strict: true }));
+} catch (e) {
+  console.error(`build-extension: ${e.message}\nusage: node scripts/build-extension.mjs [--check] [--production]`);
+  process.exit(2);
+}
+const production = flags.production ?? false;
 
-if (process.argv.includes('--check')) {
+if (flags.check) {
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   for (const project of ['src/extension/tsconfig.json', 'webview/tsconfig.json']) {
     execFileSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });

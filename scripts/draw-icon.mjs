@@ -3,11 +3,21 @@
 // Shapes are filled with 4 x 4 supersampling for smooth edges. Re-run after changing it:
 //   node scripts/draw-icon.mjs [OUT.png]
 import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
 
 const SIZE = 128;
 const SUB = 4;
-const out = process.argv[2] ?? new URL('../media/icon.png', import.meta.url).pathname;
+// node:util's parser directly, not src/cli/args.ts: drawing the icon needs no build
+let out;
+try {
+  const { positionals } = parseArgs({ allowPositionals: true, strict: true });
+  if (positionals.length > 1) throw new Error('give at most one output file');
+  out = positionals[0] ?? new URL('../media/icon.png', import.meta.url).pathname;
+} catch (e) {
+  console.error(`draw-icon: ${e.message}\nusage: node scripts/draw-icon.mjs [OUT.png]`);
+  process.exit(2);
+}
 
 /** Inside a rectangle with rounded corners (x, y, w, h, radius r). */
 function roundedRect(x, y, w, h, r) {

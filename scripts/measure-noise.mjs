@@ -10,11 +10,19 @@ const { diffImages } = await import(M + 'diff.js');
 const { findRegions } = await import(M + 'regions.js');
 const { jitterShiftOf } = await import(M + 'jitter.js');
 const { isRerendered } = await import(M + 'rerender.js');
-if (!process.argv[2]) {
-  console.error('usage: node scripts/measure-noise.mjs SPLIT_DIR [MAX_PAIRS]   (after npm run build)');
+const { parseOptions, integerValue } = await import('../dist/src/cli/args.js');
+const USAGE = 'usage: node scripts/measure-noise.mjs SPLIT_DIR [MAX_PAIRS]   (after npm run build)';
+let dir, maxPairs;
+try {
+  const { positionals } = parseOptions(process.argv.slice(2), {}, { positionals: true });
+  if (positionals.length < 1 || positionals.length > 2) throw new Error('give one split folder and at most a pair count');
+  [dir] = positionals;
+  maxPairs = integerValue(positionals[1] ?? '1200');
+  if (!(maxPairs >= 1)) throw new Error(`MAX_PAIRS must be a positive whole number, not "${positionals[1]}"`);
+} catch (e) {
+  console.error(`measure-noise: ${e.message}\n${USAGE}`);
   process.exit(2);
 }
-const dir = process.argv[2];
 const man = readFileSync(`${dir}/manifest.jsonl`, 'utf8')
   .trim()
   .split('\n')
@@ -26,7 +34,7 @@ const crops = readFileSync(`${dir}/crops.jsonl`, 'utf8')
 const kindOf = new Map(crops.map((c) => [c.pair_id + ':' + c.box.join(','), c.kind]));
 const stats = {};
 let n = 0;
-for (const p of man.slice(0, Number(process.argv[3] ?? 1200))) {
+for (const p of man.slice(0, maxPairs)) {
   const a = readPngFile(resolve(dir, p.before)),
     b = readPngFile(resolve(dir, p.after));
   const an = findRegions(diffImages(a, b));

@@ -126,7 +126,18 @@ if f'TargetPlatform="{target}"' not in vsix_manifest:
 print(f'package-vsix: {target}: onnxruntime binaries ' + ', '.join(b.split('/napi-v6/')[1] for b in binaries))
 onnx = sorted(n for n in names if n.startswith('extension/models/') and n.endswith('.onnx'))
 print(f'package-vsix: {len(names)} files, {len(onnx)} ONNX models' + (': ' + ', '.join(n.split('/')[-1] for n in onnx) if onnx else ''))
-for banned in ('extension/src/', 'extension/test/', 'extension/training/', 'extension/corpus/', 'extension/dist/test/'):
+# The lab (src/lab: eval, bench, fuzz, crops, ...; src/data: the data engine) is not part of the
+# extension: neither as files nor inside a bundle (esbuild heads each bundled module with its path).
+for bundle_name in sorted(n for n in names if re.fullmatch(r'extension/dist/[^/]+\.c?js', n)):
+    bundle = zipfile.ZipFile(vsix).read(bundle_name).decode('utf8', 'replace')
+    modules = re.findall(r'^// ((?:src|webview)/\S+\.ts)$', bundle, re.M)
+    if bundle_name == 'extension/dist/extension.cjs' and not modules:
+        problems.append('extension.cjs names none of its modules (minified?): the lab check cannot read it')
+    lab = [m for m in modules if m.startswith(('src/lab/', 'src/data/'))]
+    if lab:
+        problems.append(f'{bundle_name[10:]} bundles the lab: ' + ', '.join(lab))
+for banned in ('extension/src/', 'extension/test/', 'extension/training/', 'extension/corpus/', 'extension/dist/test/',
+               'extension/dist/src/'):
     if any(n.startswith(banned) for n in names):
         problems.append(f'{banned} should not be in the VSIX')
 if problems:

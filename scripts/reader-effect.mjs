@@ -9,15 +9,27 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({
-  options: {
+const USAGE = 'usage: node scripts/reader-effect.mjs [--seed N] [--count N] [--out FILE]   (after npm run build)';
+// the tools' one argument parser, compiled (this script runs the compiled tools anyway)
+const { parseOptions, integerValue } = await import('../dist/src/cli/args.js').catch(() => {
+  console.error(`reader-effect: dist/src/cli/args.js is missing: run npm run build first\n${USAGE}`);
+  process.exit(2);
+});
+let values;
+try {
+  ({ values } = parseOptions(process.argv.slice(2), {
     seed: { type: 'string', default: '4242' },
     count: { type: 'string', default: '300' },
     out: { type: 'string', default: 'models/text_reader.json' },
-  },
-});
+  }));
+  for (const name of ['seed', 'count'])
+    if (!(integerValue(values[name]) >= (name === 'count' ? 1 : 0)))
+      throw new Error(`--${name} must be a whole number, not "${values[name]}"`);
+} catch (e) {
+  console.error(`reader-effect: ${e.message}\n${USAGE}`);
+  process.exit(2);
+}
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const node = (args) => {
   const run = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -29,11 +41,11 @@ try {
   // the pairs rendered once (the data engine, as `npm run eval -- --seed S` renders them), read twice
   const data = path.join(temp, 'data');
   node(['dist/src/data/cli.js', '--seed', values.seed, '--count', values.count, '--split', 'test', '--out', data, '--quiet']);
-  const common = ['dist/src/cli/eval.js', '--split', 'test', '--data', data, '--count', values.count, '--json'];
+  const common = ['dist/src/lab/eval.js', '--split', 'test', '--data', data, '--count', values.count, '--json'];
   const withReader = JSON.parse(node([...common, '--samples', path.join(temp, 'read.jsonl')]));
   const without = JSON.parse(node([...common, '--no-read', '--samples', path.join(temp, 'noread.jsonl')]));
   const compared = JSON.parse(
-    node(['dist/src/cli/compare.js', path.join(temp, 'noread.jsonl'), path.join(temp, 'read.jsonl'), '--by-pair', '--json']),
+    node(['dist/src/lab/compare.js', path.join(temp, 'noread.jsonl'), path.join(temp, 'read.jsonl'), '--by-pair', '--json']),
   );
   const pick = (r) => ({
     count: r.count,

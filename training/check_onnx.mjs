@@ -3,9 +3,20 @@
 // Usage: node training/check_onnx.mjs [MODELS_DIR]   (exit 1 on any mismatch, naming file and tensor)
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import ort from 'onnxruntime-node';
 
-const modelsDir = path.resolve(process.argv[2] ?? 'models');
+// node:util's parser directly, not src/cli/args.ts: checking an export needs no TypeScript build
+let modelsArg;
+try {
+  const { positionals } = parseArgs({ allowPositionals: true, strict: true });
+  if (positionals.length > 1) throw new Error('give at most one models folder');
+  modelsArg = positionals[0] ?? 'models';
+} catch (e) {
+  console.error(`check_onnx: ${e.message}\nusage: node training/check_onnx.mjs [MODELS_DIR]`);
+  process.exit(2);
+}
+const modelsDir = path.resolve(modelsArg);
 const goldenDir = path.join(modelsDir, 'golden');
 const contract = JSON.parse(fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'models', 'contract.json'), 'utf8'));
 

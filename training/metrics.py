@@ -153,7 +153,7 @@ def kind_accuracy(predicted: list[int], truth: list[int]) -> float:
 
 def kind_breakdown(predicted: list[int], truth: list[int], names: list[str]) -> dict:
     """Per labelled kind: its count and accuracy; and the mistakes under their labelled kind, most frequent
-    first ({"resize": {"reflow": 9, ...}}) - the same fields as `npm run eval` (src/cli/eval.ts)."""
+    first ({"resize": {"reflow": 9, ...}}) - the same fields as `npm run eval` (src/lab/eval.ts)."""
     per: dict[str, list[int]] = {}
     confusion: dict[str, Counter] = {}
     for p, t in zip(predicted, truth):
@@ -170,7 +170,7 @@ def kind_breakdown(predicted: list[int], truth: list[int], names: list[str]) -> 
 
 
 # What a model sample holds, by the data engine's change records it matched (the same groups and rule as
-# `npm run eval`'s kind_accuracy_by_region, src/cli/eval.ts regionGroup): the kind head errs most on merged regions.
+# `npm run eval`'s kind_accuracy_by_region, src/lab/eval.ts regionGroup): the kind head errs most on merged regions.
 REGION_GROUPS = ("one_change", "change_and_pushed", "several_changes", "no_change_record", "whole_screen")
 PUSHED_AREA_FACTOR = 3
 
@@ -185,7 +185,7 @@ def region_group(box: list[float], matched: list[dict], whole_screen: bool = Fal
         return "no_change_record"
     if len(matched) > 1:
         return "several_changes"
-    # the boxes the matching reads (src/cli/crops.ts isBox: four numbers, not empty)
+    # the boxes the matching reads (src/lab/crops.ts isBox: four numbers, not empty)
     boxes = [b for b in (matched[0].get("bbox_before"), matched[0].get("bbox_after"))
              if isinstance(b, list) and len(b) == 4 and b[2] > b[0] and b[3] > b[1]]
     if not boxes:

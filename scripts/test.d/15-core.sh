@@ -4,5 +4,5 @@
 # docs/RELIABILITY.md. Uses ../shared/realpairs as extra seeds when that folder exists.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ -f dist/src/cli/fuzz.js ] || npm run --silent build
+[ -f dist/src/lab/fuzz.js ] || npm run --silent build
 npm run --silent fuzz -- --count 500 --seed "${FUZZ_SEED:-1}" --json

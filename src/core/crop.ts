@@ -1,5 +1,5 @@
 // The model's view of a region: the crop rule of models/contract.json, and the tensors fed to
-// the ONNX models. Training samples (src/cli/crops.ts) and the runtime both crop through this
+// the ONNX models. Training samples (src/lab/crops.ts) and the runtime both crop through this
 // file, so the model is trained on exactly the pixels it is later shown.
 //
 // Contract rule: region box [x0,y0,x1,y1); margin m = max(8, round(0.15*max(w,h))); square

@@ -275,7 +275,7 @@ interface ModelSample {
 
 /**
  * The layout-context features of every model sample, [samples.length, CONTEXT_SIZE], grouped as
- * `npm run context` grouped the kind prior's training rows (src/cli/context.ts over crops.jsonl):
+ * `npm run context` grouped the kind prior's training rows (src/lab/context.ts over crops.jsonl):
  * the whole-screen sample was the only sample of its pair there, so it is its own group here, and
  * the region samples are a group of their own; width x height is the larger of the two images.
  */

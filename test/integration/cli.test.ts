@@ -285,7 +285,7 @@ test('HTML gallery: escapes captions and names, no script or external resource, 
 });
 
 test('eval labels each model sample as the training crops are', async () => {
-  const { kindSamples } = await import('../../src/cli/eval.js');
+  const { kindSamples } = await import('../../src/lab/eval.js');
   const region = (box: [number, number, number, number], kind: string, noiseOnly = false) => ({
     id: 1,
     boxBefore: box,
@@ -351,7 +351,7 @@ test('eval labels each model sample as the training crops are', async () => {
 });
 
 test('eval groups regions by the change records they hold', async () => {
-  const { regionGroup, PUSHED_AREA_FACTOR } = await import('../../src/cli/eval.js');
+  const { regionGroup, PUSHED_AREA_FACTOR } = await import('../../src/lab/eval.js');
   const add = { kind: 'add', bbox_before: null, bbox_after: [0, 0, 10, 10] }; // an added element has no before box
   assert.equal(PUSHED_AREA_FACTOR, 3);
   assert.equal(regionGroup([0, 0, 30, 10], [add] as never), 'one_change'); // exactly 3x: still the change
@@ -365,7 +365,7 @@ test('eval groups regions by the change records they hold', async () => {
 });
 
 test('eval tallies kinds per label and lists each mistake under its label', async () => {
-  const { tallyKinds, sortedConfusion } = await import('../../src/cli/eval.js');
+  const { tallyKinds, sortedConfusion } = await import('../../src/lab/eval.js');
   const tally = { total: 0, correct: 0, perKind: {}, confusion: {}, perGroup: {} };
   tallyKinds(tally, [
     { truth: 'move', predicted: 'move', group: 'one_change' },

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { generatedPairs, makeCase, runPixelPipeline } from '../../src/cli/fuzz.js';
+import { generatedPairs, makeCase, runPixelPipeline } from '../../src/lab/fuzz.js';
 import { ImageInputError } from '../../src/core/image.js';
 
-const FUZZ_CLI = fileURLToPath(new URL('../../src/cli/fuzz.js', import.meta.url));
+const FUZZ_CLI = fileURLToPath(new URL('../../src/lab/fuzz.js', import.meta.url));
 
 function runFuzz(args: string[]): { status: number | null; summary: any } {
   const result = spawnSync(process.execPath, [FUZZ_CLI, ...args, '--json', '--no-real'], { encoding: 'utf8' });

@@ -27,6 +27,8 @@ test('npm pack + npm install -g of the tarball gives a working procap describe o
     'bin/procap.js',
     'dist/src/cli/main.js',
     'dist/src/cli/pool.js',
+    'dist/src/cli/args.js',
+    'dist/src/cli/ci-report.js',
     'dist/src/core/pipeline.js',
     'dist/src/core/worker.js',
     'dist/models/contract.json',
@@ -42,6 +44,14 @@ test('npm pack + npm install -g of the tarball gives a working procap describe o
     (f) => /^(src|test|training|webview|scripts|docs|node_modules|dist\/test|models\/golden)\//.test(f) || f.endsWith('.map'),
   );
   assert.deepEqual(dev, [], 'development files in the package');
+  // the lab (src/lab: eval, bench, fuzz, crops, ...; src/data: the data engine) is not part of procap
+  const lab = files.filter((f) => /^dist\/src\/(lab|data)\//.test(f));
+  assert.deepEqual(lab, [], 'lab files in the package');
+  assert.deepEqual(
+    files.filter((f) => f.startsWith('dist/src/') && !/^dist\/src\/(cli|core)\//.test(f)),
+    [],
+    'the package ships only the runtime under dist/src (cli, core)',
+  );
   const tarball = path.join(work, path.basename(packed.filename));
 
   // installed into an empty prefix from a clean folder: no checkout, no shared node_modules on the way

@@ -1,14 +1,14 @@
-// Paired comparison of two evaluations (src/cli/compare.ts) and the per-pair file eval writes for it.
+// Paired comparison of two evaluations (src/lab/compare.ts) and the per-pair file eval writes for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { bootstrapRatio, comparePairs, mcnemarExact, type PairSample } from '../../src/cli/compare.js';
+import { bootstrapRatio, comparePairs, mcnemarExact, type PairSample } from '../../src/lab/compare.js';
 import { MODELS_DIR, REPO_ROOT, screenPair, tempDir } from './runtime-fixtures.js';
 
-const COMPARE = path.join(REPO_ROOT, 'dist', 'src', 'cli', 'compare.js');
-const EVAL = path.join(REPO_ROOT, 'dist', 'src', 'cli', 'eval.js');
+const COMPARE = path.join(REPO_ROOT, 'dist', 'src', 'lab', 'compare.js');
+const EVAL = path.join(REPO_ROOT, 'dist', 'src', 'lab', 'eval.js');
 const node = (script: string, args: string[]) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
 
 test('exact McNemar p-values, worked by hand', () => {

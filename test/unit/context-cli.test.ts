@@ -6,9 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { CONTEXT_SIZE, sampleContext } from '../../src/core/context.js';
 import { decodePng } from '../../src/core/image.js';
 import type { Box } from '../../src/core/report.js';
-import { CLI, drawPng, tempDir } from './runtime-fixtures.js';
+import { REPO_ROOT, drawPng, tempDir } from './runtime-fixtures.js';
 
-const CONTEXT_CLI = path.join(path.dirname(CLI), 'context.js');
+const CONTEXT_CLI = path.join(REPO_ROOT, 'dist', 'src', 'lab', 'context.js');
 
 function run(args: string[]) {
   const r = spawnSync(process.execPath, [CONTEXT_CLI, ...args], { encoding: 'utf8' });

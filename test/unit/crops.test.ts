@@ -8,10 +8,10 @@ import { decodePng } from '../../src/core/image.js';
 import { cropBoxFor, extractCrop, CROP_SIZE } from '../../src/core/crop.js';
 import { cloneImage, fillRect, sampleScreen, tempDir, writePng, type Rgba } from './image-fixtures.js';
 import type { Box } from '../../src/core/report.js';
-import { reflowShiftOf } from '../../src/cli/crops.js';
+import { reflowShiftOf } from '../../src/lab/crops.js';
 import { reflowCaptions } from '../../src/data/captions.js';
 
-const CROPS_CLI = fileURLToPath(new URL('../../src/cli/crops.js', import.meta.url));
+const CROPS_CLI = fileURLToPath(new URL('../../src/lab/crops.js', import.meta.url));
 const CROP_BYTES = CROP_SIZE * CROP_SIZE * 3;
 
 /** Parses a uint8 .npy file written by the crops command: shape and data. */

@@ -10,7 +10,7 @@ import type { Box } from '../core/report.js';
 import { readPngFile, type RgbaImage } from '../core/image.js';
 import { CONTEXT_SIZE, sampleContext } from '../core/context.js';
 import { NpyAppender } from './crops.js';
-import { parseOptions } from './args.js';
+import { parseOptions } from '../cli/args.js';
 
 const USAGE = 'usage: npm run --silent context -- --crops DIR/crops.jsonl [--manifest DIR/manifest.jsonl] [--out FILE] [--force]';
 
@@ -133,7 +133,7 @@ function main(): void {
   console.log(JSON.stringify({ rows: rows.length, features: CONTEXT_SIZE, out: options.out, seconds: (Date.now() - started) / 1000 }));
 }
 
-if (process.argv[1] && resolve(process.argv[1]).endsWith(join('cli', 'context.js'))) {
+if (process.argv[1] && resolve(process.argv[1]).endsWith(join('lab', 'context.js'))) {
   try {
     main();
   } catch (error) {

@@ -18,7 +18,7 @@ import { findRegions } from '../core/regions.js';
 import { withRenderingNoise } from '../core/jitter.js';
 import { CROP_SIZE, cropBoxFor, extractCrop, wholeScreenBox, wholeScreenCrop } from '../core/crop.js';
 import { reflowCaptions } from '../data/captions.js';
-import { parseOptions } from './args.js';
+import { parseOptions } from '../cli/args.js';
 
 /** The caption references of a region that matches no change record. */
 export const NO_CHANGE_REFERENCES = ['no visible change'];

@@ -5,11 +5,11 @@
 // then the total. Exit 0 whatever the score (it is a measurement, not a gate); 2 for bad arguments.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { SessionManager, type ProviderChoice } from '../core/session.js';
 import { describe as describePair } from '../core/pipeline.js';
 import type { ChangeReport } from '../core/report.js';
+import { parseOptions } from '../cli/args.js';
 
 const USAGE =
   'usage: npm run --silent realpairs -- [--dir DIR] [--json] [--provider auto|cpu|cuda] [--models DIR] [--only NAME,...] [--no-read]';
@@ -85,18 +85,15 @@ interface PairOutcome {
 async function main(): Promise<void> {
   let values;
   try {
-    ({ values } = parseArgs({
-      options: {
-        dir: { type: 'string', default: path.resolve(REPO_ROOT, '..', 'shared', 'realpairs') },
-        json: { type: 'boolean', default: false },
-        provider: { type: 'string', default: 'auto' },
-        models: { type: 'string', default: path.join(REPO_ROOT, 'models') },
-        only: { type: 'string' },
-        // the models' captions alone, without the text reader (to compare)
-        'no-read': { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-      allowPositionals: false,
+    ({ values } = parseOptions(process.argv.slice(2), {
+      dir: { type: 'string', default: path.resolve(REPO_ROOT, '..', 'shared', 'realpairs') },
+      json: { type: 'boolean', default: false },
+      provider: { type: 'string', default: 'auto' },
+      models: { type: 'string', default: path.join(REPO_ROOT, 'models') },
+      only: { type: 'string' },
+      // the models' captions alone, without the text reader (to compare)
+      'no-read': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
     }));
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);

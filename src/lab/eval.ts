@@ -15,7 +15,7 @@ import { describe as describePair, DEFAULT_BEAM_WIDTH, NO_CHANGE_CAPTION, NONE_M
 import { boxArea, globalKindOf, isBox, reflowShiftOf, regionMatchesChange } from './crops.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
 import { similarity } from '../core/read/correspond.js';
-import { integerValue, parseOptions } from './args.js';
+import { integerValue, parseOptions } from '../cli/args.js';
 
 const USAGE =
   'usage: npm run --silent eval -- --split test|val|train --count N [--seed S] [--beam W] [--provider auto|cpu|cuda] [--threads N] [--models DIR] [--data DIR] [--none-min P] [--no-read] [--keep] [--samples FILE] [--json]';
@@ -138,7 +138,7 @@ function readManifest(dir: string): ManifestPair[] {
 
 /**
  * The model samples of one pair with their labelled and predicted kinds, labelled exactly as the
- * training crops are (src/cli/crops.ts, used by training/evaluate.py): the whole-screen sample
+ * training crops are (src/lab/crops.ts, used by training/evaluate.py): the whole-screen sample
  * gets the pair's kind; a region gets the kind of the first change record it matches, else reflow
  * when it overlaps elements the change pushed aside (the manifest's reflowed list), else none;
  * noise-only regions are not model samples, and neither is anything in a pair where nothing was

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../data/rng.js';
-import { integerValue, parseOptions } from './args.js';
+import { integerValue, parseOptions } from '../cli/args.js';
 
 const USAGE = 'usage: npm run --silent compare -- A.jsonl B.jsonl [--by-pair] [--resamples N] [--seed S] [--json]';
 

@@ -19,7 +19,7 @@ import { ImageInputError, decodePng, encodePng, encodePngVariant, type PngVarian
 import { diffImages } from '../core/diff.js';
 import { findRegions } from '../core/regions.js';
 import { cropBoxFor, cropsToTensor, extractCrop, wholeScreenCrop } from '../core/crop.js';
-import { givenLater, parseOptions } from './args.js';
+import { givenLater, parseOptions } from '../cli/args.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const DEFAULT_REAL_DIR = resolve(REPO_ROOT, '../shared/realpairs');

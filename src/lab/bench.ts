@@ -20,8 +20,8 @@ import { motionFeatures } from '../core/motion.js';
 import { glyphFeatures } from '../core/glyph.js';
 import { Reviewer } from '../core/reviewer.js';
 import type { ChangeReport } from '../core/report.js';
-import { parseOptions } from './args.js';
-import { threadsPerWorker, WorkerPool } from './pool.js';
+import { parseOptions } from '../cli/args.js';
+import { threadsPerWorker, WorkerPool } from '../cli/pool.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(here, '..', '..', '..');
@@ -398,7 +398,7 @@ function childPeakRss(modelsDir: string, count: number): number {
   const script = `
     const { SessionManager } = await import(${url('core/session.js')});
     const { describe } = await import(${url('core/pipeline.js')});
-    const { syntheticPair } = await import(${url('cli/bench.js')});
+    const { syntheticPair } = await import(${url('lab/bench.js')});
     const s = new SessionManager({ modelsDir: ${JSON.stringify(modelsDir)}, provider: 'cpu' });
     const p = syntheticPair(1920, 1080, 3);
     for (let i = 0; i < ${count}; i++) await describe(s, p.before, p.after);

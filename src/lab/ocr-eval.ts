@@ -13,7 +13,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readPngFile } from '../core/image.js';
@@ -21,6 +20,7 @@ import { TextReader } from '../core/read/ocr.js';
 import { elementOf, type ElementRole } from '../core/read/element.js';
 import { editDistance, similarity } from '../core/read/correspond.js';
 import type { Box } from '../core/report.js';
+import { integerValue, parseOptions } from '../cli/args.js';
 
 const USAGE =
   'usage: npm run --silent ocr-eval -- [--data DIR | --count N [--split test] [--seed S]] [--realpairs DIR] [--limit N] [--json] [--out FILE]';
@@ -200,32 +200,30 @@ async function realFigures(reader: TextReader, dir: string) {
 async function main(): Promise<void> {
   let values;
   try {
-    ({ values } = parseArgs({
-      options: {
-        data: { type: 'string' },
-        count: { type: 'string' },
-        split: { type: 'string', default: 'test' },
-        seed: { type: 'string', default: '424242' },
-        realpairs: { type: 'string', default: path.resolve(REPO_ROOT, '..', 'shared', 'realpairs') },
-        limit: { type: 'string', default: '400' },
-        json: { type: 'boolean', default: false },
-        out: { type: 'string' },
-      },
+    ({ values } = parseOptions(process.argv.slice(2), {
+      data: { type: 'string' },
+      count: { type: 'string' },
+      split: { type: 'string', default: 'test' },
+      seed: { type: 'string', default: '424242' },
+      realpairs: { type: 'string', default: path.resolve(REPO_ROOT, '..', 'shared', 'realpairs') },
+      limit: { type: 'string', default: '400' },
+      json: { type: 'boolean', default: false },
+      out: { type: 'string' },
     }));
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
     process.exit(2);
   }
-  const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1) {
+  const limit = integerValue(values.limit!) ?? 0;
+  if (limit < 1) {
     process.stderr.write(`--limit must be a positive integer\n${USAGE}\n`);
     process.exit(2);
   }
   let dir = values.data;
   let temp: string | undefined;
   if (!dir) {
-    const count = Number(values.count ?? 120);
-    if (!Number.isInteger(count) || count < 1) {
+    const count = integerValue(values.count ?? '120') ?? 0;
+    if (count < 1) {
       process.stderr.write(`--count must be a positive integer\n${USAGE}\n`);
       process.exit(2);
     }
