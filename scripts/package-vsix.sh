@@ -130,7 +130,7 @@ print(f'package-vsix: {len(names)} files, {len(onnx)} ONNX models' + (': ' + ', 
 # extension: neither as files nor inside a bundle (esbuild heads each bundled module with its path).
 for bundle_name in sorted(n for n in names if re.fullmatch(r'extension/dist/[^/]+\.c?js', n)):
     bundle = zipfile.ZipFile(vsix).read(bundle_name).decode('utf8', 'replace')
-    modules = re.findall(r'^// ((?:src|webview)/\S+\.ts)$', bundle, re.M)
+    modules = re.findall(r'^[ \t]*// ((?:src|webview)/\S+\.ts)$', bundle, re.M)
     if bundle_name == 'extension/dist/extension.cjs' and not modules:
         problems.append('extension.cjs names none of its modules (minified?): the lab check cannot read it')
     lab = [m for m in modules if m.startswith(('src/lab/', 'src/data/'))]
