@@ -50,7 +50,7 @@ options:
   --threads N         inference threads per model (default: the cores, at most 4; batch: the cores / --jobs)
   --jobs N            batch: pairs described in parallel, each in its own worker thread (default: the cores)
   --models DIR        model folder (default: the package's models/)
-  --no-procedure      skip interpolated and imagined frames (faster)
+  --no-procedure      no procedure frames even in --html and --frames (they are computed only for those)
   --threshold X       pixel diff colour threshold 0..1 (default 0.1)
   --max-pixels N      largest accepted image, width*height (default 40000000)
   --max-memory MB     memory budget of a pair's pixel buffers, checked before decoding (default 1024)
@@ -262,7 +262,12 @@ function sessionsFrom(flags: ParsedArgs['flags']): SessionManager {
   return new SessionManager(engineFrom(flags));
 }
 
-function describeOptionsFrom(flags: ParsedArgs['flags']): DescribeOptions {
+/**
+ * The describe options of the command line. The procedure frames cost about a third of a report and
+ * only the picture outputs show them, so they are computed only when `framesShown` (an HTML report
+ * or a frames folder is written) and --no-procedure is absent.
+ */
+function describeOptionsFrom(flags: ParsedArgs['flags'], framesShown: boolean): DescribeOptions {
   const threshold = flags.get('--threshold');
   let diffThreshold: number | undefined;
   if (threshold !== undefined) {
@@ -271,7 +276,7 @@ function describeOptionsFrom(flags: ParsedArgs['flags']): DescribeOptions {
   }
   return {
     beamWidth: intFlag(flags, '--beam', 1, 16) ?? DEFAULT_BEAM_WIDTH,
-    procedure: !flags.has('--no-procedure'),
+    procedure: framesShown && !flags.has('--no-procedure'),
     diffThreshold,
     maxImagePixels: intFlag(flags, '--max-pixels', 1, 2 ** 31),
     maxMemoryMB: intFlag(flags, '--max-memory', 64, 1024 * 1024),
@@ -424,7 +429,10 @@ async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Prom
   if (typeof html === 'string') fs.rmSync(html, { force: true });
   if (typeof frames === 'string') fs.rmSync(frames, { recursive: true, force: true });
   try {
-    const report = await describe(sessions, beforePath, afterPath, { ...describeOptionsFrom(args.flags), ...perScreenshot });
+    const report = await describe(sessions, beforePath, afterPath, {
+      ...describeOptionsFrom(args.flags, typeof html === 'string' || typeof frames === 'string'),
+      ...perScreenshot,
+    });
     const htmlFile = args.flags.get('--html');
     if (typeof htmlFile === 'string') {
       writeFileAtomic(
@@ -570,7 +578,8 @@ async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s:
     sources = sources.filter((_, i) => i % shard.count === shard.index - 1);
     subtitle += ` (shard ${shard.index}/${shard.count})`;
   }
-  const options = describeOptionsFrom(flags);
+  // the frames are shown only in the HTML report (--html, or report.html in --out)
+  const options = describeOptionsFrom(flags, typeof flags.get('--html') === 'string' || typeof flags.get('--out') === 'string');
   const project = configFrom(flags);
   thresholdFlags(flags); // a bad threshold is a usage error before any work
   const outputs = reportOutputs(flags);

@@ -361,7 +361,13 @@ interface ModelResult {
   kind: string;
   probability: number;
   caption: string;
-  procedure?: ProcedureFrames;
+}
+
+/** The models' verdicts on a pair's samples, and how to imagine their procedure afterwards. */
+interface ModelRun {
+  results: ModelResult[];
+  /** the procedure frames of every sample, in the samples' order */
+  procedure: (checkpoint: () => void, timings: StageTimings, keyframes: number | undefined) => Promise<ProcedureFrames[]>;
 }
 
 /** Per model sample, the text the reader read there for the decoder's slot tokens (the region samples
@@ -384,7 +390,7 @@ async function runModels(
   readerWillCaption: (kinds: string[], captions: string[]) => boolean[] = (kinds) => kinds.map(() => false),
   /** per sample: the text the reader read there, for the decoder's slot tokens (none: no slots) */
   slotTexts: (SlotText | undefined)[] = [],
-): Promise<ModelResult[]> {
+): Promise<ModelRun> {
   const c = sessions.contract;
   const R = samples.length;
   const size = CROP_SIZE;
@@ -492,15 +498,44 @@ async function runModels(
   timings.decodeCaptionMs += performance.now() - t;
   onCaptions(results);
   checkpoint();
-  if (options.procedure === false) return results;
+  const endFeatures = ends.features;
+  const queryCodeLogits = encoded.queryCodeLogits;
+  return {
+    results,
+    // only the tensors the frames need are kept (a few hundred KB per region), not the screenshots
+    procedure: (later, timed, keyframes) =>
+      procedureFrames(sessions, beforeTensor, afterTensor, endFeatures, queryCodeLogits, R, later, timed, keyframes),
+  };
+}
 
+/**
+ * The imagined procedure of every sample: 7 interpolated frames, their confidence scores and the
+ * sampled keyframes, and the k frames decoded from the procedure queries. Run after the report,
+ * only when something shows or exports the frames.
+ */
+async function procedureFrames(
+  sessions: SessionManager,
+  beforeTensor: Float32Array,
+  afterTensor: Float32Array,
+  endFeatures: Float32Array,
+  queryCodeLogits: Float32Array,
+  R: number,
+  checkpoint: () => void,
+  timings: StageTimings,
+  keyframes: number | undefined,
+): Promise<ProcedureFrames[]> {
+  const c = sessions.contract;
+  const size = CROP_SIZE;
+  const plane = 3 * size * size;
+  const featSize = c.n_I * c.feat_dim;
   // procedure: 7 interpolated frames, their features, confidence scores and keyframes
-  t = performance.now();
+  let t = performance.now();
   const interpolator = await sessions.get('interpolator');
   const frames = await interpolateProcedure(interpolator, beforeTensor, afterTensor, R, size, checkpoint);
   timings.interpolateMs += performance.now() - t;
   checkpoint();
   t = performance.now();
+  const tokenizer = await sessions.get('tokenizer_encoder');
   const middle = new Float32Array(7 * R * plane);
   for (let f = 1; f <= 7; f++) middle.set(frames[f], (f - 1) * R * plane);
   const middleTokens = await tokenize(tokenizer, middle, 7 * R, size);
@@ -510,26 +545,27 @@ async function runModels(
   // imagined frames: argmax codes at the k*n_I query positions -> tokenizer decoder
   t = performance.now();
   const k = c.k;
-  const codes = argmaxCodes(encoded.queryCodeLogits, R, k * c.n_I, c.codebook_size);
+  const codes = argmaxCodes(queryCodeLogits, R, k * c.n_I, c.codebook_size);
   const tokenizerDecoder = await sessions.get('tokenizer_decoder');
   const imagined = await decodeCodes(tokenizerDecoder, codes, R * k, c.n_I);
-  const shownKeyframes = Math.min(7, Math.max(0, options.keyframes ?? k));
+  const shownKeyframes = Math.min(7, Math.max(0, keyframes ?? k));
+  const out: ProcedureFrames[] = [];
   for (let i = 0; i < R; i++) {
     const frameFeatures = [
-      { data: ends.features, offset: i * featSize },
+      { data: endFeatures, offset: i * featSize },
       ...Array.from({ length: 7 }, (_, f) => ({ data: middleTokens.features, offset: (f * R + i) * featSize })),
-      { data: ends.features, offset: (R + i) * featSize },
+      { data: endFeatures, offset: (R + i) * featSize },
     ];
     const selection = selectKeyframes(frameFeatures, c.n_I, c.feat_dim, shownKeyframes);
-    results[i].procedure = {
+    out.push({
       frames: frames.map((stack) => chwToReportImage(stack, i * plane, size, size)),
       scores: selection.scores,
       keyframes: selection.keyframes,
       imagined: Array.from({ length: k }, (_, j) => chwToReportImage(imagined, (i * k + j) * plane, size, size)),
-    };
+    });
   }
   timings.imagineMs += performance.now() - t;
-  return results;
+  return out;
 }
 
 function zeroTimings(): StageTimings {
@@ -540,13 +576,41 @@ function asKind(kind: string): ChangeKind {
   return kind as ChangeKind;
 }
 
-/** Describes one screenshot pair. Throws ImageInputError for bad images, ModelLoadError for bad models. */
+/**
+ * Describes one screenshot pair, with the procedure frames unless `options.procedure` is false.
+ * Throws ImageInputError for bad images, ModelLoadError for bad models.
+ */
 export async function describe(
   sessions: SessionManager,
   before: ImageSource,
   after: ImageSource,
   options: DescribeOptions = {},
 ): Promise<ChangeReport> {
+  const described = await review(sessions, before, after, options);
+  return options.procedure === false ? described.report : described.withProcedure(options.signal);
+}
+
+/** A described pair whose procedure frames are imagined only when something asks for them. */
+export interface Review {
+  /** captions, kinds, boxes and summary; no procedure frames */
+  report: ChangeReport;
+  /**
+   * The report with every changed region's procedure frames (interpolated frames, keyframes,
+   * imagined frames). Computed on the first call; later calls share it (a cancelled one is retried).
+   */
+  withProcedure(signal?: AbortSignal): Promise<ChangeReport>;
+}
+
+/**
+ * The report of one screenshot pair, without the procedure frames (`options.procedure` is not
+ * read); `withProcedure()` adds them. Throws as describe() does.
+ */
+export async function review(
+  sessions: SessionManager,
+  before: ImageSource,
+  after: ImageSource,
+  options: DescribeOptions = {},
+): Promise<Review> {
   const started = performance.now();
   const timings = zeroTimings();
   const checkpoint = () => options.signal?.throwIfAborted();
@@ -653,7 +717,6 @@ export async function describe(
       diffPixels: r.diffPixels,
       noiseOnly: false,
       cropBox: cropBox ?? r.box,
-      ...(result.procedure ? { procedure: result.procedure } : {}),
     };
   };
   const buildRegions = (results: ModelResult[]): { regions: ChangeRegion[]; global?: ChangeRegion } => {
@@ -677,19 +740,19 @@ export async function describe(
       diffPixels: meaningful.reduce((s, r) => s + r.diffPixels, 0),
       noiseOnly: false,
       cropBox: box,
-      ...(result.procedure ? { procedure: result.procedure } : {}),
     };
     return { regions, global };
   };
 
   let results: ModelResult[] = [];
+  let run: ModelRun | undefined;
   if (samples.length) {
     // the kind prior's inputs; counted with the encoders, whose kind head it corrects
     t = performance.now();
     const contexts = sampleContexts(a.image, b.image, samples);
     timings.encodeMs += performance.now() - t;
     await pause();
-    results = await runModels(
+    run = await runModels(
       sessions,
       samples,
       contexts,
@@ -711,6 +774,7 @@ export async function describe(
       },
       slotTextsFor(samples, pairReading),
     );
+    results = run.results;
   } else {
     options.onCaptions?.(buildRegions([]).regions, performance.now() - started);
   }
@@ -728,7 +792,7 @@ export async function describe(
   const globalCaption = wholeScreen && wholeScreen.kind !== 'none' ? wholeScreen.caption : undefined;
   const summary = composeSummary(meaningfulCaptions, globalCaption, analysis.sizeChange);
   timings.totalMs = performance.now() - started;
-  return {
+  const report: ChangeReport = {
     before: { path: a.path, width: a.image.width, height: a.image.height },
     after: { path: b.path, width: b.image.width, height: b.image.height },
     summary,
@@ -743,5 +807,43 @@ export async function describe(
     providerReason: sessions.providerReason,
     timings,
     modelVersion: sessions.modelVersion,
+  };
+  return { report, withProcedure: procedureLater(report, run, meaningful.length, options.keyframes) };
+}
+
+/**
+ * report.withProcedure: the frames of sample i go to the region with id i + 1 (the meaningful regions
+ * come first, in the samples' order) and the whole-screen sample's, when there is one, to `global`.
+ * A function of its own so that what it keeps alive is the report and the models' tensors, never the
+ * decoded screenshots or the diff.
+ */
+function procedureLater(
+  report: ChangeReport,
+  run: ModelRun | undefined,
+  regionSamples: number,
+  keyframes: number | undefined,
+): Review['withProcedure'] {
+  let pending: Promise<ChangeReport> | undefined;
+  const compute = async (signal: AbortSignal | undefined): Promise<ChangeReport> => {
+    if (!run) return report;
+    const started = performance.now();
+    const timings = { ...report.timings };
+    const frames = await run.procedure(() => signal?.throwIfAborted(), timings, keyframes);
+    const framed = (r: ChangeRegion): ChangeRegion =>
+      !r.noiseOnly && r.id >= 1 && r.id <= regionSamples ? { ...r, procedure: frames[r.id - 1] } : r;
+    timings.totalMs += performance.now() - started;
+    return {
+      ...report,
+      regions: report.regions.map(framed),
+      ...(report.global && frames.length > regionSamples ? { global: { ...report.global, procedure: frames[regionSamples] } } : {}),
+      timings,
+    };
+  };
+  return (signal) => {
+    pending ??= compute(signal).catch((e: unknown) => {
+      pending = undefined;
+      throw e;
+    });
+    return pending;
   };
 }

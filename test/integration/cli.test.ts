@@ -61,6 +61,25 @@ test('describe --json prints the ChangeReport; --html and --frames write files',
   assert.equal(written.filter((f) => f.startsWith('region1-') && f.endsWith('-key.png')).length, 2);
 });
 
+test('describe --json alone computes no procedure frames; --no-procedure drops them from --html', () => {
+  const dir = tempDir('cli-lazy');
+  const { before, after } = writePair(dir);
+  const plain = cli(['describe', before, after, '--json', '--provider', 'cpu', ...M]);
+  assert.equal(plain.code, 0, plain.stderr);
+  const report = JSON.parse(plain.stdout);
+  assert.ok(report.regions.length >= 2);
+  assert.ok(
+    report.regions.every((r: { procedure?: unknown }) => r.procedure === undefined),
+    'a JSON-only describe imagined frames nobody shows',
+  );
+  assert.equal(report.timings.interpolateMs, 0);
+  const html = path.join(dir, 'report.html');
+  const skipped = cli(['describe', before, after, '--json', '--html', html, '--no-procedure', '--provider', 'cpu', ...M]);
+  assert.equal(skipped.code, 0, skipped.stderr);
+  assert.ok(JSON.parse(skipped.stdout).regions.every((r: { procedure?: unknown }) => r.procedure === undefined));
+  assert.doesNotMatch(fs.readFileSync(html, 'utf8'), /class="procedure"/);
+});
+
 test('describe without --json prints a readable summary; --fail-on-change exits 1 on a change', () => {
   const dir = tempDir('cli');
   const { before, after } = writePair(dir);

@@ -4,13 +4,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 as zlibCrc32, deflateSync } from 'node:zlib';
 import { SessionManager } from '../../src/core/session.js';
-import { composeSummary, DEFAULT_BEAM_WIDTH, describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { composeSummary, DEFAULT_BEAM_WIDTH, describe, review, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { CONTEXT_SIZE, sampleContext } from '../../src/core/context.js';
 import { cropsToTensor, extractCrop, wholeScreenCrop, CROP_SIZE } from '../../src/core/crop.js';
 import { decodePng } from '../../src/core/image.js';
 import { encodeProcedure, tokenize } from '../../src/core/procap/encode.js';
 import { contractPairConsistency, pairConsistentLogits } from '../../src/core/pair-consistency.js';
 import { ort } from '../../src/core/session.js';
+import type { ChangeReport } from '../../src/core/report.js';
 import { MODELS_DIR, contains, decodePngBase64, drawPng, screenPair, tempDir } from './runtime-fixtures.js';
 
 let sessions: SessionManager;
@@ -108,6 +109,37 @@ test('options: procedure off skips the frames; beam search gives a caption too; 
   const greedy = await describe(sessions, pair.before, pair.after, { beamWidth: 1, procedure: false });
   assert.equal(greedy.regions.length, fast.regions.length);
   await assert.rejects(describe(sessions, pair.before, pair.after, { beamWidth: 0 }), /beamWidth/);
+});
+
+test('review: the report first, the procedure frames only when asked, computed once, as describe makes them', async () => {
+  const pair = screenPair();
+  const described = await review(sessions, pair.before, pair.after);
+  assert.ok(described.report.regions.length > 0);
+  assert.ok(
+    described.report.regions.every((r) => r.procedure === undefined),
+    'no frames before they are asked for',
+  );
+  assert.equal(described.report.timings.interpolateMs, 0);
+  const framed = await described.withProcedure();
+  assert.equal(await described.withProcedure(), framed, 'a second ask shares the first');
+  assert.ok(framed.timings.interpolateMs > 0 && framed.timings.totalMs > described.report.timings.totalMs);
+  const whole = await describe(sessions, pair.before, pair.after);
+  const strip = (r: ChangeReport) => ({ ...r, timings: undefined });
+  assert.deepEqual(strip(framed), strip(whole), 'the same report and frames as describe');
+  assert.deepEqual(strip(described.report), strip(await describe(sessions, pair.before, pair.after, { procedure: false })));
+  const cancelled = new AbortController();
+  cancelled.abort(new DOMException('stop', 'AbortError'));
+  const again = await review(sessions, pair.before, pair.after);
+  await assert.rejects(again.withProcedure(cancelled.signal), { name: 'AbortError' });
+  assert.deepEqual(strip(await again.withProcedure()), strip(whole), 'a cancelled ask is retried');
+});
+
+test('review of a whole-screen change gives the global region its frames', async () => {
+  const light = drawPng(160, 120, [[10, 10, 150, 30, 200, 200, 200]], [255, 255, 255]);
+  const dark = drawPng(160, 120, [[10, 10, 150, 30, 80, 80, 80]], [20, 20, 30]);
+  const framed = await (await review(sessions, light, dark)).withProcedure();
+  assert.ok(framed.global?.procedure, 'the whole-screen sample has frames');
+  assert.equal(framed.global.procedure.frames.length, 9);
 });
 
 test('different sizes: compared on the common area and the size change is reported', async () => {
