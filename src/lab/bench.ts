@@ -4,6 +4,7 @@
 // throughput; model load; peak RSS; 1 vs 2 threads; CUDA when present; and in the same run the
 // baseline, pixelmatch alone on the same pairs. Warm-up first, then medians over repeated runs.
 // The pairs are drawn here (flat UI-like screens with cards, bars and text-like stripes).
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
 import { MODEL_NAMES, SessionManager } from '../core/session.js';
-import { describe } from '../core/pipeline.js';
+import { describe, review } from '../core/pipeline.js';
 import { decodePng } from '../core/image.js';
 import { diffImages } from '../core/diff.js';
 import { findRegions } from '../core/regions.js';
@@ -128,6 +129,9 @@ interface StageRow {
   interpolation_per_frame_ms: number;
   imagined_ms: number;
   first_caption_ms: number;
+  /** the report without procedure frames (what the CLI, batch and the PR tree wait for) */
+  report_ms: number;
+  /** the report with the procedure frames (what the panel's player and an HTML report show) */
   full_report_ms: number;
   /** CPU time (all threads of this process) of one full describe: stable when the machine is shared. */
   full_report_cpu_ms: number;
@@ -137,17 +141,19 @@ interface StageRow {
 
 async function measurePair(sessions: SessionManager, width: number, height: number, changes: number, reps: number): Promise<StageRow> {
   const { before, after } = syntheticPair(width, height, changes);
-  const runs: { report: ChangeReport; first: number; cpu: number }[] = [];
+  const runs: { report: ChangeReport; first: number; withoutFrames: number; cpu: number }[] = [];
   for (let i = 0; i < reps + 1; i++) {
     let first = NaN;
     const cpu0 = process.cpuUsage();
-    const report = await describe(sessions, before, after, {
+    const described = await review(sessions, before, after, {
       onCaptions: (_r, ms) => {
         first = ms;
       },
     });
+    const report = await described.withProcedure();
     const cpu = process.cpuUsage(cpu0);
-    if (i > 0) runs.push({ report, first, cpu: (cpu.user + cpu.system) / 1000 }); // run 0 is the warm-up
+    // run 0 is the warm-up
+    if (i > 0) runs.push({ report, first, withoutFrames: described.report.timings.totalMs, cpu: (cpu.user + cpu.system) / 1000 });
   }
   // the baseline: what a plain pixel-diff tool does on the same pair (decode + pixelmatch), and pixelmatch alone
   const pm: number[] = [],
@@ -179,6 +185,7 @@ async function measurePair(sessions: SessionManager, width: number, height: numb
     interpolation_per_frame_ms: r1(t((x) => x.timings.interpolateMs) / Math.max(1, 7 * reg)),
     imagined_ms: r1(t((x) => x.timings.imagineMs)),
     first_caption_ms: r1(median(runs.map((r) => r.first))),
+    report_ms: r1(median(runs.map((r) => r.withoutFrames))),
     full_report_ms: r1(t((x) => x.timings.totalMs)),
     full_report_cpu_ms: r1(median(runs.map((r) => r.cpu))),
     pixelmatch_ms: r1(median(pm)),
@@ -271,25 +278,30 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     for (const n of counts) rows.push(await measurePair(sessions, w, h, n, o.reps));
   }
   const hd = rows.find((r) => r.size === '1920x1080' && r.changes === 3) as StageRow;
+  // the large pages of one change: a 4K screen and a tall full-page capture
+  const uhd = rows.find((r) => r.size === '3840x2160' && r.changes === 1) ?? (await measurePair(sessions, 3840, 2160, 1, o.reps));
+  const tall = await measurePair(sessions, 1280, 12000, 1, o.reps);
+  for (const row of [uhd, tall]) if (!rows.includes(row)) rows.push(row);
 
-  // batch throughput: 1080p pairs with 3 changes, full reports, one after another (as `procap batch`)
+  // batch throughput: 1080p pairs with 3 changes, one after another: with frames (as `procap batch
+  // --html`) and without (as `procap batch` with JSON, Markdown or JUnit reports)
   const batchPairs = Array.from({ length: o.quick ? 3 : 12 }, (_, i) => syntheticPair(1920, 1080 + 8 * i, 3));
   let t = performance.now();
   for (const p of batchPairs) await describe(sessions, p.before, p.after);
   const pairsPerMinute = (batchPairs.length * 60_000) / (performance.now() - t);
   t = performance.now();
   for (const p of batchPairs) await describe(sessions, p.before, p.after, { procedure: false });
-  const pairsPerMinuteCaptionsOnly = (batchPairs.length * 60_000) / (performance.now() - t);
+  const pairsPerMinuteNoFrames = (batchPairs.length * 60_000) / (performance.now() - t);
   const providerReport = { provider: sessions.provider, reason: sessions.providerReason };
   await sessions.dispose();
 
   // the same pairs on a pool of 2 workers (as `procap batch --jobs 2`), each warmed up first
   const pool = new WorkerPool(2, { modelsDir: o.modelsDir, provider: 'auto', threads: threadsPerWorker(2) });
   const warm = syntheticPair(1920, 1080, 3);
-  await Promise.all([0, 1].map(() => pool.run(warm.before, warm.after, {})));
+  await Promise.all([0, 1].map(() => pool.run(warm.before, warm.after, { procedure: false })));
   t = performance.now();
-  await Promise.all(batchPairs.map((p) => pool.run(p.before, p.after, {})));
-  const pairsPerMinuteJobs2 = (batchPairs.length * 60_000) / (performance.now() - t);
+  await Promise.all(batchPairs.map((p) => pool.run(p.before, p.after, { procedure: false })));
+  const pairsPerMinuteNoFramesJobs2 = (batchPairs.length * 60_000) / (performance.now() - t);
   await pool.dispose();
 
   // 1 vs 2 threads on the 1080p / 3 changes pair
@@ -349,6 +361,7 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
         ]
   ).map(([w, h, n]) => measureContext(w, h, n, o.reps));
 
+  const coldStarts = coldStartMs(o.modelsDir, o.quick ? 2 : 3);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const describeRss = childPeakRss(o.modelsDir, o.quick ? 2 : 5);
   return {
@@ -367,14 +380,21 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     pixelmatch_ms_1080p: hd.pixelmatch_with_decode_ms,
     pixelmatch_only_ms_1080p: hd.pixelmatch_ms,
     ratio_first_caption_vs_pixelmatch: Number((hd.first_caption_ms / hd.pixelmatch_with_decode_ms).toFixed(2)),
+    report_no_frames_ms_1080p: hd.report_ms,
+    ratio_report_no_frames_vs_pixelmatch: Number((hd.report_ms / hd.pixelmatch_with_decode_ms).toFixed(2)),
     ratio_full_report_vs_pixelmatch: Number((hd.full_report_ms / hd.pixelmatch_with_decode_ms).toFixed(2)),
+    report_no_frames_ms_4k_one_change: uhd.report_ms,
+    full_report_ms_4k_one_change: uhd.full_report_ms,
+    report_no_frames_ms_1280x12000_one_change: tall.report_ms,
+    full_report_ms_1280x12000_one_change: tall.full_report_ms,
+    cold_start_first_caption_ms: r1(median(coldStarts)),
     reviewer_first_caption_ms_1080p: r1(median(viaWorkerFirst)),
     reviewer_full_report_ms_1080p: r1(median(viaWorker)),
     cancel_stop_ms_median: stops.length ? r1(median(stops)) : null,
     cancel_stop_ms_max: stops.length ? r1(Math.max(...stops)) : null,
     pairs_per_minute: r1(pairsPerMinute),
-    pairs_per_minute_captions_only: r1(pairsPerMinuteCaptionsOnly),
-    pairs_per_minute_jobs_2: r1(pairsPerMinuteJobs2),
+    pairs_per_minute_no_frames: r1(pairsPerMinuteNoFrames),
+    pairs_per_minute_no_frames_jobs_2: r1(pairsPerMinuteNoFramesJobs2),
     model_load_ms: r1(median(loads)),
     model_load_sequential_ms: loadPerModel,
     peak_rss_mb: describeRss,
@@ -387,6 +407,42 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     layout_context: contextRows,
     seconds: r1((performance.now() - started) / 1000),
   };
+}
+
+/**
+ * Wall time of fresh `procap describe --json` processes on the 1080p / 3-change pair, from spawn to
+ * exit: Node's start, the imports, the models' load and a first (cold) describe without frames, as a
+ * user running the CLI once waits for it.
+ */
+function coldStartMs(modelsDir: string, count: number): number[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-bench-cold-'));
+  try {
+    const p = syntheticPair(1920, 1080, 3);
+    fs.writeFileSync(path.join(dir, 'before.png'), p.before);
+    fs.writeFileSync(path.join(dir, 'after.png'), p.after);
+    const cli = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+    const args = [
+      cli,
+      'describe',
+      path.join(dir, 'before.png'),
+      path.join(dir, 'after.png'),
+      '--json',
+      '--provider',
+      'cpu',
+      '--models',
+      modelsDir,
+    ];
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const t = performance.now();
+      const run = spawnSync(process.execPath, args, { encoding: 'utf8' });
+      if (run.status !== 0) throw new Error(`cold start: procap describe failed: ${run.stderr.slice(-1000)}`);
+      times.push(performance.now() - t);
+    }
+    return times;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -423,6 +479,7 @@ function table(result: Record<string, unknown>): string {
     'interpolation_per_frame_ms',
     'imagined_ms',
     'first_caption_ms',
+    'report_ms',
     'full_report_ms',
     'full_report_cpu_ms',
     'pixelmatch_with_decode_ms',
