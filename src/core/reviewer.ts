@@ -10,6 +10,9 @@ import type { Box, ChangeRegion, ChangeReport } from './report.js';
 import type { ProviderChoice } from './session.js';
 import type { SerializedError, WorkerDescribeOptions, WorkerRequest, WorkerResponse, WorkerSettings } from './worker.js';
 
+/** worker.ts PROCEDURE_GONE (not imported: that module starts the worker's message loop). */
+const PROCEDURE_GONE = 'ProcedureGone';
+
 export interface ReviewerOptions {
   /** folder with contract.json, vocab.json and the ONNX models. */
   modelsDir: string;
@@ -76,11 +79,26 @@ export function defaultWorkerPath(): string {
   return path.join(dir, 'core-worker.cjs');
 }
 
+/** A pair described by the worker, whose procedure frames it imagines only when asked for. */
+export interface ReviewerReview {
+  /** the report without procedure frames */
+  report: ChangeReport;
+  /**
+   * The report with the procedure frames, computed in the worker from what the describe kept (or, if
+   * the worker no longer keeps it, by describing the pair again with frames). Computed once; a
+   * cancelled ask is retried by the next.
+   */
+  withProcedure(signal?: AbortSignal): Promise<ChangeReport>;
+}
+
 interface Job {
   id: number;
   before: string | Uint8Array;
   after: string | Uint8Array;
   options: WorkerDescribeOptions;
+  /** a describe whose frames come later ('later'), or the frames of the kept describe `of` */
+  later?: boolean;
+  of?: number;
   signal?: AbortSignal;
   onCaptions?: ReviewRequestOptions['onCaptions'];
   resolve: (report: ChangeReport) => void;
@@ -102,6 +120,8 @@ export class Reviewer {
   private disposed = false;
   /** number of times the worker was (re)started, for tests and diagnostics. */
   workerStarts = 0;
+  /** where the last procedure frames of a review came from, for tests and diagnostics. */
+  lastProcedure?: 'kept' | 'described-again';
   /** how the last cancelled running request ended in the worker, and how long stopping took. */
   lastCancel?: { id: number; outcome: 'stopped' | 'finished-anyway' | 'worker-restarted'; stopMs: number };
 
@@ -126,12 +146,56 @@ export class Reviewer {
 
   /** Describes a pair (PNG paths or PNG bytes) in the worker. Rejects with AbortError when cancelled. */
   describe(before: string | Uint8Array, after: string | Uint8Array, request: ReviewRequestOptions = {}): Promise<ChangeReport> {
+    return this.enqueue(before, after, request, {}).then((job) => job.report);
+  }
+
+  /**
+   * The report of a pair without its procedure frames, and a way to have them later (the panel's
+   * player): a review is ready about a third sooner than a describe with frames, and pairs nobody
+   * opens (a pull request's tree, inline annotations) never pay for them.
+   */
+  async review(before: string | Uint8Array, after: string | Uint8Array, request: ReviewRequestOptions = {}): Promise<ReviewerReview> {
+    const { id, report } = await this.enqueue(before, after, request, { later: true });
+    let pending: Promise<ChangeReport> | undefined;
+    const framed = async (signal?: AbortSignal): Promise<ChangeReport> => {
+      try {
+        const framed = (await this.enqueue(before, after, { ...request, signal, onCaptions: undefined }, { of: id })).report;
+        this.lastProcedure = 'kept';
+        return framed;
+      } catch (err) {
+        if ((err as Error).name !== PROCEDURE_GONE) throw err;
+        // the worker was restarted, or has kept newer pairs since: describe this one again, with frames
+        const framed = await this.describe(before, after, { ...request, signal, onCaptions: undefined, procedure: true });
+        this.lastProcedure = 'described-again';
+        return framed;
+      }
+    };
+    return {
+      report,
+      withProcedure: (signal) => {
+        pending ??= framed(signal).catch((err: unknown) => {
+          pending = undefined;
+          throw err;
+        });
+        return pending;
+      },
+    };
+  }
+
+  private enqueue(
+    before: string | Uint8Array,
+    after: string | Uint8Array,
+    request: ReviewRequestOptions,
+    how: { later?: boolean; of?: number },
+  ): Promise<{ id: number; report: ChangeReport }> {
     if (this.disposed) return Promise.reject(new Error('Reviewer: describe() called after dispose()'));
     if (request.signal?.aborted) return Promise.reject(abortError(request.signal));
-    return new Promise<ChangeReport>((resolve, reject) => {
+    return new Promise<{ id: number; report: ChangeReport }>((resolve, reject) => {
       const o = this.options;
+      const id = this.nextId++;
       const job: Job = {
-        id: this.nextId++,
+        id,
+        ...how,
         before,
         after,
         options: {
@@ -149,7 +213,7 @@ export class Reviewer {
         },
         signal: request.signal,
         onCaptions: request.onCaptions,
-        resolve,
+        resolve: (report) => resolve({ id, report }),
         reject,
         settled: false,
       };
@@ -249,7 +313,8 @@ export class Reviewer {
       return;
     }
     this.active = job;
-    this.post({ type: 'describe', id: job.id, before: job.before, after: job.after, options: job.options });
+    if (job.of !== undefined) this.post({ type: 'procedure', id: job.id, of: job.of });
+    else this.post({ type: 'describe', id: job.id, before: job.before, after: job.after, options: job.options, later: job.later });
   }
 
   private cancel(job: Job): void {

@@ -3,7 +3,7 @@
 // caller's event loop. Messages: see WorkerRequest / WorkerResponse.
 import { parentPort, workerData } from 'node:worker_threads';
 import { SessionManager, type ProviderChoice } from './session.js';
-import { describe, type DescribeOptions } from './pipeline.js';
+import { describe, review, type DescribeOptions, type Review } from './pipeline.js';
 import type { ChangeRegion, ChangeReport } from './report.js';
 
 export interface WorkerSettings {
@@ -16,7 +16,20 @@ export interface WorkerSettings {
 export type WorkerDescribeOptions = Omit<DescribeOptions, 'signal' | 'onCaptions'>;
 
 export type WorkerRequest =
-  | { type: 'describe'; id: number; before: string | Uint8Array; after: string | Uint8Array; options: WorkerDescribeOptions }
+  /**
+   * `later`: the report comes without procedure frames and the worker keeps what they need (the last
+   * KEPT_REVIEWS such), for a 'procedure' request of the same id.
+   */
+  | {
+      type: 'describe';
+      id: number;
+      before: string | Uint8Array;
+      after: string | Uint8Array;
+      options: WorkerDescribeOptions;
+      later?: boolean;
+    }
+  /** the procedure frames of the kept describe `of`: answered by a 'result' with the framed report */
+  | { type: 'procedure'; id: number; of: number }
   | { type: 'cancel'; id: number }
   | { type: 'warm'; id: number }
   | { type: 'dispose' };
@@ -43,12 +56,19 @@ function serializeError(err: unknown): SerializedError {
   return { name: 'Error', message: String(err) };
 }
 
+/** How many described pairs the worker keeps ready for their procedure frames (a few hundred KB each). */
+export const KEPT_REVIEWS = 8;
+
+/** The error name of a 'procedure' request whose describe is no longer kept (describe again, with frames). */
+export const PROCEDURE_GONE = 'ProcedureGone';
+
 if (parentPort) {
   const port = parentPort;
   const settings = workerData as WorkerSettings;
   let sessions: SessionManager | undefined;
   const controllers = new Map<number, AbortController>();
   const running = new Set<Promise<void>>();
+  const kept = new Map<number, Review>();
   const getSessions = () => (sessions ??= new SessionManager(settings));
   const send = (message: WorkerResponse) => port.postMessage(message);
 
@@ -73,12 +93,48 @@ if (parentPort) {
         controllers.set(request.id, controller);
         const job = (async () => {
           try {
-            const report = await describe(getSessions(), request.before, request.after, {
+            const options: DescribeOptions = {
               ...request.options,
               signal: controller.signal,
               onCaptions: (regions, elapsedMs) => send({ type: 'captions', id: request.id, regions, elapsedMs }),
-            });
+            };
+            if (request.later) {
+              const described = await review(getSessions(), request.before, request.after, options);
+              kept.set(request.id, described);
+              for (const old of kept.keys()) if (kept.size > KEPT_REVIEWS) kept.delete(old);
+              send({ type: 'result', id: request.id, report: described.report });
+              return;
+            }
+            const report = await describe(getSessions(), request.before, request.after, options);
             send({ type: 'result', id: request.id, report });
+          } catch (err) {
+            send({ type: 'error', id: request.id, error: serializeError(err) });
+          } finally {
+            controllers.delete(request.id);
+          }
+        })();
+        running.add(job);
+        void job.finally(() => running.delete(job));
+        return;
+      }
+      case 'procedure': {
+        const controller = new AbortController();
+        controllers.set(request.id, controller);
+        const job = (async () => {
+          try {
+            const described = kept.get(request.of);
+            if (!described) {
+              send({
+                type: 'error',
+                id: request.id,
+                error: {
+                  name: PROCEDURE_GONE,
+                  message: `the worker no longer keeps describe ${request.of} (kept: the last ${KEPT_REVIEWS})`,
+                },
+              });
+              return;
+            }
+            send({ type: 'result', id: request.id, report: await described.withProcedure(controller.signal) });
           } catch (err) {
             send({ type: 'error', id: request.id, error: serializeError(err) });
           } finally {

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { Reviewer } from '../../src/core/reviewer.js';
 import { SessionManager } from '../../src/core/session.js';
 import { describe } from '../../src/core/pipeline.js';
+import { KEPT_REVIEWS } from '../../src/core/worker.js';
+import type { ChangeReport } from '../../src/core/report.js';
 import { MODELS_DIR, drawPng, screenPair } from '../unit/runtime-fixtures.js';
 
 test('describe in the worker gives the same report as describe in-process', async () => {
@@ -21,6 +23,50 @@ test('describe in the worker gives the same report as describe in-process', asyn
   } finally {
     await reviewer.dispose();
     await sessions.dispose();
+  }
+});
+
+test('review: the report without frames, then the frames from the worker, as describe gives them', async () => {
+  const pair = screenPair();
+  const reviewer = new Reviewer({ modelsDir: MODELS_DIR, provider: 'cpu' });
+  try {
+    const whole = await reviewer.describe(pair.before, pair.after);
+    const reviewed = await reviewer.review(pair.before, pair.after);
+    assert.ok(
+      reviewed.report.regions.every((r) => r.procedure === undefined),
+      'no frames in the first answer',
+    );
+    assert.equal(reviewed.report.timings.interpolateMs, 0);
+    const framed = await reviewed.withProcedure();
+    assert.equal(reviewer.lastProcedure, 'kept');
+    assert.equal(await reviewed.withProcedure(), framed, 'asked twice, computed once');
+    const strip = (r: ChangeReport) => ({ ...r, timings: undefined });
+    assert.deepEqual(strip(framed), strip(whole));
+    assert.ok(framed.regions.some((r) => r.procedure?.frames.length === 9));
+  } finally {
+    await reviewer.dispose();
+  }
+});
+
+test('review: frames of a pair the worker no longer keeps are made by describing it again', async () => {
+  const reviewer = new Reviewer({ modelsDir: MODELS_DIR, provider: 'cpu' });
+  try {
+    const first = screenPair();
+    const reviewed = await reviewer.review(first.before, first.after);
+    // KEPT_REVIEWS newer pairs push the first one out of the worker's keeping
+    for (let i = 0; i < KEPT_REVIEWS; i++) {
+      await reviewer.review(
+        drawPng(120, 80, [[10 + i, 10, 40 + i, 30, 0, 0, 200]]),
+        drawPng(120, 80, [[10 + i, 20, 40 + i, 40, 0, 0, 200]]),
+      );
+    }
+    const framed = await reviewed.withProcedure();
+    assert.equal(reviewer.lastProcedure, 'described-again');
+    const whole = await reviewer.describe(first.before, first.after);
+    const strip = (r: ChangeReport) => ({ ...r, timings: undefined });
+    assert.deepEqual(strip(framed), strip(whole));
+  } finally {
+    await reviewer.dispose();
   }
 });
 
