@@ -10,8 +10,11 @@ import type { Box, ChangeRegion, ChangeReport } from './report.js';
 import type { ProviderChoice } from './session.js';
 import type { SerializedError, WorkerDescribeOptions, WorkerRequest, WorkerResponse, WorkerSettings } from './worker.js';
 
-/** worker.ts PROCEDURE_GONE (not imported: that module starts the worker's message loop). */
-const PROCEDURE_GONE = 'ProcedureGone';
+/** How many described pairs the worker keeps ready for their procedure frames (a few hundred KB each). */
+export const KEPT_REVIEWS = 8;
+
+/** The error name of a 'procedure' request whose describe the worker no longer keeps (describe again, with frames). */
+export const PROCEDURE_GONE = 'ProcedureGone';
 
 export interface ReviewerOptions {
   /** folder with contract.json, vocab.json and the ONNX models. */

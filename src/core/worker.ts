@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { SessionManager, type ProviderChoice } from './session.js';
 import { describe, review, type DescribeOptions, type Review } from './pipeline.js';
 import type { ChangeRegion, ChangeReport } from './report.js';
+import { KEPT_REVIEWS, PROCEDURE_GONE } from './reviewer.js';
 
 export interface WorkerSettings {
   modelsDir: string;
@@ -55,12 +56,6 @@ function serializeError(err: unknown): SerializedError {
   }
   return { name: 'Error', message: String(err) };
 }
-
-/** How many described pairs the worker keeps ready for their procedure frames (a few hundred KB each). */
-export const KEPT_REVIEWS = 8;
-
-/** The error name of a 'procedure' request whose describe is no longer kept (describe again, with frames). */
-export const PROCEDURE_GONE = 'ProcedureGone';
 
 if (parentPort) {
   const port = parentPort;

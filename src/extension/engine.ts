@@ -1,10 +1,11 @@
 // Owns the one Reviewer (src/core/reviewer.ts, which runs the models in a worker thread) for the
 // whole extension: created on first use, rebuilt when an engine setting changes, disposed on
 // deactivation. Results are cached by the two images' content hashes, so the PR tree, the inline
-// annotations and the panel never describe the same pair twice.
+// annotations and the panel never describe the same pair twice. Reports come without procedure
+// frames; only the panel's player (and the HTML export) asks for them, through procedure().
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
-import { Reviewer } from '../core/reviewer.js';
+import { KEPT_REVIEWS, Reviewer, type ReviewerReview } from '../core/reviewer.js';
 import type { ChangeRegion, ChangeReport } from '../core/report.js';
 import { readSettings, type ReviewSettings } from './settings.js';
 import type { Log } from './log.js';
@@ -15,6 +16,8 @@ const CACHE_LIMIT = 200;
 export class Engine implements vscode.Disposable {
   private reviewer: Reviewer | undefined;
   private readonly cache = new Map<string, ChangeReport>();
+  /** the last few reviews, whose frames the worker can still imagine without describing again */
+  private readonly reviews = new Map<string, ReviewerReview>();
   private readonly inFlight = new Map<string, Promise<ChangeReport>>();
   private providerNoticeShown = false;
 
@@ -55,10 +58,49 @@ export class Engine implements vscode.Disposable {
     void this.reviewer?.dispose();
     this.reviewer = undefined;
     this.cache.clear();
+    this.reviews.clear();
   }
 
   cached(before: Uint8Array, after: Uint8Array): ChangeReport | undefined {
     return this.cache.get(pairKey(before, after));
+  }
+
+  /**
+   * The report of a pair described before, with its procedure frames: imagined now from what the
+   * engine kept of that describe, or (when it was forgotten) by describing the pair again with frames.
+   */
+  async procedure(
+    before: Uint8Array,
+    after: Uint8Array,
+    label: string,
+    token?: vscode.CancellationToken,
+    names?: { before: string; after: string },
+    screenshot?: vscode.Uri,
+  ): Promise<ChangeReport> {
+    const project = projectSettingsFor(screenshot);
+    const key = pairKey(before, after) + (project ? `:${JSON.stringify(project)}` : '');
+    const abort = new AbortController();
+    const subscription = token?.onCancellationRequested(() => abort.abort());
+    const started = Date.now();
+    try {
+      const kept = this.reviews.get(key);
+      const report = kept
+        ? await kept.withProcedure(abort.signal)
+        : await this.getReviewer().describe(before, after, {
+            signal: abort.signal,
+            beforeName: names?.before,
+            afterName: names?.after,
+            ...(project ?? {}),
+            procedure: true,
+          });
+      this.log.info(`procedure frames of ${label} in ${Date.now() - started} ms`);
+      return report;
+    } catch (error) {
+      if (abort.signal.aborted || token?.isCancellationRequested) throw new vscode.CancellationError();
+      throw error;
+    } finally {
+      subscription?.dispose();
+    }
   }
 
   /**
@@ -87,16 +129,17 @@ export class Engine implements vscode.Disposable {
     const started = Date.now();
     const work = (async () => {
       try {
-        const report = await this.getReviewer().describe(before, after, {
+        const reviewed = await this.getReviewer().review(before, after, {
           signal: abort.signal,
           beforeName: names?.before,
           afterName: names?.after,
           ...(project ?? {}),
           onCaptions: onCaptions === undefined ? undefined : (regions) => onCaptions(regions),
         });
+        const report = reviewed.report;
         this.log.info(`described ${label} in ${Date.now() - started} ms on ${report.provider}: ${report.summary}`);
         this.noteProvider(report);
-        this.remember(key, report);
+        this.remember(key, reviewed);
         return report;
       } catch (error) {
         if (abort.signal.aborted || token?.isCancellationRequested) {
@@ -113,8 +156,13 @@ export class Engine implements vscode.Disposable {
     return work;
   }
 
-  private remember(key: string, report: ChangeReport): void {
-    this.cache.set(key, report);
+  private remember(key: string, reviewed: ReviewerReview): void {
+    // a review holds the pair's PNG bytes (to describe again if the worker forgot it): only the
+    // worker's own number of them is kept
+    this.reviews.delete(key);
+    this.reviews.set(key, reviewed);
+    for (const old of this.reviews.keys()) if (this.reviews.size > KEPT_REVIEWS) this.reviews.delete(old);
+    this.cache.set(key, reviewed.report);
     if (this.cache.size > CACHE_LIMIT) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
@@ -139,6 +187,7 @@ export class Engine implements vscode.Disposable {
     void this.reviewer?.dispose();
     this.reviewer = undefined;
     this.cache.clear();
+    this.reviews.clear();
   }
 }
 

@@ -23,9 +23,22 @@ import type { Box } from '../core/report.js';
 
 interface LoadedComparison {
   comparison: Comparison;
+  /** the report shown: without procedure frames until `framed` settles, then with them */
   report: ChangeReport;
   beforeBytes: Uint8Array;
   afterBytes: Uint8Array;
+  /** the report with its procedure frames, imagined after the report is shown (undefined: nothing to imagine) */
+  framed?: Promise<ChangeReport | undefined>;
+}
+
+/** Whether a report carries procedure frames. */
+function hasFrames(report: ChangeReport): boolean {
+  return report.global?.procedure !== undefined || report.regions.some((r) => r.procedure !== undefined);
+}
+
+/** Whether a report has regions whose procedure the player would show. */
+function hasFramesToImagine(report: ChangeReport): boolean {
+  return report.global !== undefined || report.regions.some((r) => !r.noiseOnly && r.kind !== 'none');
 }
 
 export class ReviewPanel implements vscode.Disposable {
@@ -35,6 +48,8 @@ export class ReviewPanel implements vscode.Disposable {
   private loaded: LoadedComparison | undefined;
   private lastMessage: HostMessage | undefined;
   private cancelCurrent: vscode.CancellationTokenSource | undefined;
+  /** cancels the procedure frames being imagined for the comparison shown */
+  private cancelFrames: vscode.CancellationTokenSource | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly ignores: IgnoreRegions;
 
@@ -50,6 +65,8 @@ export class ReviewPanel implements vscode.Disposable {
   /** Opens (or reuses) the panel and describes `comparison` in it. */
   async show(comparison: Comparison): Promise<ChangeReport | undefined> {
     this.cancelCurrent?.cancel();
+    this.cancelFrames?.cancel();
+    this.cancelFrames = undefined;
     const cancellation = new vscode.CancellationTokenSource();
     this.cancelCurrent = cancellation;
     this.current = comparison;
@@ -82,8 +99,15 @@ export class ReviewPanel implements vscode.Disposable {
         },
       );
       if (this.current !== comparison) return report.described; // a newer comparison replaced this one
-      this.loaded = { comparison, report: report.described, beforeBytes: report.beforeBytes, afterBytes: report.afterBytes };
-      this.post(this.reportMessage(this.loaded));
+      const loaded: LoadedComparison = {
+        comparison,
+        report: report.described,
+        beforeBytes: report.beforeBytes,
+        afterBytes: report.afterBytes,
+      };
+      this.loaded = loaded;
+      if (hasFramesToImagine(loaded.report)) loaded.framed = this.imagineFrames(loaded);
+      this.post(this.reportMessage(loaded));
       return report.described;
     } catch (error) {
       if (isCancellation(error)) return undefined;
@@ -93,6 +117,51 @@ export class ReviewPanel implements vscode.Disposable {
     } finally {
       cancellation.dispose();
       if (this.cancelCurrent === cancellation) this.cancelCurrent = undefined;
+    }
+  }
+
+  /**
+   * The procedure frames of the comparison shown, imagined after its report: the player asks for
+   * them by being on the page. Sent as a 'procedure' message; a page that reloads later gets the
+   * report with its frames.
+   */
+  private async imagineFrames(loaded: LoadedComparison): Promise<ChangeReport | undefined> {
+    const cancellation = new vscode.CancellationTokenSource();
+    this.cancelFrames = cancellation;
+    const { comparison } = loaded;
+    try {
+      const framed = await this.engine.procedure(
+        loaded.beforeBytes,
+        loaded.afterBytes,
+        comparison.title,
+        cancellation.token,
+        { before: comparison.before.label, after: comparison.after.label },
+        screenshotOf(comparison),
+      );
+      if (this.loaded !== loaded) return framed;
+      loaded.report = framed;
+      const frames = [...framed.regions, ...(framed.global ? [framed.global] : [])].flatMap((r) =>
+        r.procedure ? [{ id: r.id, procedure: r.procedure }] : [],
+      );
+      this.lastMessage = this.reportMessage(loaded);
+      void this.panel?.webview.postMessage({ type: 'procedure', title: comparison.title, frames } satisfies HostMessage);
+      return framed;
+    } catch (error) {
+      if (isCancellation(error)) return undefined;
+      this.log.error(`could not imagine the procedure of ${comparison.title}: ${describeError(error)}`);
+      if (this.loaded === loaded) {
+        this.lastMessage = this.reportMessage({ ...loaded, framed: undefined });
+        void this.panel?.webview.postMessage({
+          type: 'procedure',
+          title: comparison.title,
+          frames: [],
+          error: describeError(error),
+        } satisfies HostMessage);
+      }
+      return undefined;
+    } finally {
+      cancellation.dispose();
+      if (this.cancelFrames === cancellation) this.cancelFrames = undefined;
     }
   }
 
@@ -116,6 +185,7 @@ export class ReviewPanel implements vscode.Disposable {
       canAccept: comparison.baseline !== undefined && vscode.workspace.isTrusted,
       canExportHtml: htmlExportAvailable(),
       ...this.ignoreTargetMessage(comparison),
+      framesPending: loaded.framed !== undefined && !hasFrames(loaded.report),
     };
   }
 
@@ -263,19 +333,23 @@ export class ReviewPanel implements vscode.Disposable {
         await vscode.env.clipboard.writeText(message.text);
         void vscode.window.setStatusBarMessage('ProCap: caption copied', 3000);
         return;
-      case 'export':
-        if (this.loaded === undefined) return;
+      case 'export': {
+        const loaded = this.loaded;
+        if (loaded === undefined) return;
+        // the export shows the procedure: wait for the frames if they are still being imagined
+        const framed = loaded.framed ? await loaded.framed : undefined;
         await exportReport(
           {
-            report: this.loaded.report,
-            title: this.loaded.comparison.title,
-            beforeBytes: this.loaded.beforeBytes,
-            afterBytes: this.loaded.afterBytes,
+            report: framed ?? loaded.report,
+            title: loaded.comparison.title,
+            beforeBytes: loaded.beforeBytes,
+            afterBytes: loaded.afterBytes,
           },
           message.format,
           this.log,
         );
         return;
+      }
       case 'accept': {
         const loaded = this.loaded;
         if (loaded?.comparison.baseline === undefined) {
@@ -309,6 +383,7 @@ export class ReviewPanel implements vscode.Disposable {
 
   dispose(): void {
     this.cancelCurrent?.cancel();
+    this.cancelFrames?.cancel();
     this.panel?.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }

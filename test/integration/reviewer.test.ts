@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Reviewer } from '../../src/core/reviewer.js';
+import { KEPT_REVIEWS, Reviewer } from '../../src/core/reviewer.js';
 import { SessionManager } from '../../src/core/session.js';
 import { describe } from '../../src/core/pipeline.js';
-import { KEPT_REVIEWS } from '../../src/core/worker.js';
 import type { ChangeReport } from '../../src/core/report.js';
 import { MODELS_DIR, drawPng, screenPair } from '../unit/runtime-fixtures.js';
 

@@ -77,6 +77,7 @@ function reportMessage(overrides: Record<string, unknown> = {}) {
     title: 'a vs b',
     canAccept: false,
     canExportHtml: false,
+    framesPending: false,
     before: { dataUri: `data:image/png;base64,${tinyPng}`, label: 'a.png', width: 10, height: 10 },
     after: { dataUri: `data:image/png;base64,${tinyPng}`, label: 'b.png', width: 10, height: 10 },
     report: {
@@ -141,4 +142,26 @@ test('host messages: a well-formed report passes, broken ones are refused', () =
     'captions',
   );
   assert.throws(() => parseHostMessage({ type: 'captions', title: 't', captions: [{ id: 0, kind: 'text' }] }), /captions\[0\]/);
+});
+
+test('host messages: the procedure frames that follow a report are checked as in a report', () => {
+  assert.throws(() => parseHostMessage(reportMessage({ framesPending: 'yes' })), /framesPending must be booleans/);
+  assert.equal(parseHostMessage(reportMessage({ framesPending: true })).type, 'report');
+  const procedure = { frames: [{ width: 96, height: 96, pngBase64: tinyPng }], scores: [0.5], keyframes: [1], imagined: [] };
+  assert.equal(parseHostMessage({ type: 'procedure', title: 't', frames: [{ id: 1, procedure }] }).type, 'procedure');
+  assert.equal(parseHostMessage({ type: 'procedure', title: 't', frames: [], error: 'the worker stopped' }).type, 'procedure');
+  assert.throws(
+    () => parseHostMessage({ type: 'procedure', title: 't', frames: [{ procedure }] }),
+    /procedure\.frames\[0\] must be \{id, procedure\}/,
+  );
+  assert.throws(
+    () =>
+      parseHostMessage({
+        type: 'procedure',
+        title: 't',
+        frames: [{ id: 1, procedure: { ...procedure, frames: [{ width: 96, height: 96, pngBase64: '"><img>' }] } }],
+      }),
+    /not base64/,
+  );
+  assert.throws(() => parseHostMessage({ type: 'procedure', title: 't', frames: [], error: 3 }), /procedure\.error must be a string/);
 });

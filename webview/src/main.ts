@@ -41,6 +41,8 @@ const app = document.getElementById('app')!;
 let viewer: Viewer | undefined;
 let player: ProcedurePlayer | undefined;
 let regions: ChangeRegion[] = [];
+/** the title of the report shown: a 'procedure' message for another comparison is stale */
+let shownTitle: string | undefined;
 let selectedIndex = -1;
 let mode: ViewMode = savedMode();
 /** the "Ignore a region" tool of the shown report, when the host can write one */
@@ -81,11 +83,11 @@ function showStatus(title: string, text: string, kind: 'loading' | 'error'): voi
   }
 }
 
-/** Captions that arrive before the full report (the procedure frames take longer). */
+/** Captions that arrive before the full report. */
 function showEarlyCaptions(captions: Array<{ id: number; kind: string; caption: string; noiseOnly: boolean }>): void {
   if (app.dataset.state !== 'loading') return;
   app.querySelector('.early-captions')?.remove();
-  const list = h('ul', { class: 'regions', 'data-testid': 'early-captions', 'aria-label': 'Captions (procedure still computing)' });
+  const list = h('ul', { class: 'regions', 'data-testid': 'early-captions', 'aria-label': 'Captions (report still being finished)' });
   for (const item of captions) {
     list.append(
       h(
@@ -99,7 +101,7 @@ function showEarlyCaptions(captions: Array<{ id: number; kind: string; caption: 
     );
   }
   if (captions.length === 0) list.append(h('li', { class: 'muted' }, 'no visible change'));
-  app.append(h('div', { class: 'early-captions' }, h('p', { class: 'muted' }, 'Computing the procedure frames…'), list));
+  app.append(h('div', { class: 'early-captions' }, h('p', { class: 'muted' }, 'Finishing the report…'), list));
 }
 
 function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
@@ -112,6 +114,7 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
   regions = [...report.regions];
   if (report.global) regions.unshift(report.global);
   selectedIndex = -1;
+  shownTitle = message.title;
 
   const summary = h('p', { class: 'summary', 'data-testid': 'summary', 'data-changed': String(report.changed) }, report.summary);
   const actions = h(
@@ -219,6 +222,7 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
   ignoreTool = target ? new IgnoreTool(target, viewer, ignoreStatus) : undefined;
   if (ignoreTool) zoom.append(ignoreTool.toggle);
   player = new ProcedurePlayer();
+  player.framesPending = message.framesPending;
   app.append(
     h('header', {}, h('h1', { 'data-testid': 'title' }, message.title), summary, thresholdNote, details, maskNote, actions, ignoreStatus),
     h(
@@ -236,7 +240,7 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
     player.element,
   );
   setMode(mode);
-  const first = regions.findIndex((r) => r.procedure !== undefined && !r.noiseOnly);
+  const first = regions.findIndex((r) => (r.procedure !== undefined || message.framesPending) && !r.noiseOnly);
   player.show(regions[first >= 0 ? first : 0]);
 }
 
@@ -405,6 +409,16 @@ class IgnoreTool {
   }
 }
 
+/** The procedure frames, imagined after the report: given to their regions, and the player shows them. */
+function receiveFrames(message: Extract<HostMessage, { type: 'procedure' }>): void {
+  if (message.title !== shownTitle || app.dataset.state !== 'report' || !player) return;
+  const byId = new Map(message.frames.map((f) => [f.id, f.procedure]));
+  regions = regions.map((r) => (byId.has(r.id) ? { ...r, procedure: byId.get(r.id) } : r));
+  player.framesPending = message.error ?? false;
+  const shown = regions[selectedIndex] ?? regions.find((r) => r.procedure !== undefined && !r.noiseOnly) ?? regions[0];
+  player.show(shown);
+}
+
 function setMode(next: ViewMode): void {
   mode = next;
   vscode.setState({ mode } satisfies PageState);
@@ -429,7 +443,7 @@ function select(index: number): void {
     if (selected) item.scrollIntoView({ block: 'nearest' });
   }
   viewer?.select(region.id);
-  if (region.procedure) player?.show(region);
+  if (region.procedure || player?.framesPending === true) player?.show(region);
 }
 
 window.addEventListener('keydown', (event) => {
@@ -502,6 +516,9 @@ window.addEventListener('message', (event: MessageEvent) => {
       break;
     case 'report':
       renderReport(message);
+      break;
+    case 'procedure':
+      receiveFrames(message);
       break;
     case 'accepted': {
       const note = app.querySelector('[data-testid="accepted-note"]');

@@ -26,18 +26,31 @@ export class ProcedurePlayer {
     return this.timer !== undefined;
   }
 
+  /**
+   * While true, a region without frames is waiting for them (the host imagines them after the
+   * report) rather than having none; a string says why they could not be made.
+   */
+  framesPending: boolean | string = false;
+
   show(region: ChangeRegion | undefined): void {
     this.stop();
     clear(this.element);
     this.procedure = region?.procedure;
     this.frameIndex = 0;
     this.element.append(h('h2', {}, 'Imagined procedure'));
+    this.element.removeAttribute('aria-busy');
+    if (region !== undefined && this.procedure === undefined && this.framesPending === true && !region.noiseOnly) {
+      this.element.setAttribute('aria-busy', 'true');
+      this.element.append(h('p', { class: 'muted', 'data-testid': 'procedure-pending' }, 'Imagining the procedure…'));
+      return;
+    }
     if (region === undefined || this.procedure === undefined || this.procedure.frames.length === 0) {
+      const why = typeof this.framesPending === 'string' ? `The procedure could not be imagined: ${this.framesPending}` : undefined;
       this.element.append(
         h(
           'p',
-          { class: 'muted', 'data-testid': 'procedure-empty' },
-          region === undefined ? 'No changed region.' : 'No procedure frames for this region.',
+          { class: why ? 'error' : 'muted', 'data-testid': 'procedure-empty' },
+          region === undefined ? 'No changed region.' : (why ?? 'No procedure frames for this region.'),
         ),
       );
       return;

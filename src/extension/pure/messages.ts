@@ -6,7 +6,7 @@
 // validates every message with `parseWebviewMessage` before acting on it. The webview validates
 // what the host sends with `parseHostMessage` too, so a malformed report fails loudly.
 
-import type { Box, ChangeReport } from '../../core/report.js';
+import type { Box, ChangeReport, ProcedureFrames } from '../../core/report.js';
 
 export const VIEW_MODES = ['side-by-side', 'swipe', 'onion', 'blink', 'diff'] as const;
 export type ViewMode = (typeof VIEW_MODES)[number];
@@ -44,7 +44,14 @@ export type HostMessage =
        * (an untrusted workspace, a screenshot outside a workspace folder).
        */
       ignore?: IgnoreTarget;
+      /** true while the procedure frames are being imagined: a 'procedure' message follows. */
+      framesPending: boolean;
     }
+  /**
+   * The procedure frames of the report's regions (by region id; 0 is the whole-screen region),
+   * imagined after the report was shown; `error` when they could not be made.
+   */
+  | { type: 'procedure'; title: string; frames: Array<{ id: number; procedure: ProcedureFrames }>; error?: string }
   | { type: 'error'; title: string; message: string }
   | { type: 'accepted'; message: string }
   /** an ignore region could not be added or removed: why (the config is not valid, ...) */
@@ -183,19 +190,20 @@ function checkRegion(value: unknown, where: string): void {
   if (value.captionSource !== undefined && value.captionSource !== 'reader' && value.captionSource !== 'model') {
     throw new MessageValidationError(`${where}.captionSource must be "reader" or "model"`);
   }
-  if (value.procedure !== undefined) {
-    const procedure = value.procedure;
-    if (!isPlainObject(procedure)) throw new MessageValidationError(`${where}.procedure must be an object`);
-    if (!Array.isArray(procedure.frames)) throw new MessageValidationError(`${where}.procedure.frames must be an array`);
-    procedure.frames.forEach((frame, index) => checkReportImage(frame, `${where}.procedure.frames[${index}]`));
-    if (!Array.isArray(procedure.imagined)) throw new MessageValidationError(`${where}.procedure.imagined must be an array`);
-    procedure.imagined.forEach((frame, index) => checkReportImage(frame, `${where}.procedure.imagined[${index}]`));
-    if (!Array.isArray(procedure.scores) || !procedure.scores.every((s) => typeof s === 'number')) {
-      throw new MessageValidationError(`${where}.procedure.scores must be numbers`);
-    }
-    if (!Array.isArray(procedure.keyframes) || !procedure.keyframes.every((k) => Number.isInteger(k))) {
-      throw new MessageValidationError(`${where}.procedure.keyframes must be integers`);
-    }
+  if (value.procedure !== undefined) checkProcedure(value.procedure, `${where}.procedure`);
+}
+
+function checkProcedure(procedure: unknown, where: string): void {
+  if (!isPlainObject(procedure)) throw new MessageValidationError(`${where} must be an object`);
+  if (!Array.isArray(procedure.frames)) throw new MessageValidationError(`${where}.frames must be an array`);
+  procedure.frames.forEach((frame, index) => checkReportImage(frame, `${where}.frames[${index}]`));
+  if (!Array.isArray(procedure.imagined)) throw new MessageValidationError(`${where}.imagined must be an array`);
+  procedure.imagined.forEach((frame, index) => checkReportImage(frame, `${where}.imagined[${index}]`));
+  if (!Array.isArray(procedure.scores) || !procedure.scores.every((s) => typeof s === 'number')) {
+    throw new MessageValidationError(`${where}.scores must be numbers`);
+  }
+  if (!Array.isArray(procedure.keyframes) || !procedure.keyframes.every((k) => Number.isInteger(k))) {
+    throw new MessageValidationError(`${where}.keyframes must be integers`);
   }
 }
 
@@ -245,8 +253,8 @@ export function parseHostMessage(raw: unknown): HostMessage {
       return raw as HostMessage;
     case 'report': {
       if (typeof raw.title !== 'string') throw new MessageValidationError('report.title must be a string');
-      if (typeof raw.canAccept !== 'boolean' || typeof raw.canExportHtml !== 'boolean') {
-        throw new MessageValidationError('report.canAccept/canExportHtml must be booleans');
+      if (typeof raw.canAccept !== 'boolean' || typeof raw.canExportHtml !== 'boolean' || typeof raw.framesPending !== 'boolean') {
+        throw new MessageValidationError('report.canAccept/canExportHtml/framesPending must be booleans');
       }
       if (raw.ignore !== undefined) {
         const ignore = raw.ignore;
@@ -283,6 +291,17 @@ export function parseHostMessage(raw: unknown): HostMessage {
       }
       return raw as HostMessage;
     }
+    case 'procedure':
+      if (typeof raw.title !== 'string' || !Array.isArray(raw.frames)) {
+        throw new MessageValidationError('procedure needs a title and a frames array');
+      }
+      if (raw.error !== undefined && typeof raw.error !== 'string') throw new MessageValidationError('procedure.error must be a string');
+      raw.frames.forEach((item, index) => {
+        if (!isPlainObject(item) || typeof item.id !== 'number')
+          throw new MessageValidationError(`procedure.frames[${index}] must be {id, procedure}`);
+        checkProcedure(item.procedure, `procedure.frames[${index}].procedure`);
+      });
+      return raw as HostMessage;
     default:
       throw new MessageValidationError(`unknown host message type ${JSON.stringify(raw.type)}`);
   }
