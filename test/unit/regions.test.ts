@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { diffImages, MASK_AA, MASK_DIFF, MASK_FAINT } from '../../src/core/diff.js';
+import pixelmatch from 'pixelmatch';
+import { diffImages, MASK_AA, MASK_DIFF, MASK_FAINT, MASK_SAME } from '../../src/core/diff.js';
 import { describeSizeChange, findRegions } from '../../src/core/regions.js';
 import { blankImage, cloneImage, fillRect, sampleScreen, type Rgba } from './image-fixtures.js';
 import type { RgbaImage } from '../../src/core/image.js';
@@ -159,6 +160,45 @@ test('screens of different sizes are compared on the common area and the size ch
     describeSizeChange({ width: 100, height: 100 }, { width: 120, height: 90 }),
     'the screenshot grew 20 px wider and became 10 px shorter',
   );
+});
+
+test('only the rows that hold changes go through pixelmatch: the mask of pixelmatch over the whole area', () => {
+  // changes far apart (gaps longer than the runs merge), on the first and the last row, edges and
+  // faint noise; the reference is pixelmatch itself over the whole images, classes read from its colours
+  const before = sampleScreen(180, 300);
+  const after = cloneImage(before);
+  fillRect(after, [0, 0, 40, 1], [30, 30, 30, 255]);
+  fillRect(after, [50, 40, 90, 43], [40, 40, 40, 255]);
+  fillRect(after, [20, 150, 60, 152], [200, 200, 200, 255]);
+  fillRect(after, [100, 299, 180, 300], [0, 0, 200, 255]);
+  for (let i = 0; i < 200; i++) {
+    const p = (i * 104729) % (180 * 300);
+    after.data[p * 4 + 1] = (after.data[p * 4 + 1] + 3 * (i % 7)) & 255;
+  }
+  const output = new Uint8Array(before.data.length);
+  const counted = pixelmatch(before.data, after.data, output, 180, 300, {
+    threshold: 0.1,
+    includeAA: false,
+    alpha: 0,
+    diffColor: [255, 0, 0],
+    aaColor: [0, 0, 255],
+    checkerboard: false,
+  });
+  const expected = new Uint8Array(180 * 300);
+  for (let i = 0; i < expected.length; i++) {
+    const [r, g, b] = [output[i * 4], output[i * 4 + 1], output[i * 4 + 2]];
+    const same = before.data.subarray(i * 4, i * 4 + 4).every((v, k) => v === after.data[i * 4 + k]);
+    expected[i] = same ? MASK_SAME : r === 255 && g === 0 && b === 0 ? MASK_DIFF : r === 0 && g === 0 && b === 255 ? MASK_AA : MASK_FAINT;
+  }
+  const diff = diffImages(before, after);
+  assert.equal(diff.diffPixels, counted);
+  assert.ok(diff.aaPixels > 0 && diff.faintPixels > 0, JSON.stringify([diff.aaPixels, diff.faintPixels]));
+  assert.ok(Buffer.from(diff.mask).equals(Buffer.from(expected)), 'the same mask as pixelmatch over the whole area');
+  // pixel data that is not 4-byte aligned (a caller's view) gives the same
+  const shifted = new Uint8Array(after.data.length + 1);
+  shifted.set(after.data, 1);
+  const unaligned = diffImages(before, { width: 180, height: 300, data: shifted.subarray(1) });
+  assert.ok(Buffer.from(unaligned.mask).equals(Buffer.from(expected)), 'unaligned: the same mask');
 });
 
 test('the diff compared in bands of rows gives the mask and counts of one comparison of the whole area', () => {
