@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
 import { describe, DEFAULT_BEAM_WIDTH, type DescribeOptions } from '../core/pipeline.js';
 import { renderGallery, type GalleryEntry } from '../core/html-report.js';
+import { procedureApng, regionScale } from '../core/apng.js';
 import { DEFAULT_IMAGE_LIMITS, ImageInputError, readInputBytes } from '../core/image.js';
 import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
 import { parseOptions } from './args.js';
@@ -33,7 +34,7 @@ export const EXIT = {
 } as const;
 
 const USAGE = `usage:
-  procap describe BEFORE.png AFTER.png [--json] [--html FILE] [--frames DIR] [options]
+  procap describe BEFORE.png AFTER.png [--json] [--html FILE] [--frames DIR] [--procedure FILE.png] [options]
   procap batch BEFORE_DIR AFTER_DIR [--out DIR] [--json] [--json-file FILE] [--html FILE] [--fail-on-change] [--shard i/n] [--jobs N] [options]
   procap batch --pairs DIR        (DIR/<name>/before.png + after.png)
   procap batch --git REF_A REF_B [--paths GLOB]   (PNG files of the repository at two refs)
@@ -50,7 +51,9 @@ options:
   --threads N         inference threads per model (default: the cores, at most 4; batch: the cores / --jobs)
   --jobs N            batch: pairs described in parallel, each in its own worker thread (default: the cores)
   --models DIR        model folder (default: the package's models/)
-  --no-procedure      no procedure frames even in --html and --frames (they are computed only for those)
+  --procedure FILE    describe: the first changed region's procedure as an animated PNG (APNG);
+                      {region} in FILE writes one per region (region1, ..., global)
+  --no-procedure      no procedure frames even in --html, --frames and --procedure (computed only for those)
   --threshold X       pixel diff colour threshold 0..1 (default 0.1)
   --max-pixels N      largest accepted image, width*height (default 40000000)
   --max-memory MB     memory budget of a pair's pixel buffers, checked before decoding (default 1024)
@@ -168,6 +171,7 @@ interface ParsedArgs {
 const VALUE_FLAGS = [
   '--html',
   '--frames',
+  '--procedure',
   '--beam',
   '--provider',
   '--threads',
@@ -389,6 +393,45 @@ function writeFramesInto(report: ChangeReport, dir: string): string[] {
   return written;
 }
 
+/** `--procedure FILE`: FILE itself, or with `{region}` replaced by the region's name (region1, global). */
+function procedureFileName(template: string, name: string): string {
+  return template.includes('{region}') ? template.split('{region}').join(name) : template;
+}
+
+/** The files an earlier `--procedure` run with this FILE wrote (all regions' files when it holds `{region}`). */
+function removeProcedureFiles(template: string): void {
+  if (!template.includes('{region}')) {
+    fs.rmSync(template, { force: true });
+    return;
+  }
+  const dir = path.dirname(path.resolve(template));
+  const escaped = path.basename(template).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`^${escaped.split('\\{region\\}').join('(?:region\\d+|global)')}$`);
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    if (pattern.test(name)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+/**
+ * Writes the procedure as an animated PNG (src/core/apng.ts) at about the region's size: of the
+ * first changed region (the whole screen when only it has frames), or of every region when FILE
+ * holds `{region}`. Returns what it wrote; nothing when no region has frames (no visible change).
+ */
+export function writeProcedureAnimations(report: ChangeReport, template: string): Array<{ file: string; label: string }> {
+  const all: Array<[string, ChangeRegion]> = report.regions.map((r) => [`region${r.id}`, r]);
+  if (report.global) all.push(['global', report.global]);
+  const withFrames = all.filter(([, r]) => r.procedure !== undefined && r.procedure.frames.length > 0);
+  const changed = withFrames.find(([, r]) => !r.noiseOnly && r.kind !== 'none') ?? withFrames[0];
+  const chosen = template.includes('{region}') ? withFrames : changed ? [changed] : [];
+  return chosen.map(([name, r]) => {
+    const procedure = r.procedure as NonNullable<ChangeRegion['procedure']>;
+    const file = procedureFileName(template, name);
+    const bytes = procedureApng(procedure, { scale: regionScale(procedure.frames[0].width, r.cropBox) });
+    writeFileAtomic(file, bytes);
+    return { file, label: name === 'global' ? 'whole screen' : `region ${r.id}` };
+  });
+}
+
 function textReport(report: ChangeReport): string {
   const lines = [`summary: ${report.summary}`];
   if (report.sizeChange) lines.push(`size: ${report.sizeChange}`);
@@ -419,8 +462,14 @@ async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Prom
   const [beforePath, afterPath] = args.positional;
   const html = args.flags.get('--html');
   const frames = args.flags.get('--frames');
+  const animation = args.flags.get('--procedure');
+  if (typeof animation === 'string' && path.dirname(animation).includes('{region}'))
+    throw new UsageError('--procedure: {region} goes in the file name, not in its folder');
+  if (typeof animation === 'string' && args.flags.has('--no-procedure'))
+    throw new UsageError('--procedure writes the procedure frames that --no-procedure leaves out: give one of them');
   if (typeof html === 'string') checkWritable(html);
   if (typeof frames === 'string') checkFramesDir(frames);
+  if (typeof animation === 'string') checkWritable(procedureFileName(animation, 'region1'));
   const project = configFrom(args.flags);
   const perScreenshot = screenshotOptions(project.config, screenshotName(afterPath, project.root), args.flags);
   const sessions = sessionsFrom(args.flags);
@@ -428,9 +477,10 @@ async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Prom
   // them looking like this run's; the new ones appear whole at the end
   if (typeof html === 'string') fs.rmSync(html, { force: true });
   if (typeof frames === 'string') fs.rmSync(frames, { recursive: true, force: true });
+  if (typeof animation === 'string') removeProcedureFiles(animation);
   try {
     const report = await describe(sessions, beforePath, afterPath, {
-      ...describeOptionsFrom(args.flags, typeof html === 'string' || typeof frames === 'string'),
+      ...describeOptionsFrom(args.flags, typeof html === 'string' || typeof frames === 'string' || typeof animation === 'string'),
       ...perScreenshot,
     });
     const htmlFile = args.flags.get('--html');
@@ -452,7 +502,14 @@ async function commandDescribe(args: ParsedArgs, out: (s: string) => void): Prom
       );
     }
     if (typeof frames === 'string') writeFrames(report, frames);
-    out(args.flags.has('--json') ? JSON.stringify(stripFrames(report), null, 2) : textReport(report));
+    const animations = typeof animation === 'string' ? writeProcedureAnimations(report, animation) : [];
+    let text = textReport(report);
+    if (typeof animation === 'string') {
+      text += animations.length
+        ? animations.map((a) => `\nprocedure: ${a.file} (${a.label})`).join('')
+        : '\nprocedure: none written (no region with procedure frames)';
+    }
+    out(args.flags.has('--json') ? JSON.stringify(stripFrames(report), null, 2) : text);
     return args.flags.has('--fail-on-change') && report.changed ? EXIT.CHANGES : EXIT.OK;
   } finally {
     await sessions.dispose();
@@ -555,6 +612,7 @@ function gitPairs(refA: string, refB: string, filter?: (name: string) => boolean
 
 async function commandBatch(args: ParsedArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const flags = args.flags;
+  if (flags.has('--procedure')) throw new UsageError('--procedure is an option of describe (batch --html embeds each animation)');
   const jobs = intFlag(flags, '--jobs', 1, 1024) ?? os.availableParallelism();
   const filter = typeof flags.get('--paths') === 'string' ? pathsFilter(String(flags.get('--paths'))) : undefined;
   let sources: PairSource[];

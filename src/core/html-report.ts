@@ -1,8 +1,13 @@
 // Self-contained HTML gallery of ChangeReports (the page a reviewer opens from CI): captions,
 // the change boxes drawn over both screenshots, and per region the procedure filmstrip (before,
 // 7 interpolated frames with their confidence scores, keyframes marked, after) and the imagined
-// frames. Every image is a data: URI; no script, no external resource (a strict CSP says so).
+// frames, and the procedure playing as an animated PNG. Every image is a data: URI; no script, no
+// external resource (a strict CSP says so).
 import type { Box, ChangeRegion, ChangeReport, ReportImage } from './report.js';
+import { procedureApng } from './apng.js';
+
+/** The largest side, in CSS pixels, at which the page shows a region's animated procedure. */
+const MAX_SHOWN_ANIMATION = 384;
 
 export interface GalleryEntry {
   /** a name for the pair, e.g. its relative path. */
@@ -123,8 +128,16 @@ function filmstrip(region: ChangeRegion): string {
         `<figure class="frame imagined"><img alt="imagined ${i + 1}" src="${reportImageUri(f)}" width="${f.width}" height="${f.height}"><figcaption>imagined ${i + 1}</figcaption></figure>`,
     )
     .join('');
+  // the procedure playing, as one animated PNG, at about the region's size with crisp pixels
+  const side = p.frames[0] ? p.frames[0].width : 0;
+  const cropSide = Math.max(region.cropBox[2] - region.cropBox[0], region.cropBox[3] - region.cropBox[1]);
+  const shown = Math.min(MAX_SHOWN_ANIMATION, Math.max(side, cropSide));
+  const animation = p.frames.length
+    ? `<figure class="animation"><img alt="${escapeHtml(`the procedure of #${region.id}, playing`)}" src="${pngDataUri(procedureApng(p))}" width="${shown}" height="${shown}">` +
+      `<figcaption>procedure (animated)</figcaption></figure>`
+    : '';
   return (
-    `<div class="procedure"><div class="strip" title="interpolated procedure; keyframes marked">${frames}</div>` +
+    `<div class="procedure">${animation}<div class="strip" title="interpolated procedure; keyframes marked">${frames}</div>` +
     `<div class="strip imagined-strip" title="frames imagined by the procedure queries">${imagined}</div></div>`
   );
 }
@@ -204,7 +217,8 @@ h1{font-size:1.4em}h2{font-size:1.1em;margin-bottom:.2em}
 .strip{display:flex;gap:4px;margin-top:.4em;flex-wrap:wrap}
 .frame{margin:0;text-align:center;font-size:.75em;color:#555}
 .frame img{width:72px;height:72px;image-rendering:pixelated;border:2px solid #ddd}
-.frame.key img{border-color:#ff7f0e}.frame.imagined img{border-color:#1f77b4}
+.frame.key img{border-color:#ff7f0e}
+.animation{margin:.4em 0}.animation img{max-width:100%;height:auto;image-rendering:pixelated;border:2px solid #ddd}.animation figcaption{font-size:.75em;color:#555}.frame.imagined img{border-color:#1f77b4}
 table.index td,table.index th{padding:.1em .6em;text-align:left}
 `;
 

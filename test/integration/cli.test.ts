@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { pathsFilter, parseShard } from '../../src/cli/main.js';
+import { decodePng } from '../../src/core/image.js';
 import { CLI, MODELS_DIR, REPO_ROOT, drawPng, screenPair, tempDir } from '../unit/runtime-fixtures.js';
 
 function cli(args: string[], cwd?: string) {
@@ -59,6 +60,73 @@ test('describe --json prints the ChangeReport; --html and --frames write files',
   const written = fs.readdirSync(frames);
   assert.ok(written.includes('region1-frame0.png') && written.includes('region1-frame8.png') && written.includes('region1-imagined1.png'));
   assert.equal(written.filter((f) => f.startsWith('region1-') && f.endsWith('-key.png')).length, 2);
+});
+
+/** The chunk types of a PNG file and, for an APNG, its frame count (acTL) and canvas width. */
+function pngChunks(bytes: Buffer): { types: string[]; frames?: number; width: number } {
+  assert.equal(bytes.toString('latin1', 1, 4), 'PNG', 'a PNG signature');
+  const types: string[] = [];
+  let frames: number | undefined;
+  for (let at = 8; at < bytes.length;) {
+    const length = bytes.readUInt32BE(at);
+    const type = bytes.toString('latin1', at + 4, at + 8);
+    if (type === 'acTL') frames = bytes.readUInt32BE(at + 8);
+    types.push(type);
+    at += 12 + length;
+  }
+  return { types, frames, width: bytes.readUInt32BE(16) };
+}
+
+test('describe --procedure FILE writes the first changed region as an animated PNG; {region} one per region; --html embeds them', () => {
+  const dir = tempDir('cli-apng');
+  const { before, after } = writePair(dir);
+  const file = path.join(dir, 'out', 'procedure.png');
+  const html = path.join(dir, 'report.html');
+  const r = cli(['describe', before, after, '--json', '--procedure', file, '--html', html, '--provider', 'cpu', ...M]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.regions[0].procedure.keyframes.length, 2, '--procedure asks for the frames');
+  const bytes = fs.readFileSync(file);
+  const apng = pngChunks(bytes);
+  assert.equal(apng.frames, 9, 'before, 7 interpolated, after');
+  assert.equal(apng.types.filter((t) => t === 'fcTL').length, 9);
+  assert.equal(apng.types.filter((t) => t === 'fdAT').length, 8);
+  assert.deepEqual(apng.types.slice(0, 4), ['IHDR', 'acTL', 'fcTL', 'IDAT']);
+  const still = decodePng(bytes, file);
+  assert.ok(still.width >= 96 && still.width % 96 === 0, `scaled by a whole factor from the 96 px frames (${still.width})`);
+  // the page shows each region's animation beside its filmstrip
+  const page = fs.readFileSync(html, 'utf8');
+  const embedded = [...page.matchAll(/<figure class="animation"><img[^>]* src="data:image\/png;base64,([^"]+)"/g)];
+  assert.equal(embedded.length, report.regions.filter((x: { procedure?: unknown }) => x.procedure).length);
+  assert.equal(pngChunks(Buffer.from(embedded[0][1], 'base64')).frames, 9);
+
+  // {region}: one file per region; a file of an earlier run that this one does not write is removed
+  const template = path.join(dir, 'anim-{region}.png');
+  fs.writeFileSync(path.join(dir, 'anim-region99.png'), 'stale');
+  fs.writeFileSync(path.join(dir, 'anim-notes.png'), 'mine');
+  const each = cli(['describe', before, after, '--procedure', template, '--provider', 'cpu', ...M]);
+  assert.equal(each.code, 0, each.stderr);
+  const names = fs.readdirSync(dir).filter((n) => n.startsWith('anim-'));
+  const expected = report.regions.filter((x: { procedure?: unknown }) => x.procedure).map((x: { id: number }) => `anim-region${x.id}.png`);
+  assert.deepEqual(names.sort(), [...expected, 'anim-notes.png'].sort());
+  for (const name of expected) assert.equal(pngChunks(fs.readFileSync(path.join(dir, name))).frames, 9, name);
+  assert.match(each.stdout, /procedure: .*anim-region1\.png \(region 1\)/);
+
+  // nothing changed: no animation, and the text says so
+  const same = cli(['describe', before, before, '--procedure', file, ...M]);
+  assert.equal(same.code, 0, same.stderr);
+  assert.ok(!fs.existsSync(file), "the earlier run's animation is removed");
+  assert.match(same.stdout, /procedure: none written/);
+
+  for (const args of [
+    ['describe', before, after, '--procedure', file, '--no-procedure'],
+    ['describe', before, after, '--procedure', path.join(dir, '{region}', 'a.png')],
+    ['batch', dir, dir, '--procedure', file],
+  ]) {
+    const bad = cli([...args, ...M]);
+    assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`);
+    assert.match(bad.stderr, /--procedure/);
+  }
 });
 
 test('describe --json alone computes no procedure frames; --no-procedure drops them from --html', () => {
