@@ -7,6 +7,9 @@
 import * as zlib from 'node:zlib';
 import { decodePng, type RgbaImage } from './image.js';
 import type { ProcedureFrames } from './report.js';
+import { PROCEDURE_FRAME_MS, procedureDelaysMs } from './procedure-timing.js';
+
+export { PROCEDURE_FRAME_MS, procedureDelaysMs };
 
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
@@ -179,14 +182,6 @@ export function scaleNearest(image: RgbaImage, factor: number): RgbaImage {
   }
   return { width, height, data };
 }
-
-/** How long each of a procedure's frames shows, for `frameMs` a frame: before and after are held three times as long. */
-export function procedureDelaysMs(count: number, frameMs: number): number[] {
-  return Array.from({ length: count }, (_, i) => (i === 0 || i === count - 1 ? 3 * frameMs : frameMs));
-}
-
-/** The display time of an intermediate frame in the exported animation (the panel plays at this speed by default). */
-export const PROCEDURE_FRAME_MS = 250;
 
 /** The largest side of an exported procedure animation: larger regions are shown at this size. */
 export const MAX_ANIMATION_SIDE = 768;

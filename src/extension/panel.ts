@@ -17,7 +17,7 @@ import type { Log } from './log.js';
 import { describeError } from './log.js';
 import { isCancellation, reportError } from './errors.js';
 import { readSettings } from './settings.js';
-import { exportReport, htmlExportAvailable } from './exportReport.js';
+import { exportProcedure, exportReport, htmlExportAvailable } from './exportReport.js';
 import { ignoreDestinationOf, ignoreFailure, IgnoreRegions, reportIgnoreFailure } from './ignoreRegions.js';
 import type { Box } from '../core/report.js';
 
@@ -348,6 +348,15 @@ export class ReviewPanel implements vscode.Disposable {
           message.format,
           this.log,
         );
+        return;
+      }
+      case 'exportProcedure': {
+        const loaded = this.loaded;
+        if (loaded === undefined) return;
+        // the player may offer the export while the frames are still being imagined: wait for them
+        const framed = loaded.framed ? await loaded.framed : undefined;
+        if (this.loaded !== loaded) return; // another comparison replaced it meanwhile
+        await exportProcedure({ report: framed ?? loaded.report, title: loaded.comparison.title }, message.regionId, this.log);
         return;
       }
       case 'accept': {

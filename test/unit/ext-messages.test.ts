@@ -21,6 +21,25 @@ test('webview messages: each known message is accepted as typed', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'stopIgnoring', box: [300, 0, 400, 48] }), { type: 'stopIgnoring', box: [300, 0, 400, 48] });
 });
 
+test('webview messages: exportProcedure names one region by its integer id, nothing else', () => {
+  assert.deepEqual(parseWebviewMessage({ type: 'exportProcedure', regionId: 2 }), { type: 'exportProcedure', regionId: 2 });
+  assert.deepEqual(parseWebviewMessage({ type: 'exportProcedure', regionId: 0 }), { type: 'exportProcedure', regionId: 0 });
+  const refused: Array<[unknown, RegExp]> = [
+    [{ type: 'exportProcedure' }, /regionId must be a region id/],
+    [{ type: 'exportProcedure', regionId: '2' }, /regionId must be a region id/],
+    [{ type: 'exportProcedure', regionId: 1.5 }, /regionId must be a region id/],
+    [{ type: 'exportProcedure', regionId: -1 }, /regionId must be a region id/],
+    [{ type: 'exportProcedure', regionId: 1, path: '/etc/passwd' }, /unexpected field "path"/],
+  ];
+  for (const [raw, reason] of refused) {
+    assert.throws(
+      () => parseWebviewMessage(raw),
+      (error: unknown) => error instanceof MessageValidationError && reason.test(error.message),
+      JSON.stringify(raw),
+    );
+  }
+});
+
 test('webview messages: an ignore region is four integers in order within the largest image side', () => {
   const refused: Array<[unknown, RegExp]> = [
     [{ type: 'ignoreRegion' }, /ignoreRegion\.box must be \[x0, y0, x1, y1\]/],

@@ -221,7 +221,7 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
   });
   ignoreTool = target ? new IgnoreTool(target, viewer, ignoreStatus) : undefined;
   if (ignoreTool) zoom.append(ignoreTool.toggle);
-  player = new ProcedurePlayer();
+  player = new ProcedurePlayer((regionId) => post({ type: 'exportProcedure', regionId }));
   player.framesPending = message.framesPending;
   app.append(
     h('header', {}, h('h1', { 'data-testid': 'title' }, message.title), summary, thresholdNote, details, maskNote, actions, ignoreStatus),
@@ -233,7 +233,11 @@ function renderReport(message: Extract<HostMessage, { type: 'report' }>): void {
         { class: 'sidebar' },
         h('h2', {}, `Changes (${regions.filter((r) => !r.noiseOnly).length})`),
         list,
-        h('p', { class: 'muted keys' }, 'Keys: n / p next / previous change · v or 1–5 view · Space play · + / − / 0 zoom'),
+        h(
+          'p',
+          { class: 'muted keys' },
+          'Keys: n / p next / previous change · v or 1–5 view · Space play · + / − / 0 zoom · ← / → on the scrubber step frames',
+        ),
       ),
       h('div', { class: 'main' }, h('div', { class: 'toolbar' }, switcher, zoom), ignoreTool?.form, viewer.element),
     ),
@@ -455,7 +459,8 @@ window.addEventListener('keydown', (event) => {
     return;
   }
   const target = event.target as HTMLElement | null;
-  if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA')) return;
+  // (the procedure's scrubber and speed take their own keys)
+  if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return;
   switch (event.key) {
     case 'n':
     case 'j':

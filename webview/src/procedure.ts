@@ -1,24 +1,57 @@
-// The procedure player for one region: the 9 frames (before, 7 interpolated, after) as a
-// filmstrip and as an animation, the confidence score of each intermediate frame on a small plot
-// with the sampled keyframes marked, and the model's imagined frames beside them.
+// The procedure player for one region: the 9 frames (before, 7 interpolated, after) shown at the
+// region's size with zoom, a scrubber with the keyframes marked, play/pause at a chosen speed, the
+// filmstrip, the confidence score of each intermediate frame on a small plot, the model's imagined
+// frames, and "Export animation" (the host saves the procedure as an animated PNG).
 import type { ChangeRegion, ProcedureFrames, ReportImage } from '../../src/core/report.js';
+import { PROCEDURE_FRAME_MS, procedureDelaysMs } from '../../src/core/procedure-timing.js';
 import { h, svg, clear, regionName } from './dom.js';
 
-const FRAME_MS = 300;
+/** Speeds offered: the time of an intermediate frame (before and after are held longer). */
+const SPEEDS: Array<{ label: string; frameMs: number }> = [
+  { label: '0.5×', frameMs: PROCEDURE_FRAME_MS * 2 },
+  { label: '1×', frameMs: PROCEDURE_FRAME_MS },
+  { label: '2×', frameMs: PROCEDURE_FRAME_MS / 2 },
+];
+
+/** Fixed zoom steps: the frame drawn at 1, 2 or 4 times the region's size in the screenshot. */
+const ZOOM_STEPS = [1, 2, 4] as const;
+const MIN_ZOOM = 0.25;
+const MAX_ZOOM = 8;
+/** The largest side, in CSS pixels, a "fit" frame takes. */
+const FIT_MAX_SIDE = 384;
+
+/** "fit" (the frame as large as the player has room for) or a scale of the region's size. */
+type Zoom = 'fit' | number;
 
 function frameUri(frame: ReportImage): string {
   return `data:image/png;base64,${frame.pngBase64}`;
 }
 
+function frameLabel(index: number, count: number): string {
+  return index === 0 ? 'before' : index === count - 1 ? 'after' : `t${index}`;
+}
+
 export class ProcedurePlayer {
   readonly element: HTMLElement;
   private procedure: ProcedureFrames | undefined;
+  private region: ChangeRegion | undefined;
   private frameIndex = 0;
   private timer: number | undefined;
   private stage: HTMLImageElement | undefined;
+  private viewport: HTMLElement | undefined;
+  private scrubber: HTMLInputElement | undefined;
+  private label: HTMLElement | undefined;
   private playButton: HTMLElement | undefined;
+  private zoomButtons: HTMLElement[] = [];
+  /** kept from region to region */
+  private zoom: Zoom = 'fit';
+  private frameMs = PROCEDURE_FRAME_MS;
+  private readonly resize = new ResizeObserver(() => {
+    if (this.zoom === 'fit') this.applyZoom();
+  });
 
-  constructor() {
+  /** `onExport` asks the host to save region `id`'s procedure as an animated PNG. */
+  constructor(private readonly onExport: (regionId: number) => void) {
     this.element = h('section', { class: 'procedure', 'data-testid': 'procedure', 'aria-label': 'Imagined procedure' });
   }
 
@@ -34,14 +67,22 @@ export class ProcedurePlayer {
 
   show(region: ChangeRegion | undefined): void {
     this.stop();
+    this.resize.disconnect();
     clear(this.element);
+    this.region = region;
     this.procedure = region?.procedure;
     this.frameIndex = 0;
+    this.stage = undefined;
+    this.scrubber = undefined;
     this.element.append(h('h2', {}, 'Imagined procedure'));
     this.element.removeAttribute('aria-busy');
     if (region !== undefined && this.procedure === undefined && this.framesPending === true && !region.noiseOnly) {
       this.element.setAttribute('aria-busy', 'true');
-      this.element.append(h('p', { class: 'muted', 'data-testid': 'procedure-pending' }, 'Imagining the procedure…'));
+      this.element.append(
+        h('p', { class: 'muted', 'data-testid': 'procedure-pending' }, 'Imagining the procedure…'),
+        // the host waits for the frames before it saves them
+        this.exportButton(region),
+      );
       return;
     }
     if (region === undefined || this.procedure === undefined || this.procedure.frames.length === 0) {
@@ -56,6 +97,7 @@ export class ProcedurePlayer {
       return;
     }
     const procedure = this.procedure;
+    const count = procedure.frames.length;
     this.element.append(h('p', { class: 'muted' }, `${regionName(region.id)}: ${region.caption}`));
 
     this.stage = h('img', {
@@ -65,17 +107,94 @@ export class ProcedurePlayer {
       src: frameUri(procedure.frames[0]),
       'data-frame-index': 0,
     });
+    this.viewport = h('div', { class: 'procedure-viewport', 'data-testid': 'procedure-viewport' }, this.stage);
+
+    this.scrubber = h('input', {
+      type: 'range',
+      min: 0,
+      max: count - 1,
+      step: 1,
+      value: 0,
+      class: 'procedure-scrubber',
+      'data-testid': 'procedure-scrubber',
+      'aria-label': 'Procedure frame',
+    });
+    this.scrubber.addEventListener('input', () => {
+      this.stop();
+      this.showFrame(Number(this.scrubber?.value ?? 0));
+    });
+    // the keyframes marked under the scrubber, at their frames' places
+    const ticks = h('div', { class: 'scrubber-ticks', 'aria-hidden': 'true' });
+    for (let index = 0; index < count; index++) {
+      const isKeyframe = procedure.keyframes.includes(index);
+      const tick = h(
+        'span',
+        {
+          class: isKeyframe ? 'scrubber-tick keyframe' : 'scrubber-tick',
+          'data-testid': isKeyframe ? 'scrubber-keyframe' : 'scrubber-tick',
+          'data-frame-index': index,
+          title: `${frameLabel(index, count)}${isKeyframe ? ' (keyframe)' : ''}`,
+        },
+        isKeyframe ? '★' : '·',
+      );
+      tick.addEventListener('click', () => {
+        this.stop();
+        this.showFrame(index);
+      });
+      ticks.append(tick);
+    }
+    this.label = h('output', { class: 'procedure-frame-label', 'data-testid': 'procedure-frame-label', 'aria-live': 'off' });
+
     this.playButton = h(
       'vscode-button',
       { 'data-testid': 'play', appearance: 'secondary', 'aria-label': 'Play the procedure (Space)' },
       'Play',
     );
     this.playButton.addEventListener('click', () => this.toggle());
+    const speed = h('select', { class: 'procedure-speed', 'data-testid': 'procedure-speed', 'aria-label': 'Speed' });
+    for (const option of SPEEDS) {
+      speed.append(h('option', { value: option.frameMs, selected: option.frameMs === this.frameMs }, option.label));
+    }
+    speed.addEventListener('change', () => {
+      this.frameMs = Number(speed.value);
+      if (this.playing) {
+        // the new speed from the next frame on
+        this.stop();
+        this.play();
+      }
+    });
+
+    this.zoomButtons = [];
+    const zoomButton = (label: string, testId: string, zoom: () => Zoom, ariaLabel: string, value?: Zoom) => {
+      const element = h(
+        'vscode-button',
+        {
+          'data-testid': testId,
+          appearance: 'secondary',
+          'aria-label': ariaLabel,
+          'data-zoom': value === undefined ? undefined : String(value),
+        },
+        label,
+      );
+      element.addEventListener('click', () => this.setZoom(zoom()));
+      if (value !== undefined) this.zoomButtons.push(element);
+      return element;
+    };
+    const zoom = h(
+      'div',
+      { class: 'procedure-zoom', role: 'toolbar', 'aria-label': 'Zoom of the procedure frame' },
+      zoomButton('−', 'procedure-zoom-out', () => this.currentScale() / 2, 'Zoom out'),
+      zoomButton('Fit', 'procedure-zoom-fit', () => 'fit', 'Fit the frame to the player', 'fit'),
+      ...ZOOM_STEPS.map((step) =>
+        zoomButton(`${step}×`, `procedure-zoom-${step}`, () => step, `${step} times the region's size in the screenshot`, step),
+      ),
+      zoomButton('+', 'procedure-zoom-in', () => this.currentScale() * 2, 'Zoom in'),
+    );
 
     const filmstrip = h('ol', { class: 'filmstrip', 'data-testid': 'filmstrip', 'aria-label': 'Interpolated frames' });
     procedure.frames.forEach((frame, index) => {
       const isKeyframe = procedure.keyframes.includes(index);
-      const label = index === 0 ? 'before' : index === procedure.frames.length - 1 ? 'after' : `t${index}`;
+      const label = frameLabel(index, count);
       const item = h(
         'li',
         { class: isKeyframe ? 'keyframe' : undefined },
@@ -89,9 +208,15 @@ export class ProcedurePlayer {
         }),
         h('span', { class: 'frame-label' }, isKeyframe ? `★ ${label}` : label),
       );
-      item.addEventListener('click', () => {
+      const pick = () => {
         this.stop();
         this.showFrame(index);
+      };
+      item.addEventListener('click', pick);
+      item.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter') return;
+        pick();
+        event.preventDefault();
       });
       filmstrip.append(item);
     });
@@ -119,23 +244,104 @@ export class ProcedurePlayer {
       h(
         'div',
         { class: 'procedure-top' },
-        h('div', { class: 'procedure-player' }, this.stage, h('div', { class: 'procedure-controls' }, this.playButton)),
+        h(
+          'div',
+          { class: 'procedure-player' },
+          this.viewport,
+          h('div', { class: 'procedure-scrub' }, this.scrubber, ticks, this.label),
+          h(
+            'div',
+            { class: 'procedure-controls', role: 'toolbar', 'aria-label': 'Procedure player' },
+            this.playButton,
+            h('label', { class: 'procedure-speed-label' }, 'Speed ', speed),
+            this.exportButton(region),
+          ),
+          zoom,
+        ),
         h('div', { class: 'procedure-plot' }, h('h3', {}, 'Keyframe confidence'), confidencePlot(procedure)),
         imagined,
       ),
       filmstrip,
     );
     this.showFrame(0);
+    this.applyZoom();
+    this.resize.observe(this.element);
+  }
+
+  private exportButton(region: ChangeRegion): HTMLElement {
+    const element = h(
+      'vscode-button',
+      {
+        'data-testid': 'export-animation',
+        appearance: 'secondary',
+        'aria-label': `Export the procedure of ${regionName(region.id)} as an animated PNG`,
+      },
+      'Export animation…',
+    );
+    element.addEventListener('click', () => this.onExport(region.id));
+    return element;
+  }
+
+  /** The side of the region's square crop box in screenshot pixels: the frames show that much. */
+  private regionSide(): number {
+    const box = this.region?.cropBox;
+    const frame = this.procedure?.frames[0]?.width ?? 96;
+    return box ? Math.max(box[2] - box[0], box[3] - box[1], 1) : frame;
+  }
+
+  /** The side "fit" draws at: as wide as the player has room for, at most FIT_MAX_SIDE. */
+  private fitSide(): number {
+    const room = this.element.clientWidth > 0 ? this.element.clientWidth - 16 : FIT_MAX_SIDE;
+    return Math.max(96, Math.min(FIT_MAX_SIDE, room));
+  }
+
+  /** The scale of the region's size now shown (for "fit" too), so +/− step from what is seen. */
+  private currentScale(): number {
+    return this.zoom === 'fit' ? this.fitSide() / this.regionSide() : this.zoom;
+  }
+
+  setZoom(zoom: Zoom): void {
+    this.zoom = zoom === 'fit' ? 'fit' : Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, zoom));
+    this.applyZoom();
+  }
+
+  private applyZoom(): void {
+    if (!this.stage || !this.viewport) return;
+    const side = Math.round(this.zoom === 'fit' ? this.fitSide() : this.regionSide() * this.zoom);
+    // the frame is drawn with crisp pixels (CSS image-rendering) at the chosen size; the viewport
+    // scrolls when it is larger than the room there is
+    this.stage.style.width = `${side}px`;
+    this.stage.style.height = `${side}px`;
+    this.viewport.style.width = `${Math.min(side, this.fitSide())}px`;
+    this.viewport.style.height = `${Math.min(side, this.fitSide())}px`;
+    this.stage.dataset.zoom = String(this.zoom);
+    this.stage.dataset.side = String(side);
+    for (const button of this.zoomButtons) {
+      const active = button.dataset.zoom === String(this.zoom);
+      button.setAttribute('appearance', active ? 'primary' : 'secondary');
+      button.setAttribute('aria-pressed', String(active));
+    }
   }
 
   private showFrame(index: number): void {
     if (!this.procedure || !this.stage) return;
+    const count = this.procedure.frames.length;
+    const isKeyframe = this.procedure.keyframes.includes(index);
+    const text = `frame ${index + 1} of ${count}: ${frameLabel(index, count)}${isKeyframe ? ', keyframe' : ''}`;
     this.frameIndex = index;
     this.stage.src = frameUri(this.procedure.frames[index]);
-    this.stage.alt = `procedure frame ${index + 1} of ${this.procedure.frames.length}`;
+    this.stage.alt = `procedure frame ${index + 1} of ${count}`;
     this.stage.dataset.frameIndex = String(index);
+    if (this.scrubber) {
+      this.scrubber.value = String(index);
+      this.scrubber.setAttribute('aria-valuetext', text);
+    }
+    if (this.label) this.label.textContent = text;
     for (const frame of this.element.querySelectorAll<HTMLElement>('[data-testid="filmstrip-frame"]')) {
       frame.classList.toggle('current', frame.dataset.frameIndex === String(index));
+    }
+    for (const tick of this.element.querySelectorAll<HTMLElement>('.scrubber-tick')) {
+      tick.classList.toggle('current', tick.dataset.frameIndex === String(index));
     }
   }
 
@@ -147,15 +353,26 @@ export class ProcedurePlayer {
   play(): void {
     if (!this.procedure || this.playing) return;
     const count = this.procedure.frames.length;
-    this.timer = window.setInterval(() => this.showFrame((this.frameIndex + 1) % count), FRAME_MS);
+    const delays = procedureDelaysMs(count, this.frameMs);
+    // from the start again when the last frame is shown
+    if (this.frameIndex === count - 1) this.showFrame(0);
+    const next = () => {
+      this.timer = window.setTimeout(() => {
+        this.showFrame((this.frameIndex + 1) % count);
+        next();
+      }, delays[this.frameIndex]);
+    };
+    next();
     if (this.playButton) this.playButton.textContent = 'Pause';
+    this.playButton?.setAttribute('aria-label', 'Pause the procedure (Space)');
     this.element.dataset.playing = 'true';
   }
 
   stop(): void {
-    if (this.timer !== undefined) window.clearInterval(this.timer);
+    if (this.timer !== undefined) window.clearTimeout(this.timer);
     this.timer = undefined;
     if (this.playButton) this.playButton.textContent = 'Play';
+    this.playButton?.setAttribute('aria-label', 'Play the procedure (Space)');
     this.element.dataset.playing = 'false';
   }
 }

@@ -73,7 +73,9 @@ export type WebviewMessage =
   /** add `box` (image pixels, x1/y1 exclusive) to procap.config.json as an ignore region of this screenshot */
   | { type: 'ignoreRegion'; box: Box }
   /** remove the ignore region the panel shows as `box` from procap.config.json */
-  | { type: 'stopIgnoring'; box: Box };
+  | { type: 'stopIgnoring'; box: Box }
+  /** save the procedure of region `regionId` (0: the whole screen) as an animated PNG, where a save dialog says */
+  | { type: 'exportProcedure'; regionId: number };
 
 /** The largest image side read (docs: sides up to 65,535 px): no box coordinate lies beyond it. */
 export const MAX_BOX_COORDINATE = 65_535;
@@ -132,6 +134,12 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage {
       }
       return { type, side: raw.side };
     }
+    case 'exportProcedure':
+      expectOnlyKeys(raw, ['type', 'regionId']);
+      if (!Number.isSafeInteger(raw.regionId) || (raw.regionId as number) < 0) {
+        throw new MessageValidationError('exportProcedure.regionId must be a region id: an integer >= 0');
+      }
+      return { type, regionId: raw.regionId as number };
     case 'ignoreRegion':
     case 'stopIgnoring':
       expectOnlyKeys(raw, ['type', 'box']);
