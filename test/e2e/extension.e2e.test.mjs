@@ -5,7 +5,8 @@
 import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { PNG } from 'pngjs';
 import { join } from 'node:path';
 import { DESCRIBE_TIMEOUT_MS, panelChecks } from './review-panel.mjs';
 import {
@@ -17,6 +18,7 @@ import {
   pickFileInOpenDialog,
   pickFromContextMenu,
   runCommand,
+  saveInSaveDialog,
   selectInExplorer,
   showView,
   startCommand,
@@ -181,6 +183,67 @@ async function notificationsMatching(page, pattern) {
   return toasts.allInnerTexts();
 }
 
+/** The procedure player plays (the frame shown advances), pauses, scrubs by keyboard to a chosen frame and zooms. */
+async function checkProcedurePlayer(panel) {
+  const count = contract.n_intermediate + 2;
+  const player = panel.locator('[data-testid="procedure"]');
+  const stage = panel.locator('[data-testid="procedure-frame"]');
+  assert.equal(await stage.getAttribute('data-frame-index'), '0', 'the player starts at the before frame');
+  assert.equal(await panel.locator('[data-testid="scrubber-keyframe"]').count(), contract.k, 'keyframes marked on the scrubber');
+  await panel.locator('[data-testid="play"]').click();
+  await panel.locator('[data-testid="procedure"][data-playing="true"]').waitFor();
+  await panel.locator('[data-testid="procedure-frame"]:not([data-frame-index="0"])').waitFor({ timeout: 10_000 });
+  await panel.locator('[data-testid="play"]').click();
+  await panel.locator('[data-testid="procedure"][data-playing="false"]').waitFor();
+
+  // the scrubber, by keyboard: Home, then five steps right is frame index 5
+  const scrubber = panel.locator('[data-testid="procedure-scrubber"]');
+  assert.equal(await scrubber.getAttribute('max'), String(count - 1));
+  await scrubber.focus();
+  await scrubber.press('Home');
+  for (let i = 0; i < 5; i += 1) await scrubber.press('ArrowRight');
+  await panel.locator('[data-testid="procedure-frame"][data-frame-index="5"]').waitFor();
+  assert.equal(await scrubber.inputValue(), '5');
+  assert.match(await panel.locator('[data-testid="procedure-frame-label"]').innerText(), new RegExp(`frame 6 of ${count}`));
+  assert.equal(await player.getAttribute('data-playing'), 'false', 'scrubbing does not start playing');
+
+  // zoom: 2x draws the frame at twice the region's size, crisp; Fit brings it back
+  await panel.locator('[data-testid="procedure-zoom-2"]').click();
+  await panel.locator('[data-testid="procedure-frame"][data-zoom="2"]').waitFor();
+  const zoomed = await stage.evaluate((img) => ({
+    width: img.getBoundingClientRect().width,
+    side: Number(img.dataset.side),
+    rendering: getComputedStyle(img).imageRendering,
+  }));
+  assert.ok(Math.abs(zoomed.width - zoomed.side) <= 1, `the frame is drawn ${zoomed.width} px wide, not ${zoomed.side}`);
+  assert.equal(zoomed.rendering, 'pixelated');
+  await panel.locator('[data-testid="procedure-zoom-fit"]').click();
+  await panel.locator('[data-testid="procedure-frame"][data-zoom="fit"]').waitFor();
+}
+
+/** "Export animation…" saves the region's procedure, through the save dialog, as an APNG of all its frames. */
+async function checkAnimationExport(page, panel) {
+  const target = join(userDataDir, `procedure-export-${Date.now()}.png`);
+  await panel.locator('[data-testid="export-animation"]').click();
+  await saveInSaveDialog(page, /animated PNG/, target);
+  await waitUntil(() => existsSync(target) && statSync(target).size > 0, `the animation is written to ${target}`);
+  const bytes = readFileSync(target);
+  const types = [];
+  let frames;
+  for (let at = 8; at < bytes.length;) {
+    const length = bytes.readUInt32BE(at);
+    const type = bytes.toString('latin1', at + 4, at + 8);
+    if (type === 'acTL') frames = bytes.readUInt32BE(at + 8);
+    types.push(type);
+    at += 12 + length;
+  }
+  const count = contract.n_intermediate + 2;
+  assert.equal(frames, count, `acTL says ${frames} frames (chunks: ${types.join(' ')})`);
+  assert.equal(types.filter((t) => t === 'fcTL').length, count, 'one fcTL a frame');
+  const still = PNG.sync.read(bytes); // opens as an image: the first frame
+  assert.ok(still.width >= 96 && still.width === still.height, `a square frame of at least 96 px (${still.width}x${still.height})`);
+}
+
 describe('ProCap Review in a real VS Code (code-server)', () => {
   let page;
   const uiTest = workbenchSuite({
@@ -273,10 +336,12 @@ describe('ProCap Review in a real VS Code (code-server)', () => {
       changedBox: changedPixelsBox(beforePath, afterPath),
     });
     await camera.shot(page, 'explorer-describe-report');
-    await camera.shotOf(panelFrame(page).locator('[data-testid="procedure"]'), 'explorer-describe-procedure-player');
+    const panel = panelFrame(page);
+    await checkProcedurePlayer(panel);
+    await camera.shotOf(panel.locator('[data-testid="procedure"]'), 'explorer-describe-procedure-player');
+    await checkAnimationExport(page, panel);
 
     // Clicking a caption focuses its box.
-    const panel = panelFrame(page);
     const first = panel.locator('[data-testid="region-caption"]').first();
     await first.click();
     await panel.locator(`[data-testid="region-caption"][aria-current="true"][data-region-id="${report.regions[0].id}"]`).waitFor();

@@ -298,6 +298,22 @@ export async function pickFileInOpenDialog(page, titlePattern, absolutePath) {
 }
 
 /**
+ * Answers VS Code's save dialog (in code-server the "simple" one: a quick input holding a path)
+ * with an absolute path to a file that does not exist yet, and waits for it to close.
+ */
+export async function saveInSaveDialog(page, titlePattern, absolutePath) {
+  const widget = page.locator('.quick-input-widget');
+  const title = widget.locator('.quick-input-title', { hasText: titlePattern });
+  await title.waitFor();
+  // it opens with the suggested path once the folder is read
+  await page.waitForFunction(() => (document.querySelector('.quick-input-widget .quick-input-box input')?.value ?? '').length > 0);
+  await widget.locator('.quick-input-box input').fill(absolutePath);
+  await page.waitForFunction((path) => document.querySelector('.quick-input-widget .quick-input-box input')?.value === path, absolutePath);
+  await page.keyboard.press('Enter');
+  await title.waitFor({ state: 'hidden' });
+}
+
+/**
  * Picks a colour theme with "Preferences: Color Theme", as a user does; returns the label of the
  * theme that was active before (the picker opens with it focused), to restore it later.
  */
