@@ -16,6 +16,7 @@ import {
   type ImageLimits,
 } from './image.js';
 import { diffImages } from './diff.js';
+import { decodeElsewhere, decodeInParallel } from './parallel-decode.js';
 import { applyMasks, belowThreshold, checkThresholds, type BelowThreshold } from './masks.js';
 import { findRegions, type PixelRegion } from './regions.js';
 import { withRenderingNoise } from './jitter.js';
@@ -633,13 +634,27 @@ export async function review(
   const openedAfter = openImage(after, options.afterName, 'after image', limits);
   const fileBytes = (o: OpenedImage) => o.bytes?.length ?? 0;
   checkPairMemory({ ...openedBefore, fileBytes: fileBytes(openedBefore) }, { ...openedAfter, fileBytes: fileBytes(openedAfter) }, limits);
-  const a = decodeOpened(openedBefore, limits);
-  timings.decodeMs = performance.now() - t;
-  await pause();
-  t = performance.now();
-  const b = decodeOpened(openedAfter, limits);
-  timings.decodeMs += performance.now() - t;
-  await pause();
+  let a: { image: RgbaImage; path?: string };
+  let b: { image: RgbaImage; path?: string };
+  const pairInput = (o: OpenedImage) => ({ ...o, fileBytes: fileBytes(o) });
+  if (openedBefore.bytes && openedAfter.bytes && decodeInParallel(pairInput(openedBefore), pairInput(openedAfter), limits)) {
+    // large images: the after image on the decode thread while this one decodes the before image
+    const elsewhere = decodeElsewhere(openedAfter.bytes, openedAfter.name, limits);
+    a = decodeOpened(openedBefore, limits);
+    const decoded = await elsewhere;
+    b = decoded ? { image: decoded, path: openedAfter.path } : decodeOpened(openedAfter, limits);
+    openedAfter.bytes = undefined;
+    timings.decodeMs = performance.now() - t;
+    await pause();
+  } else {
+    a = decodeOpened(openedBefore, limits);
+    timings.decodeMs = performance.now() - t;
+    await pause();
+    t = performance.now();
+    b = decodeOpened(openedAfter, limits);
+    timings.decodeMs += performance.now() - t;
+    await pause();
+  }
 
   t = performance.now();
   const diff = diffImages(a.image, b.image, { threshold: options.diffThreshold });

@@ -387,3 +387,27 @@ test('the memory estimate of a pair is made from the headers: the one-pass decod
   // both images (4 bytes a pixel each) are held while they are compared
   assert.ok(need >= 2 * 4 * 1280 * 20_000 && need < 700 * 2 ** 20, `${need}`);
 });
+
+test('the decode thread gives the pixels decodePng gives; a file it cannot decode is left to the caller', async () => {
+  const { decodeElsewhere, decodeInParallel, PARALLEL_DECODE_MIN_PIXELS } = await import('../../src/core/parallel-decode.js');
+  const { decodePng: decode, DEFAULT_IMAGE_LIMITS: limits } = await import('../../src/core/image.js');
+  const { drawPng } = await import('./runtime-fixtures.js');
+  const png = drawPng(300, 200, [
+    [10, 10, 120, 60, 0, 0, 200],
+    [150, 90, 290, 180, 220, 40, 40],
+  ]);
+  const there = await decodeElsewhere(png, 'a.png', limits);
+  assert.ok(there, 'decoded on the decode thread');
+  const here = decode(png, 'a.png');
+  assert.deepEqual([there.width, there.height], [here.width, here.height]);
+  assert.ok(Buffer.from(there.data).equals(Buffer.from(here.data)), 'the same pixels');
+  assert.equal(await decodeElsewhere(png.subarray(0, 100), 'cut.png', limits), undefined);
+  // two threads only for large pairs, and only within the memory budget
+  const side = Math.ceil(Math.sqrt(PARALLEL_DECODE_MIN_PIXELS));
+  const large = { width: side, height: side, fileBytes: 1e6, decodeBytes: 8 * side * side };
+  const small = { ...large, width: 100, height: 100 };
+  const parallel = decodeInParallel(large, large, limits);
+  assert.equal(parallel, (await import('node:os')).availableParallelism() > 1);
+  assert.equal(decodeInParallel(small, large, limits), false);
+  assert.equal(decodeInParallel(large, large, { ...limits, maxMemoryBytes: 16 * side * side }), false);
+});
