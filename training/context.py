@@ -1,6 +1,6 @@
 """Layout kind prior: change-kind log-probabilities from a sample's layout context, fused with the kind head.
 
-  /usr/bin/python3 -m training.context --data /work/corpus2 [--extra-train DIR ...] --ckpt CKPT [--seed 1234]
+  /usr/bin/python3 -m training.context --data CORPUS [--extra-train DIR ...] --ckpt CKPT [--seed 1234]
       [--members CKPT ...]
 
 The procedure encoder sees a 96x96 crop: a region's size and place on the screen, how the extent and

@@ -1,6 +1,6 @@
 """Held-out evaluation: writes models/metrics.json (the interface the checks rely on).
 
-  /usr/bin/python3 -m training.evaluate --data /work/corpus --ckpt /work/ckpt [--members CKPT ...] [--split test] [--out models/metrics.json]
+  /usr/bin/python3 -m training.evaluate --data CORPUS --ckpt CKPT [--members CKPT ...] [--split test] [--out models/metrics.json]
 
 Captions are judged per PAIR: each pair's summary is composed from its samples exactly as the
 runtime does (models/CONTRACT.md, "Summary caption of a pair") and scored against the pair's
@@ -44,6 +44,7 @@ from .context import load_kind_prior, model_rows as model_rows_of
 from .pair_consistency import contract_rule as pair_consistency_rule, pair_consistent_logits
 from .decode import beam_decode, greedy_decode
 from .checkpoint import load_trained
+from .paths import portable_command, portable_path
 from .interpolate import crossfade_seven, interpolate_seven, psnr
 from .metrics import (bleu4, cider_ceiling, cider_d, kind_accuracy, kind_accuracy_by_group, kind_breakdown,
                       nochange_recall, region_group, rouge_l)
@@ -238,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = folders[where]
         if folder is None or not (folder / f"stage2_{ckpt_variant}.pt").is_file():
             if variant in carried:
-                results[variant] = {**carried[variant], "carried_from": str(a.ablation_from)}
+                results[variant] = {**carried[variant], "carried_from": portable_path(a.ablation_from)}
                 print(f"evaluate: {variant}: no checkpoint here, carried from {a.ablation_from} (same split)", flush=True)
             else:
                 results[variant] = None
@@ -276,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
             if before:
                 results[variant]["training"]["rounds_before"] = [
                     {k: r.get(k) for k in ("steps", "batch", "minutes_cap", "train_seconds")} for r in before]
-            results[variant]["checkpoint"] = str(folder)
+            results[variant]["checkpoint"] = portable_path(folder)
         r = results[variant]
         print(f"evaluate: {variant}: cider={r['cider']:.1f} (ceiling {ceiling:.1f}) bleu4={r['bleu4']:.3f} "
               f"rougeL={r['rougeL']:.3f} kind_acc={r['kind_accuracy']:.3f} nochange_recall={r['nochange_recall']:.3f} "
@@ -329,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
                "region_nochange_recall": main_res["region_nochange_recall"],
                "per_kind_accuracy": main_res["per_kind_accuracy"], "kind_confusion": main_res["kind_confusion"],
                "kind_accuracy_by_region": main_res["kind_accuracy_by_region"],
-               "model_samples": n, "kind_members": [str(m) for m in a.members],
+               "model_samples": n, "kind_members": [portable_path(m) for m in a.members],
                "nochange_pairs": sum(all(ch.get("kind") == "none" for ch in manifest[p].get("changes", [])) for p in pair_ids),
                "ablation": {v: ({**{k: results[v][k] for k in names},
                                  **{k: results[v][k] for k in ("training", "checkpoint", "carried_from")
@@ -338,8 +339,8 @@ def main(argv: list[str] | None = None) -> int:
                             for v in results},
                "interpolator": interp_res,
                "examples": main_res["examples"],
-               "checkpoint": str(a.ckpt), "seconds": round(time.time() - t0, 1),
-               "command": "python3 -m training.evaluate " + " ".join(argv if argv is not None else sys.argv[1:])}
+               "checkpoint": portable_path(a.ckpt), "seconds": round(time.time() - t0, 1),
+               "command": "python3 -m training.evaluate " + portable_command(argv if argv is not None else sys.argv[1:])}
     Path(a.out).write_text(json.dumps(metrics, indent=1) + "\n")
     print(f"wrote {a.out} in {time.time() - t0:.0f}s", flush=True)
     return 0

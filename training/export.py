@@ -1,6 +1,6 @@
 """Exports the trained pipeline to ONNX (opset 17) under models/, with the vocabulary and golden tensors.
 
-  /usr/bin/python3 -m training.export --ckpt /work/ckpt [--models models]
+  /usr/bin/python3 -m training.export --ckpt CKPT [--models models]
 
 Files: interpolator.onnx, tokenizer_encoder.onnx, tokenizer_decoder.onnx, procedure_encoder.onnx,
 decoder_step.onnx, vocab.json, golden/<model>.json (inputs and the PyTorch outputs for them; the
@@ -30,6 +30,7 @@ from .context import CONTEXT_FEATURES, load_kind_prior
 from .interpolate import Interpolator
 from .tokenizer import ExportTokenizerDecoder, ExportTokenizerEncoder, ImageTokenizer
 from .checkpoint import load_trained
+from .paths import portable_path
 
 ONNX_FILES = ["interpolator.onnx", "tokenizer_encoder.onnx", "tokenizer_decoder.onnx",
               "procedure_encoder.onnx", "decoder_step.onnx", "kind_prior.onnx"]
@@ -157,8 +158,8 @@ def export_all(ckpt: Path, models_dir: Path, variant: str = "k2", partial: bool 
     sizes = {f: (models_dir / f).stat().st_size for f in files}
     # the runtime checks each file against these before loading it (a flipped byte loads and runs)
     hashes = {f: file_sha256(models_dir / f) for f in files}
-    info = {"exported_at": time.strftime("%Y-%m-%d %H:%M:%S"), "checkpoint": str(ckpt), "variant": variant,
-            "kind_members": [str(m) for m in members],
+    info = {"exported_at": time.strftime("%Y-%m-%d %H:%M:%S"), "checkpoint": portable_path(ckpt), "variant": variant,
+            "kind_members": [portable_path(m) for m in members],
             "vocab_size": len(vocab), "onnx_bytes": sizes, "onnx_sha256": hashes, "onnx_total_mb": sum(sizes.values()) / 2 ** 20,
             "opset": C.OPSET, "contract_version": C.CONTRACT["contract_version"], "weights": used}
     (models_dir / "export_info.json").write_text(json.dumps(info, indent=1) + "\n")

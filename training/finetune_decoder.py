@@ -1,12 +1,12 @@
 """Teaches the shipped caption decoder the slot tokens <label>, <old>, <new> (the element's visible text,
 filled from OCR by src/core/read/slots.ts), encoder frozen, warm start from a finished checkpoint:
 
-  /usr/bin/python3 -m training.recover --models models --out /work/ckpt_rec
-  /usr/bin/python3 -m training.finetune_decoder --init /work/ckpt_rec --data /work/corpus_slots \\
-      --out /work/ckpt_slots --minutes 40 [--resume]
-  /usr/bin/python3 -m training.finetune_decoder --export --out /work/ckpt_slots --models /work/models_slots \\
+  /usr/bin/python3 -m training.recover --models models --out CKPT_REC
+  /usr/bin/python3 -m training.finetune_decoder --init CKPT_REC --data CORPUS_SLOTS \\
+      --out CKPT_SLOTS --minutes 40 [--resume]
+  /usr/bin/python3 -m training.finetune_decoder --export --out CKPT_SLOTS --models MODELS_SLOTS \\
       [--base models] [--partial]
-  node training/check_onnx.mjs /work/models_slots
+  node training/check_onnx.mjs MODELS_SLOTS
 
 What it does:
 - vocabulary: INIT's vocab.json with SLOT_TOKENS appended at the end (every existing id unchanged). The
@@ -54,6 +54,7 @@ from .data import CropSet, DataError, Vocab, to_tensor
 from .decode import CaptionDecoder, beam_decode, caption_loss, greedy_decode
 from .encode import ProcedureEncoder
 from .checkpoint import load_trained
+from .paths import portable_path
 from .export import export_decoder_step, file_sha256, write_golden
 from .train import log, rng_for, run_phase, save_atomic
 
@@ -341,10 +342,10 @@ def export_decoder(ckpt: Path, models_dir: Path, base: Path = C.MODELS_DIR, part
     info.setdefault("onnx_bytes", {})["decoder_step.onnx"] = (models_dir / "decoder_step.onnx").stat().st_size
     info.setdefault("onnx_sha256", {})["decoder_step.onnx"] = file_sha256(models_dir / "decoder_step.onnx")
     info["onnx_total_mb"] = sum(info["onnx_bytes"].values()) / 2 ** 20
-    info["decoder"] = {"exported_at": time.strftime("%Y-%m-%d %H:%M:%S"), "checkpoint": str(ckpt), "weights": which,
+    info["decoder"] = {"exported_at": time.strftime("%Y-%m-%d %H:%M:%S"), "checkpoint": portable_path(ckpt), "weights": which,
                        "slot_tokens": {t: vocab.index[t] for t in SLOT_TOKENS},
                        "note": "decoder_step.onnx, golden/decoder_step*.json and vocab.json from "
-                               "training.finetune_decoder; every other file copied from " + str(base)}
+                               "training.finetune_decoder; every other file copied from " + portable_path(base)}
     info_path.write_text(json.dumps(info, indent=1) + "\n")
     log(f"exported decoder_step.onnx ({len(vocab)} tokens, {which}) + golden + vocab.json to {models_dir} "
         f"in {time.time() - t0:.1f}s")

@@ -9,8 +9,9 @@ docs/research/HISTORY.md.
   /usr/bin/python3 -m training.model_card --text-reader-only    # only the "Text reader" section
 
 The "Training and how to reproduce" section is written from --ckpt (its config.json, summary.json,
-kind_prior.pt, earlier stage-2 rounds, and the kind committee members' folders: the paths
-export_info.json names, or --members). Without --ckpt, or with a folder rebuilt by training.recover
+kind_prior.pt, earlier stage-2 rounds, and the kind committee members' folders: --members, or the
+folders export_info.json names). Paths in the card name scratch folders without their machine location
+(training/paths.py). Without --ckpt, or with a folder rebuilt by training.recover
 (which keeps no training record), that section is kept as it stands in the current card and everything
 else is written again.
 """
@@ -24,9 +25,14 @@ from pathlib import Path
 
 from . import config as C
 from .evaluate import earlier_stage2_rounds
+from .paths import MACHINE_PATH, portable_command, portable_path, recorded_path
 
 CARD_LIMIT_BYTES = 20_000
 TRAINING_HEADING = "## Training and how to reproduce"
+# what the folder names in the recorded commands are (training/paths.py writes them without their machine location)
+FOLDERS_NOTE = ("Folder names in these commands (`corpus17`, `ckpt21`, ...) are scratch folders outside the repository, "
+                "named relative to the folder that holds the checkout: corpora rendered by `bash training/make_corpus.sh` "
+                "and `bash training/broad_mix.sh`, checkpoints written by `--out`.")
 # numbered labels of the project's own history (the word session, round or issue and a number) have no place in the card
 HISTORY_LABEL = re.compile(r"(session|round|issue) [0-9]", re.IGNORECASE)
 
@@ -62,12 +68,14 @@ def _fmt(v, digits=3):
 
 
 def _command(argv_or_text) -> str:
-    """A command as a reader types it: script paths become `python3 -m training.X`; a recorded command's
-    trailing remarks in parentheses are left out."""
+    """A command as a reader types it: script paths become `python3 -m training.X`, scratch folders lose
+    their machine location (training/paths.py); a recorded command's trailing remarks in parentheses are
+    left out."""
     text = " ".join(argv_or_text) if isinstance(argv_or_text, list) else str(argv_or_text)
     text = text.split(" (")[0].strip()
     text = text.replace("/usr/lib/python3/dist-packages/", "")
-    return re.sub(r"(?:python3 )?\S*training/(\w+)\.py", r"python3 -m training.\1", text)
+    text = re.sub(r"(?:python3 )?\S*training/(\w+)\.py", r"python3 -m training.\1", text)
+    return portable_command(text)
 
 
 def text_reader_section(models: Path) -> list[str]:
@@ -173,6 +181,7 @@ def training_section(ckpt: Path, corpus: Path | None, members: list[str], member
     w(TRAINING_HEADING + "\n")
     w("The command that trained the shipped stage 2 (its last run) and its kind prior, with the seed:\n")
     w("```\n" + _command(cfg.get("argv", [])) + "\n```\n")
+    w(FOLDERS_NOTE + "\n")
     w(f"Seed {cfg['seed']}; torch {__import__('torch').__version__} (Debian python3-torch), {cfg['threads']} threads, "
       "CPU only. Every phase runs under a wall-clock cap (`--minutes`); steps done are what fitted.\n")
     w("| phase | steps done (planned) | batch | cap (min) | training (min) | probe loss, before -> after |")
@@ -243,9 +252,9 @@ def training_section(ckpt: Path, corpus: Path | None, members: list[str], member
                 mcfg = json.loads((d / "config.json").read_text())
                 ms = json.loads((d / "summary.json").read_text()).get("stage2_k2", {})
             except (OSError, json.JSONDecodeError):
-                w(f"| {m} | (checkpoint folder not on this machine) | - | - |")
+                w(f"| {portable_path(m)} | (checkpoint folder not on this machine) | - | - |")
                 continue
-            w(f"| {m} | `{_command(mcfg.get('argv', []))}` | {mcfg.get('seed')} | {ms.get('steps')} x {ms.get('batch')}, "
+            w(f"| {portable_path(m)} | `{_command(mcfg.get('argv', []))}` | {mcfg.get('seed')} | {ms.get('steps')} x {ms.get('batch')}, "
               f"{(ms.get('train_seconds') or 0) / 60:.1f} |")
         w("")
     w("To continue from the shipped files without these folders: `python3 -m training.recover --out CKPT` rebuilds "
@@ -435,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ckpt", help="the shipped training checkpoint folder (its record writes the training section)")
     ap.add_argument("--members", action="append", default=None,
-                    help="the kind committee members' checkpoint folders, in export order (default: export_info.json's)")
+                    help="the kind committee members' checkpoint folders, in export order (default: the folders "
+                         "export_info.json names, looked up in the repository and beside it)")
     ap.add_argument("--corpus", default=None, help="the --data corpus, for its split counts")
     ap.add_argument("--models", default=str(C.MODELS_DIR))
     ap.add_argument("--text-reader-only", action="store_true",
@@ -448,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     info = json.loads((models / "export_info.json").read_text())
     members = info.get("kind_members") or []
     if a.ckpt and has_training_record(Path(a.ckpt)):
-        dirs = [Path(m) for m in (a.members or members)]
+        dirs = [Path(m) for m in a.members] if a.members else [recorded_path(m) for m in members]
         if len(dirs) != len(members):
             ap.error(f"--members: {len(dirs)} folders for the {len(members)} members export_info.json lists")
         training = "\n".join(training_section(Path(a.ckpt), Path(a.corpus) if a.corpus else None, members, dirs)) + "\n"
@@ -461,6 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     labels = sorted(set(m.group(0) for m in HISTORY_LABEL.finditer(text)))
     if labels:
         raise SystemExit(f"the card would carry history labels {labels}: reword their source")
+    paths = sorted(set(MACHINE_PATH.findall(text)))
+    if paths:
+        raise SystemExit(f"the card would carry machine paths {paths[:5]}: record them with training/paths.py")
     if len(text.encode()) > CARD_LIMIT_BYTES:
         print(f"warning: the card is {len(text.encode())} bytes, over {CARD_LIMIT_BYTES}")
     tmp = card.with_suffix(".md.tmp")

@@ -1,7 +1,7 @@
 """Rebuilds a training checkpoint folder from the shipped ONNX files, so that training can continue
 from the shipped models on a machine that lost the checkpoints (they live outside the work tree).
 
-  /usr/bin/python3 -m training.recover --models models --out /work/ckpt_recovered
+  /usr/bin/python3 -m training.recover --models models --out CKPT
 
 How: the same code exports a freshly built set of modules whose every weight and buffer holds
 distinct random values; each ONNX initializer of that export is then found, value for value, inside

@@ -1,6 +1,6 @@
 """Trains the whole ProCap pipeline from scratch with one command, seeded and resumable:
 
-  /usr/bin/python3 -m training.train --all --data /work/corpus --out /work/ckpt [--resume] [--smoke | --full]
+  /usr/bin/python3 -m training.train --all --data CORPUS --out CKPT [--resume] [--smoke | --full]
 
 --full is the from-scratch recipe under a 3-hour budget (config.full_config; add the other rendered
 train shards with --extra-train); --smoke a few steps of everything (CI); neither, the small defaults.

@@ -19,7 +19,7 @@
 // renders are all grey-scale); on the real pair whose text went sub-pixel (../shared/realpairs/011) it
 // turns the one region the other rules left into noise, so that pair is "no visible change".
 //
-// Measured on the synthetic test split (`node scripts/measure-noise.mjs /work/corpus4/test`, 1,200
+// Measured on the synthetic test split (`node scripts/measure-noise.mjs CORPUS/test`, 1,200
 // pairs): of the regions the jitter rule leaves, it takes 24 of the 57 in pairs or places with no
 // change and 10 of 138 sub-pixel reflows, and 3 of the 1,401 regions of real changes (2 resize, 1
 // reorder); on the template-set-2 validation split 6, 1 and 1 (a font change).

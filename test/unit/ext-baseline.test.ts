@@ -15,33 +15,33 @@ import {
   writeFileAtomic,
 } from '../../src/extension/pure/baselineFiles.js';
 
-const roots = ['/work/app'];
+const roots = ['/ws/app'];
 const file = (fsPath: string) => ({ scheme: 'file', fsPath });
 
 test('a baseline may be written only as a PNG inside a workspace folder of a trusted workspace', () => {
-  assert.equal(baselineTargetProblem(file('/work/app/tests/home.spec.ts-snapshots/home-chromium-linux.png'), roots, true), undefined);
-  assert.equal(baselineTargetProblem(file('/work/app/__image_snapshots__/card.PNG'), roots, true), undefined);
+  assert.equal(baselineTargetProblem(file('/ws/app/tests/home.spec.ts-snapshots/home-chromium-linux.png'), roots, true), undefined);
+  assert.equal(baselineTargetProblem(file('/ws/app/__image_snapshots__/card.PNG'), roots, true), undefined);
   const refused: Array<[{ scheme: string; fsPath: string }, boolean, RegExp]> = [
-    [file('/work/app/a.png'), false, /untrusted/],
-    [{ scheme: 'git', fsPath: '/work/app/a.png' }, true, /not a file on disk/],
-    [file('/work/app/src/index.ts'), true, /not a PNG/],
-    [file('/work/app.png'), true, /outside the workspace/],
-    [file('/work/application/a.png'), true, /outside the workspace/],
+    [file('/ws/app/a.png'), false, /untrusted/],
+    [{ scheme: 'git', fsPath: '/ws/app/a.png' }, true, /not a file on disk/],
+    [file('/ws/app/src/index.ts'), true, /not a PNG/],
+    [file('/ws/app.png'), true, /outside the workspace/],
+    [file('/ws/application/a.png'), true, /outside the workspace/],
     [file('/home/user/.config/a.png'), true, /outside the workspace/],
-    [file('/work/app/../secrets/a.png'), true, /not a normalised path/],
-    [file('/work/app'), true, /not a PNG/],
+    [file('/ws/app/../secrets/a.png'), true, /not a normalised path/],
+    [file('/ws/app'), true, /not a PNG/],
   ];
   for (const [target, trusted, reason] of refused) {
     assert.match(baselineTargetProblem(target, roots, trusted) ?? 'ALLOWED', reason, target.fsPath);
   }
-  assert.match(baselineTargetProblem(file('/work/app/a.png'), [], true) ?? 'ALLOWED', /outside the workspace/);
+  assert.match(baselineTargetProblem(file('/ws/app/a.png'), [], true) ?? 'ALLOWED', /outside the workspace/);
 });
 
 test('backup names are flat file names in accept order, keyed by the baseline path', () => {
-  const name = backupFileName(new Date('2026-11-29T18:55:11.490Z'), 'bb8bcd71edec0123456789', '/work/app/x/weird name.png');
+  const name = backupFileName(new Date('2026-11-29T18:55:11.490Z'), 'bb8bcd71edec0123456789', '/ws/app/x/weird name.png');
   assert.match(name, /^2026-11-29T18-55-11-490Z-bb8bcd71edec-[0-9a-f]{8}-weird_name\.png$/);
   assert.ok(!name.includes('/'));
-  const other = backupFileName(new Date('2026-11-29T18:55:11.490Z'), 'bb8bcd71edec0123456789', '/work/app/y/weird name.png');
+  const other = backupFileName(new Date('2026-11-29T18:55:11.490Z'), 'bb8bcd71edec0123456789', '/ws/app/y/weird name.png');
   assert.notEqual(name, other, 'two baselines of the same name in two folders have their own backups');
 });
 

@@ -121,7 +121,9 @@ def test_a_training_record_writes_a_short_card_without_history_labels(tmp_path):
     assert "steps per run 100, 101, 300" in card
     assert "python3 -m training.train --all" in card and "/x/training/train.py" not in card
     assert "0.800 (12 of 15)" in card
-    assert f"| {member} | `python3 -m training.train --all --out {member}` | 7 | 300 x 64, 10.0 |" in card
+    # folders outside the repository are named without their machine location (training/paths.py)
+    assert "| member | `python3 -m training.train --all --out member` | 7 | 300 x 64, 10.0 |" in card
+    assert str(tmp_path) not in card
     # written again without the checkpoint, the training section is kept as it was
     before = card
     assert model_card.main(["--models", str(models)]) == 0
@@ -151,5 +153,16 @@ def test_a_history_label_in_a_source_stops_the_card(tmp_path):
     info["weights"] = {"stage2_k2": "rou" + "nd 5 of the chain"}
     (models / "export_info.json").write_text(json.dumps(info))
     with pytest.raises(SystemExit, match="history labels"):
+        model_card.main(["--ckpt", str(ckpt), "--models", str(models)])
+    assert not (models / "MODEL_CARD.md").exists()
+
+
+def test_a_machine_path_in_a_source_stops_the_card(tmp_path):
+    models = _models(tmp_path, [])
+    ckpt = _ckpt(tmp_path, "ckpt")
+    info = json.loads((models / "export_info.json").read_text())
+    info["weights"] = {"stage2_k2": "finished in /scratch/run7/stage2_k2.pt"}
+    (models / "export_info.json").write_text(json.dumps(info))
+    with pytest.raises(SystemExit, match="machine paths"):
         model_card.main(["--ckpt", str(ckpt), "--models", str(models)])
     assert not (models / "MODEL_CARD.md").exists()
