@@ -2,6 +2,7 @@
 folder's weights. Its own module so that export, evaluation, the committee, the kind prior and the
 fine-tunes can all load checkpoints without importing each other (or train.py).
 """
+
 from __future__ import annotations
 
 import json

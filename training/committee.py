@@ -9,6 +9,7 @@ log-softmaxes of MAIN's kind head and every member's; the kind prior's bias is a
 to a single head's logits. Members read the same inputs as the procedure
 encoder, so the runtime feeds kind_members.onnx what it fed procedure_encoder.onnx.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -44,8 +45,10 @@ def load_members(main_ckpt: Path, member_ckpts: list[Path]) -> list[nn.Module]:
                 raise MemberError(f"{ckpt / f} missing: a member is a finished training checkpoint folder")
         tok = torch.load(ckpt / "tokenizer_vq.pt")["state"]["model"]
         if tok.keys() != main_tok.keys() or any(not torch.equal(tok[k], main_tok[k]) for k in tok):
-            raise MemberError(f"{ckpt}: its tokenizer differs from {main_ckpt}'s; members must share the main "
-                              f"checkpoint's tokenizer (train them from it with --stage2-init)")
+            raise MemberError(
+                f"{ckpt}: its tokenizer differs from {main_ckpt}'s; members must share the main "
+                f"checkpoint's tokenizer (train them from it with --stage2-init)"
+            )
         if (ckpt / "vocab.json").read_text() != main_vocab:
             raise MemberError(f"{ckpt}: its vocabulary differs from {main_ckpt}'s")
         encoders.append(load_trained(ckpt, "k2")[3])
@@ -61,8 +64,16 @@ class ExportKindMembers(nn.Module):
             raise ValueError("a kind committee needs at least one member")
         self.encoders = nn.ModuleList(encoders)
 
-    def forward(self, before_features: torch.Tensor, after_features: torch.Tensor,
-                before_image: torch.Tensor, after_image: torch.Tensor, context: torch.Tensor) -> torch.Tensor:
-        out = [F.log_softmax(e.stage2(before_features, after_features, before_image, after_image, context=context)[2], -1)
-               for e in self.encoders]
+    def forward(
+        self,
+        before_features: torch.Tensor,
+        after_features: torch.Tensor,
+        before_image: torch.Tensor,
+        after_image: torch.Tensor,
+        context: torch.Tensor,
+    ) -> torch.Tensor:
+        out = [
+            F.log_softmax(e.stage2(before_features, after_features, before_image, after_image, context=context)[2], -1)
+            for e in self.encoders
+        ]
         return torch.stack(out, 1)

@@ -3,10 +3,11 @@
 Sizes that the TypeScript runtime relies on come from models/contract.json (read, never duplicated);
 everything else (widths, step counts, learning rates) is a training choice and lives here.
 """
+
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, asdict, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -18,21 +19,21 @@ def load_contract(path: Path = CONTRACT_PATH) -> dict:
     try:
         return json.loads(Path(path).read_text())
     except (OSError, json.JSONDecodeError) as err:
-        raise SystemExit(f"cannot read the ONNX contract {path}: {err}")
+        raise SystemExit(f"cannot read the ONNX contract {path}: {err}") from err
 
 
 CONTRACT = load_contract()
-IMAGE_SIZE: int = CONTRACT["image"]["size"]          # 96
-PATCH: int = CONTRACT["patch"]                       # 16
-GRID: int = CONTRACT["grid"]                         # 6
-N_I: int = CONTRACT["n_I"]                           # 36 patches per frame
-FEAT_DIM: int = CONTRACT["feat_dim"]                 # 64, backbone feature width
-CODEBOOK: int = CONTRACT["codebook_size"]            # 256
-K: int = CONTRACT["k"]                               # 2 procedure queries sets / keyframes
-D_MODEL: int = CONTRACT["d_model"]                   # 128
-DECODER_LAYERS: int = CONTRACT["decoder_layers"]     # 2
-MAX_TOKENS: int = CONTRACT["max_caption_tokens"]     # 24 = <bos> + at most 22 words + <eos>
-N_INTERMEDIATE: int = CONTRACT["n_intermediate"]     # 7
+IMAGE_SIZE: int = CONTRACT["image"]["size"]  # 96
+PATCH: int = CONTRACT["patch"]  # 16
+GRID: int = CONTRACT["grid"]  # 6
+N_I: int = CONTRACT["n_I"]  # 36 patches per frame
+FEAT_DIM: int = CONTRACT["feat_dim"]  # 64, backbone feature width
+CODEBOOK: int = CONTRACT["codebook_size"]  # 256
+K: int = CONTRACT["k"]  # 2 procedure queries sets / keyframes
+D_MODEL: int = CONTRACT["d_model"]  # 128
+DECODER_LAYERS: int = CONTRACT["decoder_layers"]  # 2
+MAX_TOKENS: int = CONTRACT["max_caption_tokens"]  # 24 = <bos> + at most 22 words + <eos>
+N_INTERMEDIATE: int = CONTRACT["n_intermediate"]  # 7
 KINDS: list[str] = CONTRACT["kinds"]
 SPECIALS: dict[str, int] = CONTRACT["special_tokens"]
 PAD, BOS, EOS, UNK = SPECIALS["<pad>"], SPECIALS["<bos>"], SPECIALS["<eos>"], SPECIALS["<unk>"]
@@ -88,7 +89,7 @@ class TrainConfig:
     val_every: int = 250
     val_samples: int = 400
     checkpoint_every: int = 50
-    max_stage1_samples: int = 3000   # explicit procedures (with interpolated frames) are built for at most this many
+    max_stage1_samples: int = 3000  # explicit procedures (with interpolated frames) are built for at most this many
     threads: int = 2
     tokenizer_vq_minutes: float = 0.0
     stage2_init: str = ""
@@ -111,7 +112,11 @@ def smoke_config(seed: int = 1234) -> TrainConfig:
         interpolator_gate=PhaseBudget(steps=12, batch=8, lr=3e-3, warmup=2),
         stage1=PhaseBudget(steps=24, batch=16, lr=1e-3, warmup=4),
         stage2=PhaseBudget(steps=40, batch=16, lr=2e-3, warmup=5),
-        val_every=20, val_samples=48, checkpoint_every=20, max_stage1_samples=200, kind_prior_steps=60,
+        val_every=20,
+        val_samples=48,
+        checkpoint_every=20,
+        max_stage1_samples=200,
+        kind_prior_steps=60,
     )
 
 
@@ -120,10 +125,19 @@ def smoke_config(seed: int = 1234) -> TrainConfig:
 # parts that have no cap (measured on the 2-core machine with nine train shards, ~150k samples),
 # add up to under 180 minutes.
 FULL_STEPS = {"tokenizer": 2000, "interpolator": 3000, "interpolator_gate": 1500, "stage1": 1500, "stage2": 20000}
-FULL_MINUTES = {"tokenizer": 6.0, "tokenizer_vq": 2.0, "interpolator": 25.0, "interpolator_gate": 5.0,
-                "stage1": 6.0, "stage2": 105.0}
-UNCAPPED_MINUTES = {"vocabulary and feature caches": 5.0, "kind prior (1500 full-batch steps)": 17.0,
-                    "validation passes": 3.0}
+FULL_MINUTES = {
+    "tokenizer": 6.0,
+    "tokenizer_vq": 2.0,
+    "interpolator": 25.0,
+    "interpolator_gate": 5.0,
+    "stage1": 6.0,
+    "stage2": 105.0,
+}
+UNCAPPED_MINUTES = {
+    "vocabulary and feature caches": 5.0,
+    "kind prior (1500 full-batch steps)": 17.0,
+    "validation passes": 3.0,
+}
 FULL_BUDGET_MINUTES = 180.0
 
 
@@ -134,8 +148,9 @@ def full_config(seed: int = 1234) -> TrainConfig:
 
 
 # the TrainConfig fields that are a phase's budget (what --steps, --minutes, --batch and --lr name)
-PHASES: tuple[str, ...] = tuple(name for name, value in asdict(TrainConfig()).items()
-                                if isinstance(value, dict) and "steps" in value)
+PHASES: tuple[str, ...] = tuple(
+    name for name, value in asdict(TrainConfig()).items() if isinstance(value, dict) and "steps" in value
+)
 
 
 def with_budget(cfg: TrainConfig, budget_field: str, **phase_values) -> TrainConfig:

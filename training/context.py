@@ -12,6 +12,7 @@ fusion weight w on the validation split with CKPT's k2 kind head (fused logits =
 w * log p_prior), and writes CKPT/kind_prior.pt. training/export.py exports it as kind_prior.onnx, whose
 output kind_bias = w * log p_prior is what the runtime adds to kind_logits.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,7 +33,7 @@ from .data import CropSet, DataError, read_jsonl, to_tensor
 from .encode import context_stats
 
 CONTEXT_FEATURES: list[str] = C.CONTRACT["context_features"]
-FUSION_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)   # the grid searched on val
+FUSION_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)  # the grid searched on val
 HIDDEN = 128
 STEPS = 1500
 LR = 3e-3
@@ -47,8 +48,14 @@ class KindPrior(nn.Module):
         self.register_buffer("mean", torch.zeros(n) if mean is None else mean.float())
         self.register_buffer("std", torch.ones(n) if std is None else std.float())
         self.register_buffer("weight", torch.tensor(float(weight)))
-        self.mlp = nn.Sequential(nn.Linear(n, HIDDEN), nn.GELU(), nn.Dropout(0.2),
-                                 nn.Linear(HIDDEN, HIDDEN), nn.GELU(), nn.Linear(HIDDEN, len(C.KINDS)))
+        self.mlp = nn.Sequential(
+            nn.Linear(n, HIDDEN),
+            nn.GELU(),
+            nn.Dropout(0.2),
+            nn.Linear(HIDDEN, HIDDEN),
+            nn.GELU(),
+            nn.Linear(HIDDEN, len(C.KINDS)),
+        )
 
     def log_probs(self, context: torch.Tensor) -> torch.Tensor:
         return F.log_softmax(self.mlp((context - self.mean) / self.std), dim=-1)
@@ -87,8 +94,10 @@ def load_context(split_dir: Path) -> tuple[np.ndarray, np.ndarray, list[int]]:
     rows = read_jsonl(split_dir / "crops.jsonl")
     feats = np.load(path)
     if feats.shape != (len(rows), len(CONTEXT_FEATURES)):
-        raise DataError(f"{path}: shape {feats.shape}, expected ({len(rows)}, {len(CONTEXT_FEATURES)}): "
-                        f"made for another crops file or another feature list; run npm run context again with --force")
+        raise DataError(
+            f"{path}: shape {feats.shape}, expected ({len(rows)}, {len(CONTEXT_FEATURES)}): "
+            f"made for another crops file or another feature list; run npm run context again with --force"
+        )
     keep = model_rows(rows)
     kinds = np.array([C.KINDS.index(rows[i]["kind"]) for i in keep], dtype=np.int64)
     return feats[keep].astype(np.float32), kinds, keep
@@ -123,22 +132,26 @@ def head_logits(ckpt: Path, split_dir: Path, rows_idx: list[int], members: list[
     context = torch.from_numpy(np.load(split_dir / "crops.context.npy")[rows_idx]).float()
     out = []
     for lo in range(0, len(rows_idx), 128):
-        px = torch.stack([to_tensor(ds.pairs[rows[i]["index"]]) for i in rows_idx[lo:lo + 128]])
+        px = torch.stack([to_tensor(ds.pairs[rows[i]["index"]]) for i in rows_idx[lo : lo + 128]])
         n = px.shape[0]
         f, _ = tok.encode(px.reshape(n * 2, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
         f = f.reshape(n, 2, C.N_I, C.FEAT_DIM)
-        own = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], None, context=context[lo:lo + 128])[2]
+        own = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], None, context=context[lo : lo + 128])[2]
         if voters:
-            votes = [m.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], None, context=context[lo:lo + 128])[2] for m in voters]
+            votes = [
+                m.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], None, context=context[lo : lo + 128])[2] for m in voters
+            ]
             own = committee_logits(own, votes)
         out.append(own)
     return torch.cat(out)
 
 
-def fit_kind_prior(data: Path, extra_train: list[Path], ckpt: Path, seed: int, steps: int = STEPS,
-                   members: list[Path] | None = None) -> dict:
-    """Trains the prior (an MLP) on every training shard, picks the fusion weight on val with CKPT's kind head (or its committee with `members`), saves
-    CKPT/kind_prior.pt; returns its summary. Raises DataError when context features are missing."""
+def fit_kind_prior(
+    data: Path, extra_train: list[Path], ckpt: Path, seed: int, steps: int = STEPS, members: list[Path] | None = None
+) -> dict:
+    """Trains the prior (an MLP) on every training shard, picks the fusion weight on val with CKPT's kind head
+    (or its committee with `members`), saves CKPT/kind_prior.pt; returns its summary. Raises DataError when
+    context features are missing."""
     t0 = time.time()
     parts = [load_context(d) for d in [data / "train", *extra_train]]
     xv, yv, val_rows = load_context(data / "val")
@@ -151,14 +164,22 @@ def fit_kind_prior(data: Path, extra_train: list[Path], ckpt: Path, seed: int, s
     head = head_logits(ckpt, data / "val", val_rows, members)
     yv_t = torch.from_numpy(yv)
     grid = {w: float(((head + w * prior_val_lp).argmax(1) == yv_t).float().mean()) for w in FUSION_WEIGHTS}
-    best = max(FUSION_WEIGHTS, key=lambda w: (grid[w], -w))    # ties: the smaller weight
+    best = max(FUSION_WEIGHTS, key=lambda w: (grid[w], -w))  # ties: the smaller weight
     model.weight.fill_(best)
-    summary = {"model": "mlp", "train_rows": int(len(y)), "val_rows": int(len(yv)), "seed": seed,
-               "prior_alone_train_accuracy": prior_train,
-               "prior_alone_val_accuracy": float((prior_val_lp.argmax(1) == yv_t).float().mean()),
-               "head_val_accuracy": grid[0.0], "val_accuracy_by_weight": {str(k): v for k, v in grid.items()},
-               "weight": best, "train_seconds": round(time.time() - t0, 1), "argv": sys.argv,
-               "fused_with": "committee of " + ", ".join(str(m) for m in [ckpt, *members]) if members else str(ckpt)}
+    summary = {
+        "model": "mlp",
+        "train_rows": int(len(y)),
+        "val_rows": int(len(yv)),
+        "seed": seed,
+        "prior_alone_train_accuracy": prior_train,
+        "prior_alone_val_accuracy": float((prior_val_lp.argmax(1) == yv_t).float().mean()),
+        "head_val_accuracy": grid[0.0],
+        "val_accuracy_by_weight": {str(k): v for k, v in grid.items()},
+        "weight": best,
+        "train_seconds": round(time.time() - t0, 1),
+        "argv": sys.argv,
+        "fused_with": "committee of " + ", ".join(str(m) for m in [ckpt, *members]) if members else str(ckpt),
+    }
     summary["steps"] = steps
     torch.save({"state": model.state_dict(), "summary": summary}, ckpt / "kind_prior.pt")
     return summary
@@ -168,16 +189,23 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", required=True, help="corpus folder with train/ and val/ (crops + crops.context.npy)")
     ap.add_argument("--extra-train", action="append", default=[], help="more training shards (crops folders)")
-    ap.add_argument("--ckpt", required=True, help="checkpoint folder with the trained stage 2 (k2); kind_prior.pt goes there")
+    ap.add_argument(
+        "--ckpt", required=True, help="checkpoint folder with the trained stage 2 (k2); kind_prior.pt goes there"
+    )
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--steps", type=int, default=STEPS, help="full-batch steps")
-    ap.add_argument("--members", action="append", default=[],
-                    help="kind committee members (training/committee.py): the fusion weight is picked with the committee's logits")
+    ap.add_argument(
+        "--members",
+        action="append",
+        default=[],
+        help="kind committee members (training/committee.py): the fusion weight is picked with the committee's logits",
+    )
     a = ap.parse_args(argv)
-    torch.set_num_threads(1)    # the prior's figures were made on one thread
+    torch.set_num_threads(1)  # the prior's figures were made on one thread
     try:
-        summary = fit_kind_prior(Path(a.data), [Path(d) for d in a.extra_train], Path(a.ckpt), a.seed, a.steps,
-                                 [Path(m) for m in a.members])
+        summary = fit_kind_prior(
+            Path(a.data), [Path(d) for d in a.extra_train], Path(a.ckpt), a.seed, a.steps, [Path(m) for m in a.members]
+        )
     except DataError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -3,6 +3,7 @@ the data engine is still rendering the rest) into one crops set.
 
   /usr/bin/python3 -m training.corpus merge --out DIR/crops DIR/partA DIR/partB ...
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,14 +37,16 @@ def merge(prefixes: list[Path], out: Path) -> dict:
             frame_parts.append(frames)
             n_frames += frames.shape[0]
     out.parent.mkdir(parents=True, exist_ok=True)
-    for name, parts, total, tail in (("pairs", pair_parts, n_pairs, (2, IMAGE_SIZE, IMAGE_SIZE, 3)),
-                                     ("frames", frame_parts, n_frames, (N_INTERMEDIATE, IMAGE_SIZE, IMAGE_SIZE, 3))):
+    for name, parts, total, tail in (
+        ("pairs", pair_parts, n_pairs, (2, IMAGE_SIZE, IMAGE_SIZE, 3)),
+        ("frames", frame_parts, n_frames, (N_INTERMEDIATE, IMAGE_SIZE, IMAGE_SIZE, 3)),
+    ):
         dst = np.lib.format.open_memmap(f"{out}.{name}.npy.tmp", mode="w+", dtype=np.uint8, shape=(total, *tail))
         at = 0
         for part in parts:
             for lo in range(0, part.shape[0], 2000):
-                chunk = np.asarray(part[lo:lo + 2000])
-                dst[at:at + chunk.shape[0]] = chunk
+                chunk = np.asarray(part[lo : lo + 2000])
+                dst[at : at + chunk.shape[0]] = chunk
                 at += chunk.shape[0]
         dst.flush()
         del dst

@@ -7,6 +7,7 @@ Layout expected under --data DIR, one folder per split:
   DIR/<split>/crops.pairs.npy           uint8 [N,2,96,96,3] before, after
   DIR/<split>/crops.frames.npy          uint8 [M,7,96,96,3] true intermediate frames (rows by frames_index)
 """
+
 from __future__ import annotations
 
 import json
@@ -52,7 +53,9 @@ def load_npy(path: Path, expect_tail: tuple[int, ...]) -> np.ndarray:
     except (ValueError, OSError) as err:
         raise DataError(f"{path}: not a readable .npy array ({err})") from None
     if arr.dtype != np.uint8 or tuple(arr.shape[1:]) != expect_tail:
-        raise DataError(f"{path}: expected uint8 [N,{','.join(map(str, expect_tail))}], got {arr.dtype} {list(arr.shape)}")
+        raise DataError(
+            f"{path}: expected uint8 [N,{','.join(map(str, expect_tail))}], got {arr.dtype} {list(arr.shape)}"
+        )
     return arr
 
 
@@ -68,9 +71,11 @@ class Vocab:
         return len(self.tokens)
 
     @classmethod
-    def build(cls, captions: list[str], min_count: int = 1) -> "Vocab":
+    def build(cls, captions: list[str], min_count: int = 1) -> Vocab:
         counts = Counter(w for c in captions for w in words(c))
-        ordered = sorted((w for w, n in counts.items() if n >= min_count and w not in SPECIALS), key=lambda w: (-counts[w], w))
+        ordered = sorted(
+            (w for w, n in counts.items() if n >= min_count and w not in SPECIALS), key=lambda w: (-counts[w], w)
+        )
         specials = sorted(SPECIALS, key=SPECIALS.get)
         return cls(specials + ordered)
 
@@ -89,11 +94,13 @@ class Vocab:
         return " ".join(out)
 
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps({"tokens": self.tokens, "special_tokens": SPECIALS,
-                                    "max_caption_tokens": MAX_TOKENS}, indent=0) + "\n")
+        path.write_text(
+            json.dumps({"tokens": self.tokens, "special_tokens": SPECIALS, "max_caption_tokens": MAX_TOKENS}, indent=0)
+            + "\n"
+        )
 
     @classmethod
-    def load(cls, path: Path) -> "Vocab":
+    def load(cls, path: Path) -> Vocab:
         try:
             return cls(json.loads(Path(path).read_text())["tokens"])
         except (OSError, KeyError, json.JSONDecodeError) as err:
@@ -107,17 +114,22 @@ class Sample:
     region_index: int
     kind: int
     captions: list[str]
-    frames_row: int          # row in frames.npy or -1
+    frames_row: int  # row in frames.npy or -1
     whole_screen: bool
-    shard: int = 0           # which folder of the set (0 = split_dir, then the extra folders in order)
-    row: int = 0             # line of crops.jsonl (and row of crops.context.npy) in its folder
+    shard: int = 0  # which folder of the set (0 = split_dir, then the extra folders in order)
+    row: int = 0  # line of crops.jsonl (and row of crops.context.npy) in its folder
 
 
 class CropSet:
     """One split's crops: samples (metadata) + memory-mapped uint8 images."""
 
-    def __init__(self, split_dir: Path, limit_pairs: int | None = None, skip_sources: tuple[str, ...] = (),
-                 extra_dirs: tuple[Path, ...] = ()) -> None:
+    def __init__(
+        self,
+        split_dir: Path,
+        limit_pairs: int | None = None,
+        skip_sources: tuple[str, ...] = (),
+        extra_dirs: tuple[Path, ...] = (),
+    ) -> None:
         """skip_sources: crop sources left out (training leaves out "unmatched": differences that no
         change record explains have no trustworthy label). extra_dirs: more folders of the same layout
         whose samples are appended (a second rendered shard of the training split); limit_pairs applies
@@ -144,8 +156,10 @@ class CropSet:
         context_path = split_dir / "crops.context.npy"
         context = np.load(context_path, mmap_mode="r") if context_path.is_file() else None
         if context is not None and context.shape != (len(rows), CONTEXT_SIZE):
-            raise DataError(f"{context_path}: shape {context.shape}, expected ({len(rows)}, {CONTEXT_SIZE}): made for "
-                            f"another crops file or feature list; run npm run context again with --force")
+            raise DataError(
+                f"{context_path}: shape {context.shape}, expected ({len(rows)}, {CONTEXT_SIZE}): made for "
+                f"another crops file or feature list; run npm run context again with --force"
+            )
         self._contexts.append(context)
         keep_pairs: set[str] | None = None
         if limit_pairs is not None:
@@ -169,8 +183,19 @@ class CropSet:
             caps = [c for c in r.get("captions", []) if isinstance(c, str) and c.strip()]
             if not caps:
                 raise DataError(f"{where}: sample has no reference captions")
-            self.samples.append(Sample(idx, str(r["pair_id"]), int(r.get("region_index", 0)), kind, caps, row,
-                                       bool(r.get("whole_screen", False)), shard, n))
+            self.samples.append(
+                Sample(
+                    idx,
+                    str(r["pair_id"]),
+                    int(r.get("region_index", 0)),
+                    kind,
+                    caps,
+                    row,
+                    bool(r.get("whole_screen", False)),
+                    shard,
+                    n,
+                )
+            )
 
     def __len__(self) -> int:
         return len(self.samples)
@@ -192,8 +217,10 @@ class CropSet:
             context = self._contexts[s.shard]
             if context is None:
                 crops = self.dirs[s.shard] / "crops.jsonl"
-                raise DataError(f"{self.dirs[s.shard] / 'crops.context.npy'} missing: run "
-                                f"`npm run --silent context -- --crops {crops}`")
+                raise DataError(
+                    f"{self.dirs[s.shard] / 'crops.context.npy'} missing: run "
+                    f"`npm run --silent context -- --crops {crops}`"
+                )
             out[j] = context[s.row]
         return torch.from_numpy(out)
 

@@ -6,6 +6,7 @@ one token with a self-attention key/value cache (exported as decoder_step.onnx; 
 and beam search call it once per token). Keys/values are cached per layer with the heads merged:
 past_key/past_value [layers, B, T, d].
 """
+
 from __future__ import annotations
 
 import math
@@ -68,19 +69,26 @@ class DecoderLayer(nn.Module):
 
 
 class CaptionDecoder(nn.Module):
-    def __init__(self, vocab_size: int, d: int = D_MODEL, layers: int = DECODER_LAYERS, heads: int = 4,
-                 ffn: int = 384, dropout: float = 0.1) -> None:
+    def __init__(
+        self,
+        vocab_size: int,
+        d: int = D_MODEL,
+        layers: int = DECODER_LAYERS,
+        heads: int = 4,
+        ffn: int = 384,
+        dropout: float = 0.1,
+    ) -> None:
         super().__init__()
         self.d, self.vocab_size = d, vocab_size
         self.tok_emb = nn.Embedding(vocab_size, d)
-        nn.init.normal_(self.tok_emb.weight, std=d ** -0.5)
+        nn.init.normal_(self.tok_emb.weight, std=d**-0.5)
         self.pos_emb = nn.Embedding(MAX_TOKENS, d)
         self.layers = nn.ModuleList([DecoderLayer(d, heads, ffn, dropout) for _ in range(layers)])
         self.final_norm = nn.LayerNorm(d)
         self.emb_dropout = nn.Dropout(dropout)
 
     def _logits(self, x: torch.Tensor) -> torch.Tensor:
-        return self.final_norm(x) @ self.tok_emb.weight.t()     # tied output projection
+        return self.final_norm(x) @ self.tok_emb.weight.t()  # tied output projection
 
     def forward(self, tokens: torch.Tensor, memory: torch.Tensor) -> torch.Tensor:
         """tokens [B,T] (<bos> first), memory [B,M,d] -> logits [B,T,V] for the next token at each place."""
@@ -91,8 +99,15 @@ class CaptionDecoder(nn.Module):
             x = layer(x, memory, causal)
         return self._logits(x)
 
-    def step(self, token: torch.Tensor, step: torch.Tensor, memory: torch.Tensor,
-             past_key: torch.Tensor, past_value: torch.Tensor, cross_kvs=None):
+    def step(
+        self,
+        token: torch.Tensor,
+        step: torch.Tensor,
+        memory: torch.Tensor,
+        past_key: torch.Tensor,
+        past_value: torch.Tensor,
+        cross_kvs=None,
+    ):
         """token [B,1] int64, step [1] int64 (position of token), memory [B,M,d],
         past_key/past_value [L,B,T,d] -> (logits [B,V], present_key [L,B,T+1,d], present_value)."""
         x = self.tok_emb(token) + self.pos_emb(step).unsqueeze(0)
@@ -115,8 +130,9 @@ def caption_loss(decoder: CaptionDecoder, memory: torch.Tensor, tokens: torch.Te
     """tokens [B,T] = <bos> w1 .. <eos> <pad>..; teacher forcing, label smoothing, <pad> ignored."""
     logits = decoder(tokens[:, :-1], memory)
     target = tokens[:, 1:]
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1),
-                           ignore_index=PAD, label_smoothing=smoothing)
+    return F.cross_entropy(
+        logits.reshape(-1, logits.shape[-1]), target.reshape(-1), ignore_index=PAD, label_smoothing=smoothing
+    )
 
 
 @torch.no_grad()
@@ -145,8 +161,9 @@ def greedy_decode(decoder: CaptionDecoder, memory: torch.Tensor, max_tokens: int
 
 
 @torch.no_grad()
-def beam_decode(decoder: CaptionDecoder, memory: torch.Tensor, width: int = 3,
-                max_tokens: int = MAX_TOKENS) -> list[list[int]]:
+def beam_decode(
+    decoder: CaptionDecoder, memory: torch.Tensor, width: int = 3, max_tokens: int = MAX_TOKENS
+) -> list[list[int]]:
     """Beam search, all samples and beams in one batch (rows b*width .. b*width+width-1 are sample b's
     beams; src/core/procap/decode.ts beamSearch does the same): score = sum of log-probabilities; each
     beam proposes its `width` best next tokens, the candidates are ranked (stable), those ending in <eos>
@@ -172,8 +189,11 @@ def beam_decode(decoder: CaptionDecoder, memory: torch.Tensor, width: int = 3,
         for b in range(batch):
             if closed[b]:
                 continue
-            candidates = [(score + lp, i, tok) for i, (score, _) in enumerate(alive[b])
-                          for lp, tok in zip(top_values[b * w + i], top_indices[b * w + i])]
+            candidates = [
+                (score + lp, i, tok)
+                for i, (score, _) in enumerate(alive[b])
+                for lp, tok in zip(top_values[b * w + i], top_indices[b * w + i], strict=True)
+            ]
             candidates.sort(key=lambda c: -c[0])
             keep: list[tuple[float, list[int], int]] = []
             for score, i, tok in candidates:

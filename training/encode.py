@@ -22,6 +22,7 @@ src/core/motion.ts) is embedded by a small MLP and added to every stage-2 token 
 alone cannot tell a resize from a spacing change or a reflow from a move, and the captions need it as
 much as the kind head. Its last layer starts at zero, so an encoder trained without it is unchanged.
 """
+
 from __future__ import annotations
 
 import math
@@ -66,15 +67,22 @@ class EncoderBlock(nn.Module):
 
 
 class ProcedureEncoder(nn.Module):
-    def __init__(self, vocab_size: int, k: int, layers: int = 3, heads: int = 4, ffn: int = 384,
-                 dropout: float = 0.1, d: int = D_MODEL) -> None:
+    def __init__(
+        self,
+        vocab_size: int,
+        k: int,
+        layers: int = 3,
+        heads: int = 4,
+        ffn: int = 384,
+        dropout: float = 0.1,
+        d: int = D_MODEL,
+    ) -> None:
         super().__init__()
         self.k, self.d = k, d
         self.feat_in = nn.Sequential(nn.LayerNorm(FEAT_DIM), nn.Linear(FEAT_DIM, d))
         self.diff_in = nn.Linear(FEAT_DIM, d)
         # stage 2: pixels of one end + (after - before) pixels -> one d-vector per 16 px patch
-        self.pixel_stem = nn.Sequential(nn.Conv2d(6, 48, 4, stride=4), nn.GELU(),
-                                        nn.Conv2d(48, d, 4, stride=4))
+        self.pixel_stem = nn.Sequential(nn.Conv2d(6, 48, 4, stride=4), nn.GELU(), nn.Conv2d(48, d, 4, stride=4))
         # stage 2: layout context [B,55] -> one d-vector added to every token (zero at the start)
         self.context_in = nn.Sequential(nn.Linear(CONTEXT_SIZE, d), nn.GELU(), nn.Linear(d, d))
         nn.init.zeros_(self.context_in[2].weight)
@@ -113,7 +121,7 @@ class ProcedureEncoder(nn.Module):
     def position(self, n_frames: int) -> torch.Tensor:
         """[(n_frames)*n_I, d]: time + row + column embedding, time-major then row-major."""
         times = torch.arange(n_frames, device=self.patch_rows.device).repeat_interleave(N_I)
-        space = self.row_emb(self.patch_rows) + self.col_emb(self.patch_cols)     # [36,d]
+        space = self.row_emb(self.patch_rows) + self.col_emb(self.patch_cols)  # [36,d]
         return self.time_emb(times) + space.repeat(n_frames, 1)
 
     def _run(self, x: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
@@ -124,7 +132,7 @@ class ProcedureEncoder(nn.Module):
     # ---- stage 2 ------------------------------------------------------------------------------
     def pixel_tokens(self, image: torch.Tensor, pixel_diff: torch.Tensor) -> torch.Tensor:
         """image, pixel_diff [B,3,96,96] -> [B,36,d] (row-major patches, like the features)."""
-        x = self.pixel_stem(torch.cat([image * 2.0 - 1.0, pixel_diff * 4.0], dim=1))   # [B,d,6,6]
+        x = self.pixel_stem(torch.cat([image * 2.0 - 1.0, pixel_diff * 4.0], dim=1))  # [B,d,6,6]
         return x.flatten(2).transpose(1, 2)
 
     def context_vector(self, context: torch.Tensor) -> torch.Tensor:
@@ -132,9 +140,15 @@ class ProcedureEncoder(nn.Module):
         z = ((context - self.context_mean) / self.context_std).clamp(-8.0, 8.0)
         return self.context_in(z)
 
-    def stage2(self, before: torch.Tensor, after: torch.Tensor, before_image: torch.Tensor,
-               after_image: torch.Tensor, explicit: torch.Tensor | None = None,
-               context: torch.Tensor | None = None):
+    def stage2(
+        self,
+        before: torch.Tensor,
+        after: torch.Tensor,
+        before_image: torch.Tensor,
+        after_image: torch.Tensor,
+        explicit: torch.Tensor | None = None,
+        context: torch.Tensor | None = None,
+    ):
         """before/after [B,36,64] features; before_image/after_image [B,3,96,96] crops in [0,1];
         explicit [B,k,36,64] keyframe features instead of the queries (the 'explicit' ablation) or
         None; context [B,55] the layout features (None: none added, as before contract v3).
@@ -154,7 +168,7 @@ class ProcedureEncoder(nn.Module):
         hidden = self._run(x)
         memory = self.memory_mlp(hidden)
         kind_logits = self.kind_head(hidden.mean(dim=1))
-        query_logits = self.msm_head(hidden[:, N_I:N_I + self.k * N_I])
+        query_logits = self.msm_head(hidden[:, N_I : N_I + self.k * N_I])
         return hidden, memory, kind_logits, query_logits
 
     # ---- stage 1 ------------------------------------------------------------------------------
@@ -163,25 +177,40 @@ class ProcedureEncoder(nn.Module):
         token ids (<pad> = 0 is ignored by attention). Returns (code logits at every frame position
         [B,(k+2)*36,256], align logit [B], consistency logit [B])."""
         b, f = frames.shape[:2]
-        tokens = self.feat_in(frames)                                             # [B,F,36,d]
+        tokens = self.feat_in(frames)  # [B,F,36,d]
         # difference signal only where both end patches are visible (it would leak masked content)
-        visible_ends = (~masked[:, :N_I]) & (~masked[:, (f - 1) * N_I:])
-        diff = self.diff_in((frames[:, -1] - frames[:, 0]) * self.diff_scale) * visible_ends.unsqueeze(-1).to(tokens.dtype)
-        tokens = torch.cat([tokens[:, :1] + diff.unsqueeze(1), tokens[:, 1:f - 1], tokens[:, f - 1:] + diff.unsqueeze(1)], 1)
+        visible_ends = (~masked[:, :N_I]) & (~masked[:, (f - 1) * N_I :])
+        diff = self.diff_in((frames[:, -1] - frames[:, 0]) * self.diff_scale) * visible_ends.unsqueeze(-1).to(
+            tokens.dtype
+        )
+        tokens = torch.cat(
+            [tokens[:, :1] + diff.unsqueeze(1), tokens[:, 1 : f - 1], tokens[:, f - 1 :] + diff.unsqueeze(1)], 1
+        )
         tokens = tokens.reshape(b, f * N_I, self.d)
         tokens = torch.where(masked.unsqueeze(-1), self.mask_emb.view(1, 1, -1).expand_as(tokens), tokens)
         tokens = tokens + self.position(f)
         t = caption.shape[1]
         text = self.text_emb(caption) + self.text_pos(torch.arange(t))
-        x = torch.cat([self.align_token.view(1, 1, -1).expand(b, 1, self.d), text,
-                       self.csy_token.view(1, 1, -1).expand(b, 1, self.d), tokens], dim=1)
-        pad = torch.cat([torch.zeros(b, 1, dtype=torch.bool), caption == 0,
-                         torch.zeros(b, 1 + f * N_I, dtype=torch.bool)], dim=1)
+        x = torch.cat(
+            [
+                self.align_token.view(1, 1, -1).expand(b, 1, self.d),
+                text,
+                self.csy_token.view(1, 1, -1).expand(b, 1, self.d),
+                tokens,
+            ],
+            dim=1,
+        )
+        pad = torch.cat(
+            [torch.zeros(b, 1, dtype=torch.bool), caption == 0, torch.zeros(b, 1 + f * N_I, dtype=torch.bool)], dim=1
+        )
         bias = torch.zeros(pad.shape, dtype=x.dtype).masked_fill(pad, float("-inf")).view(b, 1, 1, -1)
         hidden = self._run(x, bias)
-        frame_hidden = hidden[:, t + 2:]
-        return self.msm_head(frame_hidden), self.align_head(hidden[:, 0]).squeeze(-1), \
-            self.csy_head(hidden[:, t + 1]).squeeze(-1)
+        frame_hidden = hidden[:, t + 2 :]
+        return (
+            self.msm_head(frame_hidden),
+            self.align_head(hidden[:, 0]).squeeze(-1),
+            self.csy_head(hidden[:, t + 1]).squeeze(-1),
+        )
 
 
 # ---- stage-1 masking schemes (one per sample) ---------------------------------------------------
@@ -209,9 +238,9 @@ def make_masks(batch: int, n_frames: int, gen: torch.Generator) -> torch.Tensor:
         else:
             top, left, h, w = _block_box(gen)
             block = torch.zeros(GRID, GRID, dtype=torch.bool)
-            block[top:top + h, left:left + w] = True
+            block[top : top + h, left : left + w] = True
             masks[i] = (block if u < 0.9 else ~block).unsqueeze(0).expand(n_frames, GRID, GRID)
-        if not masks[i].any():   # at least one target per sample
+        if not masks[i].any():  # at least one target per sample
             masks[i, n_frames // 2, GRID // 2, GRID // 2] = True
     return masks.reshape(batch, n_frames * N_I)
 
@@ -230,7 +259,7 @@ def load_encoder_state(encoder: ProcedureEncoder, state: dict) -> int:
             state[name] = torch.cat([state[name], getattr(encoder, name)[known:]])
     missing, unexpected = encoder.load_state_dict(state, strict=False)
     if unexpected or any(not k.startswith("context_") for k in missing):
-        encoder.load_state_dict(state)      # strict: raises with the full list of mismatches
+        encoder.load_state_dict(state)  # strict: raises with the full list of mismatches
     return known
 
 
@@ -248,8 +277,15 @@ class ExportProcedureEncoder(nn.Module):
         super().__init__()
         self.encoder = encoder
 
-    def forward(self, before_features: torch.Tensor, after_features: torch.Tensor,
-                before_image: torch.Tensor, after_image: torch.Tensor, context: torch.Tensor):
-        _, memory, kind_logits, query_logits = self.encoder.stage2(before_features, after_features,
-                                                                   before_image, after_image, context=context)
+    def forward(
+        self,
+        before_features: torch.Tensor,
+        after_features: torch.Tensor,
+        before_image: torch.Tensor,
+        after_image: torch.Tensor,
+        context: torch.Tensor,
+    ):
+        _, memory, kind_logits, query_logits = self.encoder.stage2(
+            before_features, after_features, before_image, after_image, context=context
+        )
         return memory, kind_logits, query_logits

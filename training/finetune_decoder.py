@@ -35,6 +35,7 @@ OUT becomes a finished checkpoint folder (training.export, training.evaluate acc
 the extended vocabulary, stage2_k2.pt = the frozen encoder + the fine-tuned decoder, and member_N/ folders
 (INIT's committee members with the same extended vocabulary, encoders unchanged), summary.json.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,19 +50,19 @@ import torch
 import torch.nn.functional as F
 
 from . import config as C
+from .checkpoint import load_trained
 from .config import TrainConfig
-from .data import CropSet, DataError, Vocab, to_tensor
+from .data import CropSet, DataError, Vocab
 from .decode import CaptionDecoder, beam_decode, caption_loss, greedy_decode
 from .encode import ProcedureEncoder
-from .checkpoint import load_trained
-from .paths import portable_path
 from .export import export_decoder_step, file_sha256, write_golden
+from .paths import portable_path
 from .train import log, rng_for, run_phase, save_atomic
 
 # ---------------------------------------------------------------------------------------------------
 # configuration
-SLOT_TOKENS = ("<label>", "<old>", "<new>")     # appended in this order (src/data/captions.ts SLOTS)
-NEW_ROW_NOISE = 0.1          # new embedding rows: mean of the word rows + this x their per-dim std x N(0,1)
+SLOT_TOKENS = ("<label>", "<old>", "<new>")  # appended in this order (src/data/captions.ts SLOTS)
+NEW_ROW_NOISE = 0.1  # new embedding rows: mean of the word rows + this x their per-dim std x N(0,1)
 SEED = 1234
 BUDGET = C.PhaseBudget(steps=30000, batch=64, lr=3e-4, warmup=100, minutes=40.0)
 VAL_EVERY = 500
@@ -85,7 +86,7 @@ def grow_rows(weight: torch.Tensor, n_new: int, gen: torch.Generator, noise: flo
     after the specials) + noise x their per-dimension std x N(0,1)."""
     if n_new == 0:
         return weight.clone()
-    words = weight[len(C.SPECIALS):]
+    words = weight[len(C.SPECIALS) :]
     mean, std = words.mean(0), words.std(0)
     new = mean + noise * std * torch.randn(n_new, weight.shape[1], generator=gen)
     return torch.cat([weight, new.to(weight.dtype)], 0)
@@ -146,11 +147,11 @@ def encoder_memory(ds: CropSet, tok, enc: ProcedureEncoder, path: Path, batch: i
     kinds = torch.zeros(n, len(C.KINDS))
     for lo in range(0, n, batch):
         idx = range(lo, min(n, lo + batch))
-        px = ds.image_tensor(idx)                                             # [b,2,3,96,96]
+        px = ds.image_tensor(idx)  # [b,2,3,96,96]
         f, _ = tok.encode(px.reshape(-1, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
         f = f.reshape(len(idx), 2, C.N_I, C.FEAT_DIM)
         _, mem, kl, _ = enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], context=ds.context_tensor(idx))
-        memory[lo:lo + len(idx)], kinds[lo:lo + len(idx)] = mem, kl
+        memory[lo : lo + len(idx)], kinds[lo : lo + len(idx)] = mem, kl
     cache = {"memory": memory, "kind_logits": kinds}
     save_atomic(cache, path)
     log(f"memory {path.name}: {n} samples in {time.time() - t0:.0f}s")
@@ -165,8 +166,11 @@ def usable_references(ds: CropSet, vocab: Vocab) -> tuple[list[list[str]], dict]
         total += len(s.captions)
         dropped += len(s.captions) - len(ok)
         refs.append(ok)
-    return refs, {"references": total, "references_with_unknown_words": dropped,
-                  "samples_without_usable_reference": sum(1 for r in refs if not r)}
+    return refs, {
+        "references": total,
+        "references_with_unknown_words": dropped,
+        "samples_without_usable_reference": sum(1 for r in refs if not r),
+    }
 
 
 def has_slot(words: list[str]) -> bool:
@@ -176,8 +180,15 @@ def has_slot(words: list[str]) -> bool:
 # ---------------------------------------------------------------------------------------------------
 # validation
 @torch.no_grad()
-def validate(dec: CaptionDecoder, memory: torch.Tensor, ds: CropSet, refs: list[list[str]], vocab: Vocab,
-             beam: int = 0, batch: int = 128) -> dict:
+def validate(
+    dec: CaptionDecoder,
+    memory: torch.Tensor,
+    ds: CropSet,
+    refs: list[list[str]],
+    vocab: Vocab,
+    beam: int = 0,
+    batch: int = 128,
+) -> dict:
     """Caption loss (no smoothing, every usable reference), exact-caption rate of the greedy caption
     (against all of a sample's references) and its slot use, split by whether a reference has a slot.
     beam > 0: the same figures for beam search of that width too."""
@@ -185,12 +196,15 @@ def validate(dec: CaptionDecoder, memory: torch.Tensor, ds: CropSet, refs: list[
     losses, n_tok = 0.0, 0
     pairs = [(i, c) for i, rs in enumerate(refs) for c in rs]
     for lo in range(0, len(pairs), batch):
-        chunk = pairs[lo:lo + batch]
+        chunk = pairs[lo : lo + batch]
         tokens = torch.tensor([vocab.encode(c) for _, c in chunk])
         logits = dec(tokens[:, :-1], memory[[i for i, _ in chunk]])
         target = tokens[:, 1:]
-        losses += float(F.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1),
-                                        ignore_index=C.PAD, reduction="sum"))
+        losses += float(
+            F.cross_entropy(
+                logits.reshape(-1, logits.shape[-1]), target.reshape(-1), ignore_index=C.PAD, reduction="sum"
+            )
+        )
         n_tok += int((target != C.PAD).sum())
     out = {"caption_loss": losses / max(1, n_tok)}
     slot_ref = np.array([has_slot(" ".join(s.captions).split()) for s in ds.samples])
@@ -198,8 +212,8 @@ def validate(dec: CaptionDecoder, memory: torch.Tensor, ds: CropSet, refs: list[
     for name, search in searches:
         hyps = []
         for lo in range(0, len(ds), batch):
-            hyps += [vocab.decode(h) for h in search(dec, memory[lo:lo + batch])]
-        exact = np.array([h in s.captions for h, s in zip(hyps, ds.samples)])
+            hyps += [vocab.decode(h) for h in search(dec, memory[lo : lo + batch])]
+        exact = np.array([h in s.captions for h, s in zip(hyps, ds.samples, strict=True)])
         slot_hyp = np.array([has_slot(h.split()) for h in hyps])
         prefix = "" if name == "greedy" else f"{name}_"
         out[f"{prefix}exact"] = float(exact.mean())
@@ -231,12 +245,21 @@ def prepare(init: Path, out: Path, seed: int) -> None:
     # a resumed run starts from these (stage2_k2.pt holds the fine-tuned decoder once the run is done)
     shutil.copy2(out / "stage2_k2.pt", out / "stage2_k2_start.tmp")
     (out / "stage2_k2_start.tmp").replace(out / "stage2_k2_start.pt")
-    log(f"prepare: {out} from {init}: vocabulary {len(old)} -> {len(vocab)} tokens "
-        f"({', '.join(vocab.tokens[len(old):])} at ids {len(old)}-{len(vocab) - 1})")
+    log(
+        f"prepare: {out} from {init}: vocabulary {len(old)} -> {len(vocab)} tokens "
+        f"({', '.join(vocab.tokens[len(old) :])} at ids {len(old)}-{len(vocab) - 1})"
+    )
 
 
-def finetune(init: Path, data: Path, out: Path, budget: C.PhaseBudget, seed: int = SEED, resume: bool = False,
-             cfg: TrainConfig | None = None) -> dict:
+def finetune(
+    init: Path,
+    data: Path,
+    out: Path,
+    budget: C.PhaseBudget,
+    seed: int = SEED,
+    resume: bool = False,
+    cfg: TrainConfig | None = None,
+) -> dict:
     cfg = cfg or TrainConfig(seed=seed)
     cfg.val_every, cfg.checkpoint_every = VAL_EVERY, CHECKPOINT_EVERY
     out.mkdir(parents=True, exist_ok=True)
@@ -274,17 +297,43 @@ def finetune(init: Path, data: Path, out: Path, budget: C.PhaseBudget, seed: int
 
     # resume=True always: run_phase itself continues OUT/decoder_slots.ckpt or skips a finished phase;
     # main() refuses a fresh run over an OUT that holds them
-    result = run_phase(PHASE, list(dec.parameters()), budget, step_fn, out, {"decoder": dec}, cfg,
-                       val_fn=val_fn, resume=True, loss_key="cap")
+    result = run_phase(
+        PHASE,
+        list(dec.parameters()),
+        budget,
+        step_fn,
+        out,
+        {"decoder": dec},
+        cfg,
+        val_fn=val_fn,
+        resume=True,
+        loss_key="cap",
+    )
     final = validate(dec, mem_val, val, val_refs, vocab, beam=C.DEFAULT_BEAM_WIDTH)
     log("val @ end: " + " ".join(f"{k}={v:.4f}" for k, v in final.items()))
     # the frozen encoder is the starting one, bit for bit
     assert all(torch.equal(v, start["state"]["encoder"][k]) for k, v in enc.state_dict().items())
-    save_atomic({"state": {"encoder": enc.state_dict(), "decoder": dec.state_dict()},
-                 "losses": {**result, "decoder_only": True, "init": str(init)}}, out / "stage2_k2.pt")
-    summary.update({"decoder_slots": result, "val_end": final, "train_counts": train_counts, "val_counts": val_counts,
-                    "init": str(init), "data": str(data), "seed": seed, "budget": vars(budget),
-                    "vocab_size": len(vocab), "slot_ids": [vocab.index[t] for t in SLOT_TOKENS]})
+    save_atomic(
+        {
+            "state": {"encoder": enc.state_dict(), "decoder": dec.state_dict()},
+            "losses": {**result, "decoder_only": True, "init": str(init)},
+        },
+        out / "stage2_k2.pt",
+    )
+    summary.update(
+        {
+            "decoder_slots": result,
+            "val_end": final,
+            "train_counts": train_counts,
+            "val_counts": val_counts,
+            "init": str(init),
+            "data": str(data),
+            "seed": seed,
+            "budget": vars(budget),
+            "vocab_size": len(vocab),
+            "slot_ids": [vocab.index[t] for t in SLOT_TOKENS],
+        }
+    )
     summary_path.write_text(json.dumps(summary, indent=1))
     return summary
 
@@ -328,11 +377,18 @@ def export_decoder(ckpt: Path, models_dir: Path, base: Path = C.MODELS_DIR, part
     ins = {k: _golden_tensor(v) for k, v in golden["inputs"].items()}
     memory = _golden_tensor(golden["outputs"]["memory"])
     with torch.no_grad():
-        mine = enc.stage2(ins["before_features"], ins["after_features"], ins["before_image"], ins["after_image"],
-                          context=ins["context"])[1]
+        mine = enc.stage2(
+            ins["before_features"],
+            ins["after_features"],
+            ins["before_image"],
+            ins["after_image"],
+            context=ins["context"],
+        )[1]
     if not torch.allclose(mine, memory, atol=1e-4, rtol=1e-3):
-        raise ValueError(f"{ckpt}'s encoder does not give {models_dir}'s golden memory "
-                         f"(max difference {float((mine - memory).abs().max()):.2e}): another encoder")
+        raise ValueError(
+            f"{ckpt}'s encoder does not give {models_dir}'s golden memory "
+            f"(max difference {float((mine - memory).abs().max()):.2e}): another encoder"
+        )
     for name, case in export_decoder_step(dec, memory, models_dir).items():
         write_golden(models_dir / "golden", name, case)
     vocab.save(models_dir / "vocab.json")
@@ -341,14 +397,20 @@ def export_decoder(ckpt: Path, models_dir: Path, base: Path = C.MODELS_DIR, part
     info["vocab_size"] = len(vocab)
     info.setdefault("onnx_bytes", {})["decoder_step.onnx"] = (models_dir / "decoder_step.onnx").stat().st_size
     info.setdefault("onnx_sha256", {})["decoder_step.onnx"] = file_sha256(models_dir / "decoder_step.onnx")
-    info["onnx_total_mb"] = sum(info["onnx_bytes"].values()) / 2 ** 20
-    info["decoder"] = {"exported_at": time.strftime("%Y-%m-%d %H:%M:%S"), "checkpoint": portable_path(ckpt), "weights": which,
-                       "slot_tokens": {t: vocab.index[t] for t in SLOT_TOKENS},
-                       "note": "decoder_step.onnx, golden/decoder_step*.json and vocab.json from "
-                               "training.finetune_decoder; every other file copied from " + portable_path(base)}
+    info["onnx_total_mb"] = sum(info["onnx_bytes"].values()) / 2**20
+    info["decoder"] = {
+        "exported_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "checkpoint": portable_path(ckpt),
+        "weights": which,
+        "slot_tokens": {t: vocab.index[t] for t in SLOT_TOKENS},
+        "note": "decoder_step.onnx, golden/decoder_step*.json and vocab.json from "
+        "training.finetune_decoder; every other file copied from " + portable_path(base),
+    }
     info_path.write_text(json.dumps(info, indent=1) + "\n")
-    log(f"exported decoder_step.onnx ({len(vocab)} tokens, {which}) + golden + vocab.json to {models_dir} "
-        f"in {time.time() - t0:.1f}s")
+    log(
+        f"exported decoder_step.onnx ({len(vocab)} tokens, {which}) + golden + vocab.json to {models_dir} "
+        f"in {time.time() - t0:.1f}s"
+    )
     return info
 
 
@@ -366,7 +428,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--export", action="store_true", help="export OUT's decoder into --models (no training)")
     ap.add_argument("--models", default="", help="with --export: the scratch models folder to write")
-    ap.add_argument("--base", default=str(C.MODELS_DIR), help="with --export: the models copied first (default models/)")
+    ap.add_argument(
+        "--base", default=str(C.MODELS_DIR), help="with --export: the models copied first (default models/)"
+    )
     ap.add_argument("--partial", action="store_true", help="with --export: the last periodic checkpoint of a run")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)

@@ -13,6 +13,7 @@ long-range signal that the photometric loss of a warp (1 px reach) lacks; then t
 the frozen network, by the PSNR warping gains per crop (crop_gate_loss).
 Applied recursively at the midpoint 3 levels deep it gives the 7 intermediate frames t = 1/8 .. 7/8.
 """
+
 from __future__ import annotations
 
 import torch
@@ -21,8 +22,9 @@ import torch.nn.functional as F
 
 
 def _block(cin: int, cout: int, stride: int) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride=stride, padding=1), nn.GELU(),
-                         nn.Conv2d(cout, cout, 3, padding=1), nn.GELU())
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride=stride, padding=1), nn.GELU(), nn.Conv2d(cout, cout, 3, padding=1), nn.GELU()
+    )
 
 
 def backward_warp(image: torch.Tensor, flow: torch.Tensor) -> torch.Tensor:
@@ -36,12 +38,14 @@ def backward_warp(image: torch.Tensor, flow: torch.Tensor) -> torch.Tensor:
     return F.grid_sample(image, grid, mode="bilinear", padding_mode="border", align_corners=False)
 
 
-GATE_START = -3.0   # motion gate logit at start (p = 0.05, in the dead zone): untrained = exactly a cross-fade
-COST_SCALE = 4      # the cost volume is built at 1/4 resolution
-COST_RADIUS = 5     # displacements -5..5 cells there: up to 20 px each way at full size (40 px end to end)
-ZERO_BIAS = 0.002   # per cell of |v|: among equally good matches prefer the smallest motion
-PIXEL_GATE_RAMP = (0.5, 0.8333)   # per-pixel motion gate: 0 below p = 0.5, 1 above 0.83
-CROP_GATE_RAMP = (0.7, 0.9)       # per-crop gate: 0 below p = 0.7, 1 above 0.9 (val, 366 crops: 40.87 dB vs 40.84 at (0.5, 0.8), 40.78 at (0.9, 0.97); cross-fade 40.49)
+GATE_START = -3.0  # motion gate logit at start (p = 0.05, in the dead zone): untrained = exactly a cross-fade
+COST_SCALE = 4  # the cost volume is built at 1/4 resolution
+COST_RADIUS = 5  # displacements -5..5 cells there: up to 20 px each way at full size (40 px end to end)
+ZERO_BIAS = 0.002  # per cell of |v|: among equally good matches prefer the smallest motion
+PIXEL_GATE_RAMP = (0.5, 0.8333)  # per-pixel motion gate: 0 below p = 0.5, 1 above 0.83
+# per-crop gate: 0 below p = 0.7, 1 above 0.9 (val, 366 crops: 40.87 dB vs 40.84 at (0.5, 0.8), 40.78 at
+# (0.9, 0.97); cross-fade 40.49)
+CROP_GATE_RAMP = (0.7, 0.9)
 
 
 def _ramp(p: torch.Tensor, low: float, high: float) -> torch.Tensor:
@@ -52,7 +56,7 @@ def _shifted(padded: torch.Tensor, dy: int, dx: int, r: int) -> torch.Tensor:
     """From an image padded by r on every side, the unpadded-size view of x(p + (dy, dx)). Static
     slice bounds (negative ends), so the ONNX export stays valid for any H, W."""
     y_end, x_end = r - dy, r - dx
-    return padded[:, :, r + dy:(-y_end if y_end > 0 else None), r + dx:(-x_end if x_end > 0 else None)]
+    return padded[:, :, r + dy : (-y_end if y_end > 0 else None), r + dx : (-x_end if x_end > 0 else None)]
 
 
 def displacements(radius: int) -> list[tuple[int, int]]:
@@ -74,8 +78,9 @@ def bilateral_cost_volume(a: torch.Tensor, b: torch.Tensor, radius: int) -> torc
     return F.avg_pool2d(costs, 3, stride=1, padding=1, count_include_pad=False)
 
 
-def blend_with_crossfade(moved: torch.Tensor, frame0: torch.Tensor, frame1: torch.Tensor,
-                         gate: torch.Tensor) -> torch.Tensor:
+def blend_with_crossfade(
+    moved: torch.Tensor, frame0: torch.Tensor, frame1: torch.Tensor, gate: torch.Tensor
+) -> torch.Tensor:
     return (gate * moved + (1.0 - gate) * (frame0 + frame1) * 0.5).clamp(0.0, 1.0)
 
 
@@ -85,9 +90,14 @@ class CropGate(nn.Module):
 
     def __init__(self, channels: int, width: int = 24) -> None:
         super().__init__()
-        self.body = nn.Sequential(nn.Conv2d(channels, width, 3, padding=1), nn.GELU(),
-                                  nn.Conv2d(width, 2 * width, 3, stride=2, padding=1), nn.GELU(),
-                                  nn.Conv2d(2 * width, 2 * width, 3, stride=2, padding=1), nn.GELU())
+        self.body = nn.Sequential(
+            nn.Conv2d(channels, width, 3, padding=1),
+            nn.GELU(),
+            nn.Conv2d(width, 2 * width, 3, stride=2, padding=1),
+            nn.GELU(),
+            nn.Conv2d(2 * width, 2 * width, 3, stride=2, padding=1),
+            nn.GELU(),
+        )
         self.out = nn.Linear(4 * width, 1)
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
@@ -106,13 +116,14 @@ class Interpolator(nn.Module):
         super().__init__()
         c = width
         n_disp = (2 * COST_RADIUS + 1) ** 2
-        self.down1 = _block(9, c, 2)           # H/2
-        self.down2 = _block(c, 2 * c, 2)       # H/4
-        self.cost_in = nn.Sequential(nn.Conv2d(n_disp, 3 * c, 1), nn.GELU(),
-                                     nn.Conv2d(3 * c, 2 * c, 3, padding=1), nn.GELU())
-        self.fuse2 = _block(4 * c, 2 * c, 1)   # H/4: image features + motion evidence
-        self.down3 = _block(2 * c, 3 * c, 2)   # H/8
-        self.down4 = _block(3 * c, 4 * c, 2)   # H/16: large moves
+        self.down1 = _block(9, c, 2)  # H/2
+        self.down2 = _block(c, 2 * c, 2)  # H/4
+        self.cost_in = nn.Sequential(
+            nn.Conv2d(n_disp, 3 * c, 1), nn.GELU(), nn.Conv2d(3 * c, 2 * c, 3, padding=1), nn.GELU()
+        )
+        self.fuse2 = _block(4 * c, 2 * c, 1)  # H/4: image features + motion evidence
+        self.down3 = _block(2 * c, 3 * c, 2)  # H/8
+        self.down4 = _block(3 * c, 4 * c, 2)  # H/16: large moves
         self.up3 = _block(4 * c + 3 * c, 3 * c, 1)
         self.up2 = _block(3 * c + 2 * c, 2 * c, 1)
         self.up1 = _block(2 * c + c, c, 1)
@@ -143,7 +154,7 @@ class Interpolator(nn.Module):
         nn.init.normal_(self.crop_gate.out.weight, std=1e-3)
         nn.init.constant_(self.crop_gate.out.bias, GATE_START)
         nn.init.normal_(self.choice_head.weight, std=1e-3)
-        with torch.no_grad():   # prior: stay still unless the cost volume says otherwise
+        with torch.no_grad():  # prior: stay still unless the cost volume says otherwise
             lengths = torch.tensor([float(dy * dy + dx * dx) ** 0.5 for dy, dx in displacements(COST_RADIUS)])
             self.choice_head.bias.copy_(-0.5 * lengths)
 
@@ -166,10 +177,10 @@ class Interpolator(nn.Module):
         u2 = self.up2(torch.cat([self._up(u3, d2), d2], 1))
         u1 = self.up1(torch.cat([self._up(u2, d1), d1], 1))
         logits = self.choice_head(u2) - self.cost_sharpness * cost
-        prob = torch.softmax(logits, dim=1).unsqueeze(1)                       # [B,1,D,h,w]
-        motion = self._up((prob * self.disp_px).sum(2), frame0)               # half motion v, pixels
+        prob = torch.softmax(logits, dim=1).unsqueeze(1)  # [B,1,D,h,w]
+        motion = self._up((prob * self.disp_px).sum(2), frame0)  # half motion v, pixels
         out = self._up(self.head(u1), frame0)
-        flow0 = out[:, 0:2] * 16.0 - motion   # corrections scaled so small weights reach large moves
+        flow0 = out[:, 0:2] * 16.0 - motion  # corrections scaled so small weights reach large moves
         flow1 = out[:, 2:4] * 16.0 + motion
         mask = torch.sigmoid(out[:, 4:5])
         residual = 0.2 * torch.tanh(out[:, 5:8])
@@ -181,11 +192,25 @@ class Interpolator(nn.Module):
         # the crop gate sees the 1/4-resolution features detached (it is fitted last, on the frozen
         # network), the frames there, and the cost volume's best and zero-motion costs
         zero = COST_RADIUS * (2 * COST_RADIUS + 1) + COST_RADIUS
-        gate_in = torch.cat([d2.detach(), F.avg_pool2d(x, COST_SCALE), 10.0 * cost.amin(1, keepdim=True),
-                             10.0 * cost[:, zero:zero + 1]], 1)
+        gate_in = torch.cat(
+            [
+                d2.detach(),
+                F.avg_pool2d(x, COST_SCALE),
+                10.0 * cost.amin(1, keepdim=True),
+                10.0 * cost[:, zero : zero + 1],
+            ],
+            1,
+        )
         moved = mask * warped0 + (1.0 - mask) * warped1 + residual
-        return {"moved": moved, "flow0": flow0, "flow1": flow1, "mask": mask, "logits": logits,
-                "gate_p": gate_p, "gate_in": gate_in}
+        return {
+            "moved": moved,
+            "flow0": flow0,
+            "flow1": flow1,
+            "mask": mask,
+            "logits": logits,
+            "gate_p": gate_p,
+            "gate_in": gate_in,
+        }
 
     def predict(self, frame0: torch.Tensor, frame1: torch.Tensor):
         """-> (middle, flow0, flow1, mask, choice_logits, gate_p, crop_p); flows in full-resolution pixels
@@ -214,7 +239,7 @@ def interpolate_seven(model: Interpolator, before: torch.Tensor, after: torch.Te
         lefts = list(range(0, 8, 2 * step))
         mids = model(torch.cat([frames[i] for i in lefts]), torch.cat([frames[i + 2 * step] for i in lefts]))
         for j, i in enumerate(lefts):
-            frames[i + step] = mids[j * before.shape[0]:(j + 1) * before.shape[0]]
+            frames[i + step] = mids[j * before.shape[0] : (j + 1) * before.shape[0]]
     return torch.stack([frames[t] for t in range(1, 8)], dim=1)
 
 
@@ -226,14 +251,25 @@ def crossfade_seven(before: torch.Tensor, after: torch.Tensor) -> torch.Tensor:
 
 # (left, middle, right) indices into the 9-frame sequence [before, f1..f7, after]: every midpoint triple
 # the recursion produces, so training sees all three levels.
-MIDPOINT_TRIPLES = [(0, 4, 8), (0, 2, 4), (4, 6, 8), (0, 1, 2), (2, 3, 4), (4, 5, 6), (6, 7, 8), (2, 4, 6),
-                    (1, 2, 3), (3, 4, 5), (5, 6, 7)]
+MIDPOINT_TRIPLES = [
+    (0, 4, 8),
+    (0, 2, 4),
+    (4, 6, 8),
+    (0, 1, 2),
+    (2, 3, 4),
+    (4, 5, 6),
+    (6, 7, 8),
+    (2, 4, 6),
+    (1, 2, 3),
+    (3, 4, 5),
+    (5, 6, 7),
+]
 
 
-FLOW_LOSS_WEIGHT = 0.02   # per pixel of flow error, against the photometric loss (~0.01-0.05)
-MASK_LOSS_RATIO = 1.0     # mask cross-entropy relative to one pixel of flow error
-CHOICE_LOSS_RATIO = 2.0   # displacement-choice cross-entropy relative to one pixel of flow error
-GATE_LOSS_RATIO = 2.0     # motion-gate cross-entropy relative to one pixel of flow error
+FLOW_LOSS_WEIGHT = 0.02  # per pixel of flow error, against the photometric loss (~0.01-0.05)
+MASK_LOSS_RATIO = 1.0  # mask cross-entropy relative to one pixel of flow error
+CHOICE_LOSS_RATIO = 2.0  # displacement-choice cross-entropy relative to one pixel of flow error
+GATE_LOSS_RATIO = 2.0  # motion-gate cross-entropy relative to one pixel of flow error
 
 
 @torch.no_grad()
@@ -270,8 +306,13 @@ def _balanced_mean(err: torch.Tensor, where: torch.Tensor, elsewhere_weight: flo
     return inside + elsewhere_weight * outside
 
 
-def interpolator_loss(model: Interpolator, left: torch.Tensor, right: torch.Tensor, target: torch.Tensor,
-                      flow_weight: float = FLOW_LOSS_WEIGHT):
+def interpolator_loss(
+    model: Interpolator,
+    left: torch.Tensor,
+    right: torch.Tensor,
+    target: torch.Tensor,
+    flow_weight: float = FLOW_LOSS_WEIGHT,
+):
     """Photometric loss on the middle frame + a flow loss towards teacher flows matched against the TRUE
     middle frame. The photometric gradient of a warp is only local (1 px), useless for a button that
     jumps 20 px with a flat interior; the teacher says where each end's pixels went."""
@@ -300,8 +341,11 @@ def interpolator_loss(model: Interpolator, left: torch.Tensor, right: torch.Tens
     # hard negatives, where a wrong warp costs most) and unchanged pixels (easy)
     gate_bce = F.binary_cross_entropy(gate.clamp(1e-4, 1 - 1e-4), targets["motion"], reduction="none")
     changed_still = moving * (1 - targets["motion"])
-    gate_loss = _balanced_mean(gate_bce, targets["motion"], 0.0) + 4.0 * _balanced_mean(gate_bce, changed_still, 0.0) \
+    gate_loss = (
+        _balanced_mean(gate_bce, targets["motion"], 0.0)
+        + 4.0 * _balanced_mean(gate_bce, changed_still, 0.0)
         + 0.5 * _balanced_mean(gate_bce, 1 - moving, 0.0)
+    )
     crop_moves = (targets["motion"].flatten(1).mean(1) > 0.002).to(pred.dtype)
     crop_bce = F.binary_cross_entropy(crop_p.view(-1).clamp(1e-4, 1 - 1e-4), crop_moves)
     gate_loss = gate_loss + 2.0 * crop_bce
@@ -310,18 +354,24 @@ def interpolator_loss(model: Interpolator, left: torch.Tensor, right: torch.Tens
     stats["choice_ce"] = float(choice_ce)
     stats["gate_bce"] = float(gate_loss)
     stats["crop_bce"] = float(crop_bce)
-    return charbonnier + flow_weight * (flow_loss + MASK_LOSS_RATIO * mask_loss + CHOICE_LOSS_RATIO * choice_ce
-                                        + GATE_LOSS_RATIO * gate_loss), stats
+    return charbonnier + flow_weight * (
+        flow_loss + MASK_LOSS_RATIO * mask_loss + CHOICE_LOSS_RATIO * choice_ce + GATE_LOSS_RATIO * gate_loss
+    ), stats
 
 
-GATE_FIT_MAX_DB = 15.0   # cap on one crop's weight in the crop gate's fit (dB at stake)
+GATE_FIT_MAX_DB = 15.0  # cap on one crop's weight in the crop gate's fit (dB at stake)
 
 
-STILL_MIN_DB = 2.0        # least weight of a crop whose change kind never moves anything
+STILL_MIN_DB = 2.0  # least weight of a crop whose change kind never moves anything
 
 
-def crop_gate_loss(model: Interpolator, left: torch.Tensor, right: torch.Tensor, target: torch.Tensor,
-                   still: torch.Tensor | None = None):
+def crop_gate_loss(
+    model: Interpolator,
+    left: torch.Tensor,
+    right: torch.Tensor,
+    target: torch.Tensor,
+    still: torch.Tensor | None = None,
+):
     """The crop gate's own fit, on the frozen motion network, by what warping actually gains: target 1
     where the middle with the crop gate open beats the cross-fade against the TRUE middle, each crop
     weighted by the PSNR at stake. The metric is a mean of per-frame PSNRs: a warp in a colour crop near
@@ -342,19 +392,21 @@ def crop_gate_loss(model: Interpolator, left: torch.Tensor, right: torch.Tensor,
     loss = F.binary_cross_entropy_with_logits(logit, label, weight=weight, reduction="sum") / weight.sum()
     decided = (logit.detach() > 0).to(left.dtype)
     # dB lost per crop by the gate's hard decision, against always choosing the better of the two
-    stats = {"gate_acc": float((decided == label).to(left.dtype).mean()),
-             "db_lost": float((weight * (decided != label).to(left.dtype)).mean()),
-             "share_moving": float(label.mean())}
+    stats = {
+        "gate_acc": float((decided == label).to(left.dtype).mean()),
+        "db_lost": float((weight * (decided != label).to(left.dtype)).mean()),
+        "share_moving": float(label.mean()),
+    }
     return loss, stats
 
 
 def psnr(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """Per-image PSNR in dB over [...,3,H,W] images in [0,1]; identical images are capped at 60 dB."""
     mse = ((pred - target) ** 2).flatten(-3).mean(-1)
-    return (-10 * torch.log10(mse.clamp_min(1e-6)))
+    return -10 * torch.log10(mse.clamp_min(1e-6))
 
 
-TEACHER_RADIUS = 5   # coarse search at 1/4 resolution over +-5 cells (+-20 px), then refined at 1/2 and 1/1
+TEACHER_RADIUS = 5  # coarse search at 1/4 resolution over +-5 cells (+-20 px), then refined at 1/2 and 1/1
 
 
 def _window_cost(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -367,8 +419,9 @@ def teacher_flow(middle: torch.Tensor, end: torch.Tensor, radius: int = TEACHER_
     explains middle(p) by end(p + v) over a 3x3 window, ties towards v = 0 (flat areas stay still).
     Coarse to fine: exhaustive at 1/4 resolution, then +-1 cell at 1/2 and at full resolution.
     -> (flow [B,2,H,W] in full-resolution pixels, gain [B,1,H,W]: how much better than v = 0 it matches)."""
+
     def bias(flow_px: torch.Tensor) -> torch.Tensor:
-        return ZERO_BIAS / COST_SCALE * (flow_px ** 2).sum(1, keepdim=True).sqrt()
+        return ZERO_BIAS / COST_SCALE * (flow_px**2).sum(1, keepdim=True).sqrt()
 
     m4, e4 = F.avg_pool2d(middle, 4), F.avg_pool2d(end, 4)
     padded = F.pad(e4, (radius,) * 4, mode="replicate")

@@ -12,6 +12,7 @@
   mean over pairs; reported x100 as papers do.
 Captions are compared as lower-case whitespace-separated words.
 """
+
 from __future__ import annotations
 
 import math
@@ -19,7 +20,7 @@ from collections import Counter
 
 
 def _ngrams(tokens: list[str], n: int) -> Counter:
-    return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
 def _all_ngrams(tokens: list[str], max_n: int = 4) -> Counter:
@@ -38,7 +39,7 @@ def bleu4(candidates: list[str], references: list[list[str]]) -> float:
     tiny, small = 1e-15, 1e-9
     correct, total = [0] * 4, [0] * 4
     cand_len = ref_len = 0
-    for cand, refs in zip(candidates, references):
+    for cand, refs in zip(candidates, references, strict=True):
         c = _tok(cand)
         rs = [_tok(r) for r in refs]
         cand_len += len(c)
@@ -82,11 +83,11 @@ def rouge_l_single(candidate: str, refs: list[str], beta: float = 1.2) -> float:
     p, r = max(precs), max(recs)
     if p == 0 or r == 0:
         return 0.0
-    return ((1 + beta ** 2) * p * r) / (r + beta ** 2 * p)
+    return ((1 + beta**2) * p * r) / (r + beta**2 * p)
 
 
 def rouge_l(candidates: list[str], references: list[list[str]]) -> float:
-    return sum(rouge_l_single(c, r) for c, r in zip(candidates, references)) / max(len(candidates), 1)
+    return sum(rouge_l_single(c, r) for c, r in zip(candidates, references, strict=True)) / max(len(candidates), 1)
 
 
 def cider_d_scores(candidates: list[str], references: list[list[str]], sigma: float = 6.0) -> list[float]:
@@ -111,12 +112,12 @@ def cider_d_scores(candidates: list[str], references: list[list[str]], sigma: fl
         return v, [math.sqrt(x) for x in norm], length
 
     scores = []
-    for cand, refs in zip(candidates, ref_counts):
+    for cand, refs in zip(candidates, ref_counts, strict=True):
         vc, nc, lc = vec(_all_ngrams(_tok(cand)))
         total = [0.0] * 4
         for rc in refs:
             vr, nr, lr = vec(rc)
-            penalty = math.exp(-((lc - lr) ** 2) / (2 * sigma ** 2))
+            penalty = math.exp(-((lc - lr) ** 2) / (2 * sigma**2))
             for n in range(4):
                 val = sum(min(w, vr[n].get(g, 0.0)) * vr[n].get(g, 0.0) for g, w in vc[n].items())
                 if nc[n] != 0 and nr[n] != 0:
@@ -142,13 +143,13 @@ def cider_ceiling(references: list[list[str]]) -> float:
     results = []
     for j in range(rounds):
         cands = [r[j % len(r)] for r in usable]
-        others = [r[:j % len(r)] + r[j % len(r) + 1:] for r in usable]
+        others = [r[: j % len(r)] + r[j % len(r) + 1 :] for r in usable]
         results.append(cider_d(cands, others))
     return sum(results) / rounds
 
 
 def kind_accuracy(predicted: list[int], truth: list[int]) -> float:
-    return sum(int(p == t) for p, t in zip(predicted, truth)) / max(len(truth), 1)
+    return sum(int(p == t) for p, t in zip(predicted, truth, strict=True)) / max(len(truth), 1)
 
 
 def kind_breakdown(predicted: list[int], truth: list[int], names: list[str]) -> dict:
@@ -156,7 +157,7 @@ def kind_breakdown(predicted: list[int], truth: list[int], names: list[str]) -> 
     first ({"resize": {"reflow": 9, ...}}) - the same fields as `npm run eval` (src/lab/eval.ts)."""
     per: dict[str, list[int]] = {}
     confusion: dict[str, Counter] = {}
-    for p, t in zip(predicted, truth):
+    for p, t in zip(predicted, truth, strict=True):
         cell = per.setdefault(names[t], [0, 0])
         cell[0] += 1
         if p == t:
@@ -165,7 +166,9 @@ def kind_breakdown(predicted: list[int], truth: list[int], names: list[str]) -> 
             confusion.setdefault(names[t], Counter())[names[p]] += 1
     return {
         "per_kind_accuracy": {k: {"count": n, "accuracy": round(ok / n, 4)} for k, (n, ok) in sorted(per.items())},
-        "kind_confusion": {k: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for k, c in sorted(confusion.items())},
+        "kind_confusion": {
+            k: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for k, c in sorted(confusion.items())
+        },
     }
 
 
@@ -186,11 +189,17 @@ def region_group(box: list[float], matched: list[dict], whole_screen: bool = Fal
     if len(matched) > 1:
         return "several_changes"
     # the boxes the matching reads (src/lab/crops.ts isBox: four numbers, not empty)
-    boxes = [b for b in (matched[0].get("bbox_before"), matched[0].get("bbox_after"))
-             if isinstance(b, list) and len(b) == 4 and b[2] > b[0] and b[3] > b[1]]
+    boxes = [
+        b
+        for b in (matched[0].get("bbox_before"), matched[0].get("bbox_after"))
+        if isinstance(b, list) and len(b) == 4 and b[2] > b[0] and b[3] > b[1]
+    ]
     if not boxes:
         return "one_change"
-    area = lambda b: max(0, b[2] - b[0]) * max(0, b[3] - b[1])
+
+    def area(b):
+        return max(0, b[2] - b[0]) * max(0, b[3] - b[1])
+
     union = [min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)]
     return "change_and_pushed" if area(box) > PUSHED_AREA_FACTOR * area(union) else "one_change"
 
@@ -198,7 +207,7 @@ def region_group(box: list[float], matched: list[dict], whole_screen: bool = Fal
 def kind_accuracy_by_group(predicted: list[int], truth: list[int], groups: list[str]) -> dict:
     """Count and kind accuracy per group, in REGION_GROUPS order (groups with no sample left out)."""
     cells = {g: [0, 0] for g in REGION_GROUPS}
-    for p, t, g in zip(predicted, truth, groups):
+    for p, t, g in zip(predicted, truth, groups, strict=True):
         cells[g][0] += 1
         cells[g][1] += int(p == t)
     return {g: {"count": n, "accuracy": round(ok / n, 4)} for g, (n, ok) in cells.items() if n}
@@ -206,10 +215,13 @@ def kind_accuracy_by_group(predicted: list[int], truth: list[int], groups: list[
 
 def nochange_recall(predicted_none: list[bool], truly_none: list[bool]) -> float:
     """Of the items that truly have no change, the fraction predicted as no change (nan if none)."""
-    hits = [p for p, t in zip(predicted_none, truly_none) if t]
+    hits = [p for p, t in zip(predicted_none, truly_none, strict=True) if t]
     return sum(hits) / len(hits) if hits else float("nan")
 
 
 def caption_metrics(candidates: list[str], references: list[list[str]]) -> dict:
-    return {"cider": cider_d(candidates, references), "bleu4": bleu4(candidates, references),
-            "rougeL": rouge_l(candidates, references)}
+    return {
+        "cider": cider_d(candidates, references),
+        "bleu4": bleu4(candidates, references),
+        "rougeL": rouge_l(candidates, references),
+    }

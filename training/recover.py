@@ -26,6 +26,7 @@ A kind committee (kind_members.onnx, training/committee.py) comes back too, one 
 A member's weights off its kind path (what only the captions or imagined frames read) keep a fresh
 initialisation; the committee reads only its kind logits.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,13 +41,13 @@ import torch
 from onnx import numpy_helper
 
 from . import config as C
+from .checkpoint import make_models
+from .config import TrainConfig
 from .context import KindPrior
 from .data import Vocab
+from .export import export_all
 from .interpolate import Interpolator
 from .tokenizer import ImageTokenizer
-from .checkpoint import make_models
-from .export import export_all
-from .config import TrainConfig
 
 # which modules each exported file holds (ExportTokenizerDecoder also holds the codebook, etc.)
 MEMBERS_FILE = "kind_members.onnx"
@@ -91,7 +92,7 @@ def _fill_distinct(modules: dict[str, torch.nn.Module], seed: int) -> None:
         for m in modules.values():
             for _, t in m.state_dict(keep_vars=True).items():
                 if t.is_floating_point():
-                    t.copy_(0.05 + torch.rand(t.shape, generator=gen))     # positive: std buffers stay valid
+                    t.copy_(0.05 + torch.rand(t.shape, generator=gen))  # positive: std buffers stay valid
 
 
 def _write_checkpoint(out: Path, modules: dict, vocab: Vocab, cfg: TrainConfig, note: dict) -> None:
@@ -104,9 +105,13 @@ def _write_checkpoint(out: Path, modules: dict, vocab: Vocab, cfg: TrainConfig, 
     for name in ("interpolator", "interpolator_gate"):
         torch.save({"state": {"model": modules["interp"].state_dict()}, "losses": losses}, out / f"{name}.pt")
     torch.save({"state": {"encoder": modules["enc"].state_dict()}, "losses": losses}, out / "stage1_k2.pt")
-    torch.save({"state": {"encoder": modules["enc"].state_dict(), "decoder": modules["dec"].state_dict()},
-                "losses": losses}, out / "stage2_k2.pt")
-    torch.save({"state": modules["prior"].state_dict(), "summary": note.get("kind_prior_summary", {})}, out / "kind_prior.pt")
+    torch.save(
+        {"state": {"encoder": modules["enc"].state_dict(), "decoder": modules["dec"].state_dict()}, "losses": losses},
+        out / "stage2_k2.pt",
+    )
+    torch.save(
+        {"state": modules["prior"].state_dict(), "summary": note.get("kind_prior_summary", {})}, out / "kind_prior.pt"
+    )
     # committee members: the main folder's files, their own encoder (the decoder is the main one: unused)
     for name in _member_names(modules):
         folder = out / name
@@ -114,8 +119,13 @@ def _write_checkpoint(out: Path, modules: dict, vocab: Vocab, cfg: TrainConfig, 
         for f in out.iterdir():
             if f.is_file() and f.name != "stage2_k2.pt":
                 (folder / f.name).write_bytes(f.read_bytes())
-        torch.save({"state": {"encoder": modules[name].state_dict(), "decoder": modules["dec"].state_dict()},
-                    "losses": losses}, folder / "stage2_k2.pt")
+        torch.save(
+            {
+                "state": {"encoder": modules[name].state_dict(), "decoder": modules["dec"].state_dict()},
+                "losses": losses,
+            },
+            folder / "stage2_k2.pt",
+        )
 
 
 def _export(ckpt: Path, models_dir: Path) -> None:
@@ -140,13 +150,16 @@ def _find(needle: np.ndarray, hay: np.ndarray) -> int:
     if needle.size == 0 or needle.size > hay.size:
         return -1
     for start in np.flatnonzero(hay == needle[0]):
-        if start + needle.size <= hay.size and np.array_equal(hay[start:start + needle.size], needle):
+        if start + needle.size <= hay.size and np.array_equal(hay[start : start + needle.size], needle):
             return int(start)
     return -1
 
 
-def map_initializers(fresh: dict[str, dict[str, np.ndarray]], tensors: dict[str, np.ndarray],
-                     file_modules: dict[str, list[str]] = FILE_MODULES) -> dict:
+def map_initializers(
+    fresh: dict[str, dict[str, np.ndarray]],
+    tensors: dict[str, np.ndarray],
+    file_modules: dict[str, list[str]] = FILE_MODULES,
+) -> dict:
     """For each (file, initializer) of the fresh export: where its values sit in the module tensors.
     Returns {(file, init): (tensor key, view, offset)}: the initializer, read as `view` ("flat" or "T"
     for a transposed 2-D one), is elements [offset, offset + size) of the flattened tensor."""
@@ -176,24 +189,29 @@ def _position_parts(enc, fresh: dict[str, np.ndarray], shipped: dict[str, np.nda
         times = torch.arange(enc.k + 2).repeat_interleave(C.N_I)
         time_rows = enc.time_emb(times).numpy()
         space = (enc.row_emb(enc.patch_rows) + enc.col_emb(enc.patch_cols)).numpy()
+
     def named(target):
         hits = [n for n, a in fresh.items() if a.shape == target.shape and np.allclose(a, target, rtol=0, atol=1e-6)]
         if len(hits) != 1:
             raise RecoveryError(f"position constant of shape {target.shape} found {len(hits)} times in the export")
         return shipped[hits[0]]
+
     t = named(time_rows).reshape(enc.k + 2, C.N_I, -1)
     if not np.array_equal(t, np.repeat(t[:, :1], C.N_I, axis=1)):
         raise RecoveryError("the folded time embedding is not one row per frame")
     s = named(space).astype(np.float64)
-    grid = int(round(C.N_I ** 0.5))
+    grid = int(round(C.N_I**0.5))
     sg = s.reshape(grid, grid, -1)
     mu = sg.mean(axis=(0, 1))
     row, col = sg.mean(axis=1), sg.mean(axis=0) - mu
     err = float(np.abs(row[:, None] + col[None, :] - sg).max())
     if err > 1e-5:
         raise RecoveryError(f"the folded row + column embedding is not additive (max error {err})")
-    return {"time_emb.weight": t[:, 0].copy(), "row_emb.weight": row.astype(np.float32),
-            "col_emb.weight": col.astype(np.float32)}
+    return {
+        "time_emb.weight": t[:, 0].copy(),
+        "row_emb.weight": row.astype(np.float32),
+        "col_emb.weight": col.astype(np.float32),
+    }
 
 
 def _tie_member_tensors(modules: dict, models_dir: Path) -> dict[str, str]:
@@ -228,14 +246,20 @@ def committee_size(models_dir: Path) -> int:
 def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
     vocab = Vocab.load(models_dir / "vocab.json")
     cfg = TrainConfig(seed=seed)
-    info = json.loads((models_dir / "export_info.json").read_text()) if (models_dir / "export_info.json").is_file() else {}
+    info = (
+        json.loads((models_dir / "export_info.json").read_text()) if (models_dir / "export_info.json").is_file() else {}
+    )
     n_members = committee_size(models_dir)
     file_modules = _file_modules(n_members)
     modules = _build(vocab, cfg, n_members)
     _fill_distinct(modules, seed)
     tied = _tie_member_tensors(modules, models_dir) if n_members else {}
-    tensors = {f"{m}:{k}": v.detach().numpy().copy() for m, mod in modules.items()
-               for k, v in mod.state_dict().items() if v.is_floating_point()}
+    tensors = {
+        f"{m}:{k}": v.detach().numpy().copy()
+        for m, mod in modules.items()
+        for k, v in mod.state_dict().items()
+        if v.is_floating_point()
+    }
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         _write_checkpoint(tmp / "fresh_ckpt", modules, vocab, cfg, {})
@@ -245,8 +269,10 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
         for f in file_modules:
             a, b = fresh[f], shipped[f]
             if list(a) != list(b) or any(a[n].shape != b[n].shape for n in a):
-                raise RecoveryError(f"{models_dir / f} is not the graph this code exports (initializer names or "
-                                    "shapes differ): recover with the code revision that exported it")
+                raise RecoveryError(
+                    f"{models_dir / f} is not the graph this code exports (initializer names or "
+                    "shapes differ): recover with the code revision that exported it"
+                )
         mapping = map_initializers(fresh, tensors, file_modules)
         # write the shipped values into the tensors
         covered = {k: np.zeros(v.size, dtype=bool) for k, v in tensors.items()}
@@ -254,10 +280,12 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
         for (f, iname), (key, view, off) in mapping.items():
             vals = shipped[f][iname]
             flat = vals.T.reshape(-1) if view == "T" else vals.reshape(-1)
-            if covered[key][off:off + flat.size].any() and not np.array_equal(recovered[key][off:off + flat.size], flat):
+            if covered[key][off : off + flat.size].any() and not np.array_equal(
+                recovered[key][off : off + flat.size], flat
+            ):
                 raise RecoveryError(f"{key}: two initializers disagree on its values ({f}:{iname})")
-            recovered[key][off:off + flat.size] = flat
-            covered[key][off:off + flat.size] = True
+            recovered[key][off : off + flat.size] = flat
+            covered[key][off : off + flat.size] = True
         positions = [("enc", "procedure_encoder.onnx")] + [(m, MEMBERS_FILE) for m in _member_names(modules)]
         for module, f in positions:
             parts = _position_parts(modules[module], fresh[f], shipped[f])
@@ -282,10 +310,17 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
                 if key in recovered and key not in missing:
                     state[k] = torch.from_numpy(recovered[key].reshape(tuple(state[k].shape)))
             mod.load_state_dict(state)
-        note = {"from": str(models_dir), "exported_from": info.get("checkpoint"),
-                "exported_at": info.get("exported_at"), "fresh_init": missing}
-        prior_summary = {"weight": float(modules["prior"].weight), "recovered_from": str(models_dir / "kind_prior.onnx"),
-                         "model": "mlp"}
+        note = {
+            "from": str(models_dir),
+            "exported_from": info.get("checkpoint"),
+            "exported_at": info.get("exported_at"),
+            "fresh_init": missing,
+        }
+        prior_summary = {
+            "weight": float(modules["prior"].weight),
+            "recovered_from": str(models_dir / "kind_prior.onnx"),
+            "model": "mlp",
+        }
         _write_checkpoint(out, modules, vocab, cfg, {**note, "kind_prior_summary": prior_summary})
         # check: the recovered checkpoint exports the shipped numbers
         _export(out, tmp / "check_models")
@@ -298,16 +333,24 @@ def recover(models_dir: Path, out: Path, seed: int = 1234, log=print) -> dict:
                     worst = max(worst, float(np.abs(again[n].astype(np.float64) - shipped[f][n]).max()))
         # only the re-added row + column sums (one per encoder) may differ, by float32 rounding
         if worst > 1e-6 or len(inexact) > 1 + n_members:
-            raise RecoveryError(f"re-exported initializers differ from the shipped ones: {inexact[:5]} (max {worst:.2e})")
+            raise RecoveryError(
+                f"re-exported initializers differ from the shipped ones: {inexact[:5]} (max {worst:.2e})"
+            )
         note["reexport"] = {"initializers_not_bit_identical": inexact, "max_abs_difference": worst}
     summary = {"recovered": note}
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     fresh_main = [k for k in missing if not k.startswith("member_")]
     fresh_members = sorted({k.split(":", 1)[1].split(".")[0] for k in missing if k.startswith("member_")})
-    log(f"recover: {sum(len(v) for v in shipped.values())} initializers of {len(file_modules)} files mapped back; "
+    log(
+        f"recover: {sum(len(v) for v in shipped.values())} initializers of {len(file_modules)} files mapped back; "
         f"re-export equal (max difference {worst:.1e}); fresh (stage-1 only): {', '.join(fresh_main) or 'none'}"
-        + (f"; {n_members} committee members in {', '.join(str(out / m) for m in _member_names(modules))} "
-           f"(fresh, off the kind path: {', '.join(fresh_members) or 'none'})" if n_members else ""))
+        + (
+            f"; {n_members} committee members in {', '.join(str(out / m) for m in _member_names(modules))} "
+            f"(fresh, off the kind path: {', '.join(fresh_members) or 'none'})"
+            if n_members
+            else ""
+        )
+    )
     return summary
 
 

@@ -6,6 +6,7 @@ Frames equidistant from both ends (the semantic midpoint of the change) get the 
 Training draws k keyframes without replacement with probabilities proportional to w and keeps them in
 time order; inference takes the top-k by w (ties -> earlier frame), in time order.
 """
+
 from __future__ import annotations
 
 import torch

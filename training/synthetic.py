@@ -2,8 +2,10 @@
 move, change colour, resize, appear, disappear, or stay the same. Used by the unit tests and by the
 smoke run when the browser data engine is not available; never for the shipped models.
 """
+
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -11,8 +13,14 @@ import numpy as np
 
 from .config import IMAGE_SIZE
 
-COLOURS = {"red": (220, 40, 40), "blue": (40, 80, 220), "green": (40, 170, 70), "grey": (128, 128, 128),
-           "orange": (240, 140, 20), "purple": (140, 60, 190)}
+COLOURS = {
+    "red": (220, 40, 40),
+    "blue": (40, 80, 220),
+    "green": (40, 170, 70),
+    "grey": (128, 128, 128),
+    "orange": (240, 140, 20),
+    "purple": (140, 60, 190),
+}
 ROLES = ["button", "badge", "card", "icon"]
 KINDS_DRAWN = ["none", "move", "color", "resize", "add", "remove"]
 
@@ -27,7 +35,7 @@ def _draw(bg, box, colour):
 
 
 def _lerp(a, b, t):
-    return tuple(float(x) + (float(y) - float(x)) * t for x, y in zip(a, b))
+    return tuple(float(x) + (float(y) - float(x)) * t for x, y in zip(a, b, strict=True))
 
 
 def make_split(out_dir: Path, count: int, seed: int) -> None:
@@ -48,13 +56,19 @@ def make_split(out_dir: Path, count: int, seed: int) -> None:
         if kind == "move":
             dx, dy = int(rng.integers(8, 26)), int(rng.integers(8, 26))
             box_b = (x + dx, y + dy, x + w + dx, y + h + dy)
-            caps = [f"the {cname} {role} moved down and right", f"{cname} {role} shifted to the lower right",
-                    f"the {role} in {cname} moved down right"]
+            caps = [
+                f"the {cname} {role} moved down and right",
+                f"{cname} {role} shifted to the lower right",
+                f"the {role} in {cname} moved down right",
+            ]
         elif kind == "color":
             other = names[(names.index(cname) + 1 + int(rng.integers(len(names) - 1))) % len(names)]
             col_b = COLOURS[other]
-            caps = [f"the {role} changed from {cname} to {other}", f"the {cname} {role} turned {other}",
-                    f"{role} colour changed from {cname} to {other}"]
+            caps = [
+                f"the {role} changed from {cname} to {other}",
+                f"the {cname} {role} turned {other}",
+                f"{role} colour changed from {cname} to {other}",
+            ]
         elif kind == "resize":
             box_b = (x, y, x + w + 20, y + h + 12)
             caps = [f"the {cname} {role} got bigger", f"the {cname} {role} grew", f"{cname} {role} was enlarged"]
@@ -67,7 +81,7 @@ def make_split(out_dir: Path, count: int, seed: int) -> None:
         else:
             caps = ["no visible change", "nothing changed", "the two screenshots look the same"]
         before, after = _draw(bg, box_a, col_a), _draw(bg, box_b, col_b)
-        if kind == "none" and rng.random() < 0.5:   # sub-pixel noise
+        if kind == "none" and rng.random() < 0.5:  # sub-pixel noise
             after = np.clip(after.astype(int) + rng.integers(-2, 3, after.shape), 0, 255).astype(np.uint8)
         frames_index = -1
         if kind in ("move", "color", "resize"):
@@ -76,14 +90,35 @@ def make_split(out_dir: Path, count: int, seed: int) -> None:
             frames.append(np.stack(seq))
         pair_id = f"syn-{seed}-{i:05d}"
         pairs.append(np.stack([before, after]))
-        crops.append({"index": i, "pair_id": pair_id, "region_index": 0, "box": [0, 0, IMAGE_SIZE, IMAGE_SIZE],
-                      "crop_box": [0, 0, IMAGE_SIZE, IMAGE_SIZE], "kind": kind, "captions": caps,
-                      "matched_changes": [] if kind == "none" else [0], "has_frames": frames_index >= 0,
-                      "frames_index": frames_index, "whole_screen": False})
-        manifest.append({"id": pair_id, "split": out_dir.name, "captions": caps, "region_captions": [caps],
-                         "changes": [{"kind": kind}]})
+        crops.append(
+            {
+                "index": i,
+                "pair_id": pair_id,
+                "region_index": 0,
+                "box": [0, 0, IMAGE_SIZE, IMAGE_SIZE],
+                "crop_box": [0, 0, IMAGE_SIZE, IMAGE_SIZE],
+                "kind": kind,
+                "captions": caps,
+                "matched_changes": [] if kind == "none" else [0],
+                "has_frames": frames_index >= 0,
+                "frames_index": frames_index,
+                "whole_screen": False,
+            }
+        )
+        manifest.append(
+            {
+                "id": pair_id,
+                "split": out_dir.name,
+                "captions": caps,
+                "region_captions": [caps],
+                "changes": [{"kind": kind}],
+            }
+        )
     np.save(out_dir / "crops.pairs.npy", np.stack(pairs))
-    np.save(out_dir / "crops.frames.npy", np.stack(frames) if frames else np.zeros((0, 7, IMAGE_SIZE, IMAGE_SIZE, 3), np.uint8))
+    np.save(
+        out_dir / "crops.frames.npy",
+        np.stack(frames) if frames else np.zeros((0, 7, IMAGE_SIZE, IMAGE_SIZE, 3), np.uint8),
+    )
     (out_dir / "crops.jsonl").write_text("".join(json.dumps(c) + "\n" for c in crops))
     (out_dir / "manifest.jsonl").write_text("".join(json.dumps(m) + "\n" for m in manifest))
 
@@ -95,7 +130,6 @@ def make_corpus(root: Path, train: int = 240, val: int = 60, test: int = 60, see
 
 
 if __name__ == "__main__":
-    import argparse
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", required=True)
     ap.add_argument("--train", type=int, default=240)

@@ -5,6 +5,7 @@ Its encoder is the frozen patch backbone of ProCap (96x96 RGB -> 6x6 grid of 64-
 target of stage 1. Its decoder turns codes (predicted at the procedure-query positions) back into
 pictures: the "imagined frames".
 """
+
 from __future__ import annotations
 
 import torch
@@ -20,16 +21,20 @@ class TokenizerEncoder(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.net = nn.Sequential(
-            nn.Conv2d(3, 16, 4, stride=2, padding=1), nn.GELU(),     # 48
-            nn.Conv2d(16, 32, 4, stride=2, padding=1), nn.GELU(),    # 24
-            nn.Conv2d(32, 64, 4, stride=2, padding=1), nn.GELU(),    # 12
-            nn.Conv2d(64, 128, 4, stride=2, padding=1), nn.GELU(),   # 6
+            nn.Conv2d(3, 16, 4, stride=2, padding=1),
+            nn.GELU(),  # 48
+            nn.Conv2d(16, 32, 4, stride=2, padding=1),
+            nn.GELU(),  # 24
+            nn.Conv2d(32, 64, 4, stride=2, padding=1),
+            nn.GELU(),  # 12
+            nn.Conv2d(64, 128, 4, stride=2, padding=1),
+            nn.GELU(),  # 6
             nn.Conv2d(128, FEAT_DIM, 1),
         )
 
     def forward(self, image: torch.Tensor) -> torch.Tensor:
-        grid = self.net(image * 2.0 - 1.0)                           # [B,64,6,6]
-        return grid.flatten(2).transpose(1, 2)                       # [B,36,64]
+        grid = self.net(image * 2.0 - 1.0)  # [B,64,6,6]
+        return grid.flatten(2).transpose(1, 2)  # [B,36,64]
 
 
 class TokenizerDecoder(nn.Module):
@@ -38,11 +43,16 @@ class TokenizerDecoder(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.net = nn.Sequential(
-            nn.Conv2d(FEAT_DIM, 128, 3, padding=1), nn.GELU(),
-            nn.ConvTranspose2d(128, 96, 4, stride=2, padding=1), nn.GELU(),   # 12
-            nn.ConvTranspose2d(96, 64, 4, stride=2, padding=1), nn.GELU(),    # 24
-            nn.ConvTranspose2d(64, 32, 4, stride=2, padding=1), nn.GELU(),    # 48
-            nn.ConvTranspose2d(32, 16, 4, stride=2, padding=1), nn.GELU(),    # 96
+            nn.Conv2d(FEAT_DIM, 128, 3, padding=1),
+            nn.GELU(),
+            nn.ConvTranspose2d(128, 96, 4, stride=2, padding=1),
+            nn.GELU(),  # 12
+            nn.ConvTranspose2d(96, 64, 4, stride=2, padding=1),
+            nn.GELU(),  # 24
+            nn.ConvTranspose2d(64, 32, 4, stride=2, padding=1),
+            nn.GELU(),  # 48
+            nn.ConvTranspose2d(32, 16, 4, stride=2, padding=1),
+            nn.GELU(),  # 96
             nn.Conv2d(16, 3, 3, padding=1),
         )
 
@@ -66,9 +76,7 @@ class VectorQuantiser(nn.Module):
 
     def codes(self, features: torch.Tensor) -> torch.Tensor:
         """features [...,64] -> int64 codes [...] of the nearest codebook entry (squared L2)."""
-        dist = (features.pow(2).sum(-1, keepdim=True)
-                - 2.0 * features @ self.embed.t()
-                + self.embed.pow(2).sum(-1))
+        dist = features.pow(2).sum(-1, keepdim=True) - 2.0 * features @ self.embed.t() + self.embed.pow(2).sum(-1)
         return dist.argmin(-1)
 
     def lookup(self, codes: torch.Tensor) -> torch.Tensor:
@@ -81,7 +89,7 @@ class VectorQuantiser(nn.Module):
         g = torch.Generator().manual_seed(seed)
         uniq = torch.unique(vectors, dim=0)
         start = uniq[torch.randperm(uniq.shape[0], generator=g)[:CODEBOOK]]
-        if start.shape[0] < CODEBOOK:   # fewer distinct vectors than codes: jittered copies
+        if start.shape[0] < CODEBOOK:  # fewer distinct vectors than codes: jittered copies
             extra = start[torch.randint(0, start.shape[0], (CODEBOOK - start.shape[0],), generator=g)]
             start = torch.cat([start, extra + 1e-3 * torch.randn(extra.shape, generator=g)])
         self.embed.copy_(start)

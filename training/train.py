@@ -14,6 +14,7 @@ Variants for the ablation table: --variant k2 (the shipped model), k1 (stage 1 a
 static (no stage 1, no queries: stage 2 over [before, after] only).
 While stage 2 trains, change-kind accuracy and no-change recall on the val split are logged.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,13 +31,13 @@ import torch
 import torch.nn.functional as F
 
 from . import config as C
-from .config import TrainConfig, full_config, smoke_config
-from .data import CropSet, DataError, Vocab, to_tensor
-from .decode import CaptionDecoder, caption_loss, greedy_decode
-from .encode import ProcedureEncoder, context_stats, load_encoder_state, make_masks
 from .checkpoint import make_models
-from .export import export_all
+from .config import TrainConfig, full_config, smoke_config
 from .context import fit_kind_prior
+from .data import CropSet, DataError, Vocab, to_tensor
+from .decode import caption_loss, greedy_decode
+from .encode import ProcedureEncoder, context_stats, load_encoder_state, make_masks
+from .export import export_all
 from .interpolate import MIDPOINT_TRIPLES, Interpolator, crop_gate_loss, interpolator_loss
 from .sample import confidence_weights, sample_keyframes
 from .tokenizer import ImageTokenizer, tokenizer_loss
@@ -52,12 +53,12 @@ def log(msg: str) -> None:
 
 def rng_for(seed: int, phase: str, step: int) -> np.random.Generator:
     """Deterministic per (seed, phase, step): resuming reproduces the same batches."""
-    return np.random.default_rng([seed, sum(ord(c) * 31 ** i for i, c in enumerate(phase)) % (2 ** 31), step])
+    return np.random.default_rng([seed, sum(ord(c) * 31**i for i, c in enumerate(phase)) % (2**31), step])
 
 
 def torch_gen(seed: int, phase: str, step: int) -> torch.Generator:
     g = torch.Generator()
-    g.manual_seed(int(rng_for(seed, phase, step).integers(2 ** 62)))
+    g.manual_seed(int(rng_for(seed, phase, step).integers(2**62)))
     return g
 
 
@@ -139,8 +140,18 @@ def scheduled_step(opt, params, budget: C.PhaseBudget, step: int, elapsed: float
     return out
 
 
-def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, state_objs: dict,
-              cfg: TrainConfig, val_fn=None, resume: bool = True, loss_key: str = "loss") -> dict:
+def run_phase(
+    name: str,
+    params,
+    budget: C.PhaseBudget,
+    step_fn,
+    out: Path,
+    state_objs: dict,
+    cfg: TrainConfig,
+    val_fn=None,
+    resume: bool = True,
+    loss_key: str = "loss",
+) -> dict:
     """Generic loop: AdamW, warm-up + cosine, checkpoint every cfg.checkpoint_every steps, resume.
     step_fn(step) -> (loss tensor, stats). Returns {'first': mean of the first losses, 'last': ...}."""
     done_path, ckpt_path = out / f"{name}.pt", out / f"{name}.ckpt"
@@ -168,14 +179,15 @@ def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, stat
         for obj in state_objs.values():
             obj.eval()
         with torch.no_grad():
-            return float(step_fn(10 ** 6)[0])
+            return float(step_fn(10**6)[0])
 
     probe_first = probe() if start == 0 else None
     t_loop = time.time()
     steps_done = start
     for step in range(start, budget.steps):
-        out = scheduled_step(opt, params, budget, step, elapsed_before + time.time() - t_loop,
-                             state_objs.values(), step_fn)
+        out = scheduled_step(
+            opt, params, budget, step, elapsed_before + time.time() - t_loop, state_objs.values(), step_fn
+        )
         if out is None:
             log(f"{name}: wall-clock cap of {budget.minutes} min reached after {step} of {budget.steps} steps")
             break
@@ -183,8 +195,10 @@ def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, stat
         losses.append(float(stats.get(loss_key, float(loss))))
         progress.update(step, {"loss": float(loss), **stats})
         steps_done = step + 1
-        last = step + 1 == budget.steps or progress_fraction(
-            step + 1, elapsed_before + time.time() - t_loop, budget) >= 1.0
+        last = (
+            step + 1 == budget.steps
+            or progress_fraction(step + 1, elapsed_before + time.time() - t_loop, budget) >= 1.0
+        )
         if val_fn is not None and ((step + 1) % cfg.val_every == 0 or last):
             for obj in state_objs.values():
                 obj.eval()
@@ -192,20 +206,36 @@ def run_phase(name: str, params, budget: C.PhaseBudget, step_fn, out: Path, stat
             log(f"{name} val @ {step + 1}: " + " ".join(f"{k}={v:.4f}" for k, v in val.items()))
             progress.write({"phase": name, "step": step + 1, **{f"val_{k}": v for k, v in val.items()}})
         if (step + 1) % cfg.checkpoint_every == 0 and not last:
-            save_atomic({"state": {k: o.state_dict() for k, o in state_objs.items()}, "opt": opt.state_dict(),
-                         "step": step + 1, "losses": losses,
-                         "elapsed": elapsed_before + time.time() - t_loop}, ckpt_path)
+            save_atomic(
+                {
+                    "state": {k: o.state_dict() for k, o in state_objs.items()},
+                    "opt": opt.state_dict(),
+                    "step": step + 1,
+                    "losses": losses,
+                    "elapsed": elapsed_before + time.time() - t_loop,
+                },
+                ckpt_path,
+            )
     n = max(1, min(10, len(losses) // 4))
-    summary = {"first": float(np.mean(losses[:n])), "last": float(np.mean(losses[-n:])),
-               "probe_first": probe_first, "probe_last": probe(),
-               "steps": steps_done, "steps_planned": budget.steps, "batch": budget.batch,
-               "minutes_cap": budget.minutes, "train_seconds": elapsed_before + time.time() - t_loop,
-               "seconds_this_run": time.time() - t0}
+    summary = {
+        "first": float(np.mean(losses[:n])),
+        "last": float(np.mean(losses[-n:])),
+        "probe_first": probe_first,
+        "probe_last": probe(),
+        "steps": steps_done,
+        "steps_planned": budget.steps,
+        "batch": budget.batch,
+        "minutes_cap": budget.minutes,
+        "train_seconds": elapsed_before + time.time() - t_loop,
+        "seconds_this_run": time.time() - t0,
+    }
     save_atomic({"state": {k: o.state_dict() for k, o in state_objs.items()}, "losses": summary}, done_path)
     if ckpt_path.is_file():
         ckpt_path.unlink()
-    log(f"{name}: done, loss {summary['first']:.4f} -> {summary['last']:.4f} "
-        f"(fixed probe batch {summary['probe_first']} -> {summary['probe_last']:.4f})")
+    log(
+        f"{name}: done, loss {summary['first']:.4f} -> {summary['last']:.4f} "
+        f"(fixed probe batch {summary['probe_first']} -> {summary['probe_last']:.4f})"
+    )
     return summary
 
 
@@ -247,20 +277,36 @@ def train_tokenizer(train: CropSet, cfg: TrainConfig, out: Path, resume: bool) -
         imgs = to_tensor(random_images(train, rng_for(cfg.seed, phase, step), cfg.tokenizer.batch))
         return tokenizer_loss(tok, imgs, quantise)
 
-    summary = run_phase("tokenizer", list(tok.parameters()), cfg.tokenizer, step_fn, out, {"model": tok}, cfg,
-                        resume=resume)
+    summary = run_phase(
+        "tokenizer", list(tok.parameters()), cfg.tokenizer, step_fn, out, {"model": tok}, cfg, resume=resume
+    )
     if not (out / "tokenizer_vq.pt").is_file() and not (out / "tokenizer_vq.ckpt").is_file():
         tok.eval()
         imgs = to_tensor(random_images(train, rng_for(cfg.seed, "codebook", 0), 640))
         with torch.no_grad():
-            vectors = torch.cat([tok.encoder(imgs[i:i + 64]) for i in range(0, len(imgs), 64)]).reshape(-1, C.FEAT_DIM)
+            vectors = torch.cat([tok.encoder(imgs[i : i + 64]) for i in range(0, len(imgs), 64)]).reshape(
+                -1, C.FEAT_DIM
+            )
         fit = tok.quantiser.fit(vectors, seed=cfg.seed)
         log(f"tokenizer: codebook fitted by k-means on {vectors.shape[0]} patch features: {fit}")
         summary["codebook"] = fit
-    budget = C.PhaseBudget(steps=max(8, cfg.tokenizer.steps // 4), batch=cfg.tokenizer.batch,
-                           lr=cfg.tokenizer.lr / 2, warmup=5, minutes=cfg.tokenizer_vq_minutes)
-    summary["vq"] = run_phase("tokenizer_vq", list(tok.decoder.parameters()), budget,
-                              lambda step: step_fn(step, True, "tokenizer_vq"), out, {"model": tok}, cfg, resume=resume)
+    budget = C.PhaseBudget(
+        steps=max(8, cfg.tokenizer.steps // 4),
+        batch=cfg.tokenizer.batch,
+        lr=cfg.tokenizer.lr / 2,
+        warmup=5,
+        minutes=cfg.tokenizer_vq_minutes,
+    )
+    summary["vq"] = run_phase(
+        "tokenizer_vq",
+        list(tok.decoder.parameters()),
+        budget,
+        lambda step: step_fn(step, True, "tokenizer_vq"),
+        out,
+        {"model": tok},
+        cfg,
+        resume=resume,
+    )
     tok.eval()
     return tok, summary
 
@@ -294,21 +340,36 @@ def _train_interpolator(train: CropSet, cfg: TrainConfig, out: Path, resume: boo
             pair = train.images(i)
             seq = [pair[0], *train.true_frames(i), pair[1]]
             a, m, b = MIDPOINT_TRIPLES[int(rng.integers(len(MIDPOINT_TRIPLES)))]
-            if rng.random() < 0.5:           # time reversal: the midpoint is symmetric
+            if rng.random() < 0.5:  # time reversal: the midpoint is symmetric
                 a, b = b, a
-            lefts.append(seq[a]); mids.append(seq[m]); rights.append(seq[b])
+            lefts.append(seq[a])
+            mids.append(seq[m])
+            rights.append(seq[b])
         frames = to_tensor(np.stack(lefts)), to_tensor(np.stack(rights)), to_tensor(np.stack(mids))
         return (*frames, torch.tensor(still)) if with_still else frames
 
-    summary = run_phase("interpolator", list(net.parameters()), cfg.interpolator,
-                        lambda step: interpolator_loss(net, *triples("interpolator", step, cfg.interpolator.batch)),
-                        out, {"model": net}, cfg, resume=resume)
+    summary = run_phase(
+        "interpolator",
+        list(net.parameters()),
+        cfg.interpolator,
+        lambda step: interpolator_loss(net, *triples("interpolator", step, cfg.interpolator.batch)),
+        out,
+        {"model": net},
+        cfg,
+        resume=resume,
+    )
     # then the crop gate alone, on the frozen network, by what warping gains (crop_gate_loss)
     net.eval()
     summary["gate"] = run_phase(
-        "interpolator_gate", list(net.crop_gate.parameters()), cfg.interpolator_gate,
+        "interpolator_gate",
+        list(net.crop_gate.parameters()),
+        cfg.interpolator_gate,
         lambda step: crop_gate_loss(net, *triples("interpolator_gate", step, cfg.interpolator_gate.batch, True)),
-        out, {"model": net}, cfg, resume=resume)
+        out,
+        {"model": net},
+        cfg,
+        resume=resume,
+    )
     net.eval()
     return net, summary
 
@@ -323,7 +384,7 @@ def _affine(img: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     b = img.shape[0]
     ang = (torch.rand(b, generator=gen) * 2 - 1) * math.radians(30)
     scale = 0.9 + 0.2 * torch.rand(b, generator=gen)
-    tx, ty = ((torch.rand(2, b, generator=gen) * 2 - 1) * 0.2)
+    tx, ty = (torch.rand(2, b, generator=gen) * 2 - 1) * 0.2
     cos, sin = torch.cos(ang) / scale, torch.sin(ang) / scale
     theta = torch.stack([torch.stack([cos, -sin, tx], 1), torch.stack([sin, cos, ty], 1)], 1)
     grid = F.affine_grid(theta, list(img.shape), align_corners=False)
@@ -331,8 +392,7 @@ def _affine(img: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
 
 
 @torch.no_grad()
-def build_cache(ds: CropSet, tok: ImageTokenizer, max_procedures: int, path: Path, seed: int,
-                batch: int = 64) -> dict:
+def build_cache(ds: CropSet, tok: ImageTokenizer, max_procedures: int, path: Path, seed: int, batch: int = 64) -> dict:
     """Frozen backbone features (fp16) and codes of before/after for every sample; for up to
     max_procedures samples that have TRUE intermediate frames (continuous kinds: the data engine
     renders them) also the 7 frames' features and codes, their confidence weights, and two perturbed
@@ -356,7 +416,7 @@ def build_cache(ds: CropSet, tok: ImageTokenizer, max_procedures: int, path: Pat
     t0 = time.time()
     for lo in range(0, n, batch):
         hi = min(n, lo + batch)
-        pairs = to_tensor(np.stack([ds.images(i) for i in range(lo, hi)]))        # [b,2,3,96,96]
+        pairs = to_tensor(np.stack([ds.images(i) for i in range(lo, hi)]))  # [b,2,3,96,96]
         b = hi - lo
         f, c = tok.encode(pairs.reshape(b * 2, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
         ends_f[lo:hi] = f.reshape(b, 2, C.N_I, C.FEAT_DIM).half()
@@ -368,22 +428,30 @@ def build_cache(ds: CropSet, tok: ImageTokenizer, max_procedures: int, path: Pat
         idx = [proc_samples[r] for r in rows]
         bm = len(rows)
         pairs = to_tensor(np.stack([ds.images(i) for i in idx]))
-        mids = to_tensor(np.stack([ds.true_frames(i) for i in idx]))                # [bm,7,3,96,96]
+        mids = to_tensor(np.stack([ds.true_frames(i) for i in idx]))  # [bm,7,3,96,96]
         fm, cm = tok.encode(mids.reshape(bm * 7, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
         fm = fm.reshape(bm, 7, C.N_I, C.FEAT_DIM)
-        mid_f[rows[0]:rows[-1] + 1] = fm.half()
-        mid_c[rows[0]:rows[-1] + 1] = cm.reshape(bm, 7, C.N_I).to(torch.uint8)
+        mid_f[rows[0] : rows[-1] + 1] = fm.half()
+        mid_c[rows[0] : rows[-1] + 1] = cm.reshape(bm, 7, C.N_I).to(torch.uint8)
         ends = ends_f[torch.tensor(idx)].float()
-        weights[rows[0]:rows[-1] + 1] = confidence_weights(ends[:, 0], fm, ends[:, 1])
+        weights[rows[0] : rows[-1] + 1] = confidence_weights(ends[:, 0], fm, ends[:, 1])
         # perturbed copies of one random frame of each procedure (of the 9)
         seq = torch.cat([pairs[:, :1], mids, pairs[:, 1:]], 1)
         pick = torch.randint(0, 9, (bm,), generator=gen)
         src = seq[torch.arange(bm), pick]
         pf, _ = tok.encode(torch.cat([_colour_shift(src, gen), _affine(src, gen)]))
-        pert_f[rows[0]:rows[-1] + 1] = pf.reshape(2, bm, C.N_I, C.FEAT_DIM).transpose(0, 1).half()
-    cache = {"ends_f": ends_f, "ends_c": ends_c, "mid_f": mid_f, "mid_c": mid_c, "weights": weights,
-             "pert_f": pert_f, "kinds": torch.tensor([s.kind for s in ds.samples]),
-             "proc_samples": torch.tensor(proc_samples, dtype=torch.long), "proc_of_sample": proc_of_sample}
+        pert_f[rows[0] : rows[-1] + 1] = pf.reshape(2, bm, C.N_I, C.FEAT_DIM).transpose(0, 1).half()
+    cache = {
+        "ends_f": ends_f,
+        "ends_c": ends_c,
+        "mid_f": mid_f,
+        "mid_c": mid_c,
+        "weights": weights,
+        "pert_f": pert_f,
+        "kinds": torch.tensor([s.kind for s in ds.samples]),
+        "proc_samples": torch.tensor(proc_samples, dtype=torch.long),
+        "proc_of_sample": proc_of_sample,
+    }
     save_atomic(cache, path)
     log(f"cache {path.name}: {n} samples, {m} true procedures in {time.time() - t0:.0f}s")
     return cache
@@ -407,16 +475,18 @@ def train_stage1(train: CropSet, cache: dict, vocab: Vocab, k: int, cfg: TrainCo
         rng = rng_for(cfg.seed, name, step)
         gen = torch_gen(cfg.seed, name, step)
         b = cfg.stage1.batch
-        idx = torch.from_numpy(rng.integers(0, m, b))                                # procedure rows
+        idx = torch.from_numpy(rng.integers(0, m, b))  # procedure rows
         sample_idx = cache["proc_samples"][idx]
-        keys = sample_keyframes(cache["weights"][idx], k, gen)                       # [b,k]
+        keys = sample_keyframes(cache["weights"][idx], k, gen)  # [b,k]
         ar = torch.arange(b).unsqueeze(1)
-        mid_f = cache["mid_f"][idx][ar, keys].float()                               # [b,k,36,64]
+        mid_f = cache["mid_f"][idx][ar, keys].float()  # [b,k,36,64]
         mid_c = cache["mid_c"][idx][ar, keys].long()
         ends_f, ends_c = cache["ends_f"][sample_idx].float(), cache["ends_c"][sample_idx].long()
-        frames = torch.cat([ends_f[:, :1], mid_f, ends_f[:, 1:]], 1)                 # [b,k+2,36,64]
+        frames = torch.cat([ends_f[:, :1], mid_f, ends_f[:, 1:]], 1)  # [b,k+2,36,64]
         codes = torch.cat([ends_c[:, :1], mid_c, ends_c[:, 1:]], 1).reshape(b, -1)
-        caps = [train.samples[int(i)].captions[int(rng.integers(len(train.samples[int(i)].captions)))] for i in sample_idx]
+        caps = [
+            train.samples[int(i)].captions[int(rng.integers(len(train.samples[int(i)].captions)))] for i in sample_idx
+        ]
         # negatives: a quarter with another sample's caption (align), a quarter with broken frames (consistency)
         role = rng.random(b)
         align_neg = role < 0.25
@@ -431,25 +501,31 @@ def train_stage1(train: CropSet, cache: dict, vocab: Vocab, k: int, cfg: TrainCo
         for j in np.nonzero(csy_neg)[0]:
             how = int(rng.integers(4))
             slot = int(rng.integers(f))
-            if how == 0:                        # a frame of another sample
+            if how == 0:  # a frame of another sample
                 o = int(rng.integers(m))
                 frames[j, slot] = cache["mid_f"][o, int(rng.integers(7))].float()
-            elif how == 1:                      # non-identity permutation of the frames
+            elif how == 1:  # non-identity permutation of the frames
                 perm = torch.randperm(f, generator=gen)
                 while bool((perm == torch.arange(f)).all()):
                     perm = torch.randperm(f, generator=gen)
                 frames[j] = frames[j, perm]
-            else:                               # colour-shifted or affine-warped frame
+            else:  # colour-shifted or affine-warped frame
                 frames[j, slot] = cache["pert_f"][int(idx[j]), how - 2].float()
         caption_ids = torch.tensor([vocab.encode(c) for c in shown_caps])
         masked = make_masks(b, f, gen)
         code_logits, align_logit, csy_logit = enc.stage1(frames, masked, caption_ids)
-        msm_rows = torch.from_numpy(~csy_neg).unsqueeze(1) & masked                  # no msm on broken sequences
-        l_msm = F.cross_entropy(code_logits[msm_rows], codes[msm_rows]) if bool(msm_rows.any()) else code_logits.sum() * 0
+        msm_rows = torch.from_numpy(~csy_neg).unsqueeze(1) & masked  # no msm on broken sequences
+        l_msm = (
+            F.cross_entropy(code_logits[msm_rows], codes[msm_rows]) if bool(msm_rows.any()) else code_logits.sum() * 0
+        )
         l_align = F.binary_cross_entropy_with_logits(align_logit, torch.from_numpy(~align_neg).float())
         l_csy = F.binary_cross_entropy_with_logits(csy_logit, torch.from_numpy(~csy_neg).float())
         loss = cfg.w_msm * l_msm + cfg.w_align * l_align + cfg.w_csy * l_csy
-        acc = (code_logits[msm_rows].argmax(-1) == codes[msm_rows]).float().mean() if bool(msm_rows.any()) else torch.tensor(0.)
+        acc = (
+            (code_logits[msm_rows].argmax(-1) == codes[msm_rows]).float().mean()
+            if bool(msm_rows.any())
+            else torch.tensor(0.0)
+        )
         return loss, {"msm": float(l_msm), "align": float(l_align), "csy": float(l_csy), "msm_acc": float(acc)}
 
     params = [p for n_, p in enc.named_parameters() if not n_.startswith(("memory_mlp", "kind_head"))]
@@ -465,13 +541,17 @@ def evaluate_kinds(enc: ProcedureEncoder, cache: dict, ds: CropSet, limit: int, 
         hi = min(n, lo + batch)
         f = cache["ends_f"][lo:hi].float()
         px = ds.image_tensor(range(lo, hi))
-        preds.append(enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], context=ds.context_tensor(range(lo, hi)))[2].argmax(-1))
+        preds.append(
+            enc.stage2(f[:, 0], f[:, 1], px[:, 0], px[:, 1], context=ds.context_tensor(range(lo, hi)))[2].argmax(-1)
+        )
     pred = torch.cat(preds)
     truth = cache["kinds"][:n]
     none = truth == C.NONE_KIND
-    return {"kind_acc": float((pred == truth).float().mean()),
-            "nochange_recall": float((pred[none] == C.NONE_KIND).float().mean()) if bool(none.any()) else float("nan"),
-            "false_none": float((pred[~none] == C.NONE_KIND).float().mean()) if bool((~none).any()) else float("nan")}
+    return {
+        "kind_acc": float((pred == truth).float().mean()),
+        "nochange_recall": float((pred[none] == C.NONE_KIND).float().mean()) if bool(none.any()) else float("nan"),
+        "false_none": float((pred[~none] == C.NONE_KIND).float().mean()) if bool((~none).any()) else float("nan"),
+    }
 
 
 def shift_pairs(pairs: torch.Tensor, shifts, limit: int) -> torch.Tensor:
@@ -481,27 +561,39 @@ def shift_pairs(pairs: torch.Tensor, shifts, limit: int) -> torch.Tensor:
     n, _, c, h, w = pairs.shape
     shifts = torch.as_tensor(shifts, device=pairs.device).long()
     padded = F.pad(pairs.reshape(n, 2 * c, h, w), (limit, limit, limit, limit), mode="replicate")
-    rows = torch.arange(h, device=pairs.device).unsqueeze(0) + (limit - shifts[:, :1])        # [n,h]
-    cols = torch.arange(w, device=pairs.device).unsqueeze(0) + (limit - shifts[:, 1:])        # [n,w]
+    rows = torch.arange(h, device=pairs.device).unsqueeze(0) + (limit - shifts[:, :1])  # [n,h]
+    cols = torch.arange(w, device=pairs.device).unsqueeze(0) + (limit - shifts[:, 1:])  # [n,w]
     batch = torch.arange(n, device=pairs.device)[:, None, None]
-    out = padded.permute(0, 2, 3, 1)[batch, rows[:, :, None], cols[:, None, :]]               # [n,h,w,2c]
+    out = padded.permute(0, 2, 3, 1)[batch, rows[:, :, None], cols[:, None, :]]  # [n,h,w,2c]
     return out.permute(0, 3, 1, 2).reshape(n, 2, c, h, w)
 
 
-def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, vocab: Vocab, variant: str,
-                 cfg: TrainConfig, out: Path, resume: bool, tok: ImageTokenizer | None = None):
+def train_stage2(
+    train: CropSet,
+    val: CropSet,
+    cache: dict,
+    val_cache: dict,
+    vocab: Vocab,
+    variant: str,
+    cfg: TrainConfig,
+    out: Path,
+    resume: bool,
+    tok: ImageTokenizer | None = None,
+):
     k = VARIANT_K[variant]
     torch.manual_seed(cfg.seed + 20 + k)
     enc, dec = make_models(vocab, k, cfg)
     enc.diff_scale.fill_(diff_gain(cache))
-    known = 0      # layout features the starting weights already use (their mean/std are kept)
+    known = 0  # layout features the starting weights already use (their mean/std are kept)
     if cfg.stage2_init:
         # a second round (warm restart of the schedule) from a finished stage-2 run
         s0 = torch.load(cfg.stage2_init)["state"]
         known = load_encoder_state(enc, s0["encoder"])
         dec.load_state_dict(s0["decoder"])
-        log(f"{variant}: stage 2 starts from {cfg.stage2_init}" + (
-            "" if known == C.CONTEXT_SIZE else f" (layout features {known + 1}-{C.CONTEXT_SIZE} added, from zero)"))
+        log(
+            f"{variant}: stage 2 starts from {cfg.stage2_init}"
+            + ("" if known == C.CONTEXT_SIZE else f" (layout features {known + 1}-{C.CONTEXT_SIZE} added, from zero)")
+        )
     elif k > 0:
         s1 = torch.load(out / f"stage1_k{k}.pt")
         load_encoder_state(enc, s1["state"]["encoder"])
@@ -510,7 +602,6 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
         enc.context_mean[known:] = mean[known:]
         enc.context_std[known:] = std[known:]
     n = cache["ends_f"].shape[0]
-    m = cache["mid_f"].shape[0]
     name = f"stage2_{variant}"
 
     def step_fn(step):
@@ -525,22 +616,24 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
             shifted = torch.from_numpy(rng.random(b) < 0.5)
             sel = shifted.nonzero().flatten()
             if len(sel):
-                moved = shift_pairs(px[sel], rng.integers(-cfg.augment_shift, cfg.augment_shift + 1, (len(sel), 2)),
-                                    cfg.augment_shift)
+                moved = shift_pairs(
+                    px[sel], rng.integers(-cfg.augment_shift, cfg.augment_shift + 1, (len(sel), 2)), cfg.augment_shift
+                )
                 with torch.no_grad():
                     f_moved, _ = tok.encode(moved.reshape(-1, 3, C.IMAGE_SIZE, C.IMAGE_SIZE))
                 px[sel] = moved
                 ends[sel] = f_moved.reshape(len(sel), 2, C.N_I, C.FEAT_DIM)
         caps = [train.samples[int(i)].captions[int(rng.integers(len(train.samples[int(i)].captions)))] for i in idx]
         tokens = torch.tensor([vocab.encode(c) for c in caps])
-        _, memory, kind_logits, query_logits = enc.stage2(ends[:, 0], ends[:, 1], px[:, 0], px[:, 1],
-                                                          context=train.context_tensor(idx))
+        _, memory, kind_logits, query_logits = enc.stage2(
+            ends[:, 0], ends[:, 1], px[:, 0], px[:, 1], context=train.context_tensor(idx)
+        )
         l_cap = caption_loss(dec, memory, tokens, cfg.label_smoothing)
         l_kind = F.cross_entropy(kind_logits, cache["kinds"][idx])
         loss = l_cap + cfg.w_kind * l_kind
         stats = {"cap": float(l_cap), "kind": float(l_kind)}
         proc_rows = cache["proc_of_sample"][idx]
-        has_proc = (proc_rows >= 0) & ~shifted       # the keyframe codes belong to the unshifted crops
+        has_proc = (proc_rows >= 0) & ~shifted  # the keyframe codes belong to the unshifted crops
         if k > 0 and bool(has_proc.any()):
             pi = proc_rows[has_proc]
             keys = sample_keyframes(cache["weights"][pi], k, gen)
@@ -562,9 +655,20 @@ def train_stage2(train: CropSet, val: CropSet, cache: dict, val_cache: dict, voc
         return res
 
     params = list(enc.parameters()) + list(dec.parameters())
-    summary = run_phase(name, params, cfg.stage2, step_fn, out, {"encoder": enc, "decoder": dec}, cfg,
-                        val_fn=val_fn, resume=resume, loss_key="cap")
-    enc.eval(); dec.eval()
+    summary = run_phase(
+        name,
+        params,
+        cfg.stage2,
+        step_fn,
+        out,
+        {"encoder": enc, "decoder": dec},
+        cfg,
+        val_fn=val_fn,
+        resume=resume,
+        loss_key="cap",
+    )
+    enc.eval()
+    dec.eval()
     summary["val"] = val_fn()
     return enc, dec, summary
 
@@ -578,12 +682,14 @@ def kind_prior_line(summary: dict) -> str:
         where = summary.get("recovered_from")
         return f"kind prior: kept (weight {weight}" + (f", recovered from {where})" if where else ")")
     # a fitted prior (training/context.py) always records the accuracy at the weight it picked
-    return (f"kind prior: val kind accuracy {summary['head_val_accuracy']:.3f} (head) -> "
-            f"{summary['val_accuracy_by_weight'][str(weight)]:.3f} (fused, weight {weight})")
+    return (
+        f"kind prior: val kind accuracy {summary['head_val_accuracy']:.3f} (head) -> "
+        f"{summary['val_accuracy_by_weight'][str(weight)]:.3f} (fused, weight {weight})"
+    )
 
 
 def phase_values(text: str, flag: str, cast, extra: tuple[str, ...] = ()) -> dict:
-    """"stage2=600,stage1=300" -> {"stage2": 600, "stage1": 300}; ValueError naming the flag on bad input."""
+    """ "stage2=600,stage1=300" -> {"stage2": 600, "stage1": 300}; ValueError naming the flag on bad input."""
     out = {}
     for item in filter(None, (t.strip() for t in text.split(","))):
         phase, sep, value = item.partition("=")
@@ -597,8 +703,15 @@ def phase_values(text: str, flag: str, cast, extra: tuple[str, ...] = ()) -> dic
 
 
 # what a later stage-2 round keeps from an earlier run (--reuse): everything but stage 2 itself
-REUSED_FILES = ("vocab.json", "tokenizer.pt", "tokenizer_vq.pt", "stage1_k2.pt", "interpolator.pt",
-                "interpolator_gate.pt", "kind_prior.pt")
+REUSED_FILES = (
+    "vocab.json",
+    "tokenizer.pt",
+    "tokenizer_vq.pt",
+    "stage1_k2.pt",
+    "interpolator.pt",
+    "interpolator_gate.pt",
+    "kind_prior.pt",
+)
 
 
 def reuse_finished_phases(source: Path, out: Path) -> list[str]:
@@ -626,9 +739,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", action="append", choices=list(VARIANT_K), help="stage-2 variants (default k2)")
     ap.add_argument("--resume", action="store_true", help="continue from checkpoints in --out")
     ap.add_argument("--smoke", action="store_true", help="tiny budgets: a few steps of everything")
-    ap.add_argument("--full", action="store_true",
-                    help="the from-scratch recipe: the shipped model's budgets under wall-clock caps that add up "
-                         "to under 3 hours on the 2-core machine (config.full_config); --steps/--minutes still override")
+    ap.add_argument(
+        "--full",
+        action="store_true",
+        help="the from-scratch recipe: the shipped model's budgets under wall-clock caps that add up "
+        "to under 3 hours on the 2-core machine (config.full_config); --steps/--minutes still override",
+    )
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--models", default=str(C.MODELS_DIR), help="where --all exports the ONNX files")
     ap.add_argument("--no-export", action="store_true")
@@ -637,20 +753,37 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", default="", help="override batch sizes, e.g. stage2=32")
     ap.add_argument("--lr", default="", help="override peak learning rates, e.g. stage2=3e-4 (a gentler later round)")
     ap.add_argument("--train-pairs", type=int, default=None, help="use only the first N training pairs")
-    ap.add_argument("--extra-train", action="append", default=[],
-                    help="another folder of training crops (same layout as DATA/train, e.g. a second rendered "
-                         "shard) whose samples are added to the training set; repeatable")
-    ap.add_argument("--augment-shift", type=int, default=None,
-                    help="stage 2: shift half of each batch's crop pairs by up to N px (same shift both sides)")
-    ap.add_argument("--threads", type=int, default=None,
-                    help="torch threads (default 2); 1 when other jobs share the 2 cores: two spinning threads "
-                         "on a busy machine ran 10x slower here")
-    ap.add_argument("--stage2-init", default="", help="start stage 2 from this finished stage-2 checkpoint (a second round)")
-    ap.add_argument("--reuse", default="",
-                    help="a finished checkpoint folder (e.g. from training.recover) whose vocabulary, tokenizer, "
-                         "stage 1, interpolator and kind prior are copied into --out where --out lacks them, so "
-                         "those phases are skipped as already trained: a later stage-2 round in one command "
-                         "(never its stage 2)")
+    ap.add_argument(
+        "--extra-train",
+        action="append",
+        default=[],
+        help="another folder of training crops (same layout as DATA/train, e.g. a second rendered "
+        "shard) whose samples are added to the training set; repeatable",
+    )
+    ap.add_argument(
+        "--augment-shift",
+        type=int,
+        default=None,
+        help="stage 2: shift half of each batch's crop pairs by up to N px (same shift both sides)",
+    )
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="torch threads (default 2); 1 when other jobs share the 2 cores: two spinning threads "
+        "on a busy machine ran 10x slower here",
+    )
+    ap.add_argument(
+        "--stage2-init", default="", help="start stage 2 from this finished stage-2 checkpoint (a second round)"
+    )
+    ap.add_argument(
+        "--reuse",
+        default="",
+        help="a finished checkpoint folder (e.g. from training.recover) whose vocabulary, tokenizer, "
+        "stage 1, interpolator and kind prior are copied into --out where --out lacks them, so "
+        "those phases are skipped as already trained: a later stage-2 round in one command "
+        "(never its stage 2)",
+    )
     a = ap.parse_args(argv)
 
     if a.smoke and a.full:
@@ -675,8 +808,10 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     if not a.resume and any(out.glob("*.pt")) or not a.resume and any(out.glob("*.ckpt")):
-        print(f"error: {out} already holds checkpoints; pass --resume to continue them or use a fresh --out",
-              file=sys.stderr)
+        print(
+            f"error: {out} already holds checkpoints; pass --resume to continue them or use a fresh --out",
+            file=sys.stderr,
+        )
         return 2
     if a.reuse:
         try:
@@ -689,8 +824,12 @@ def main(argv: list[str] | None = None) -> int:
     variants = a.variant or ["k2"]
     t_start = time.time()
     try:
-        train = CropSet(Path(a.data) / "train", limit_pairs=a.train_pairs, skip_sources=("unmatched",),
-                        extra_dirs=tuple(Path(d) for d in a.extra_train))
+        train = CropSet(
+            Path(a.data) / "train",
+            limit_pairs=a.train_pairs,
+            skip_sources=("unmatched",),
+            extra_dirs=tuple(Path(d) for d in a.extra_train),
+        )
         val = CropSet(Path(a.data) / "val")
         log(f"data: {len(train)} train samples, {len(val)} val samples")
         vocab = build_vocab(train, out)
@@ -702,15 +841,19 @@ def main(argv: list[str] | None = None) -> int:
             k = VARIANT_K[variant]
             if k > 0:
                 _, summaries[f"stage1_k{k}"] = train_stage1(train, cache, vocab, k, cfg, out, True)
-            _, _, summaries[f"stage2_{variant}"] = train_stage2(train, val, cache, val_cache, vocab, variant, cfg, out,
-                                                                True, tok)
+            _, _, summaries[f"stage2_{variant}"] = train_stage2(
+                train, val, cache, val_cache, vocab, variant, cfg, out, True, tok
+            )
         # the interpolator is only needed at inference (procedure frames, the explicit ablation): last
         _, summaries["interpolator"] = train_interpolator(train, cfg, out, True)
         if "k2" in variants:
             # the layout kind prior, fused with the finished k2 kind head (its weight is chosen on val)
             prior = out / "kind_prior.pt"
-            summaries["kind_prior"] = (torch.load(prior)["summary"] if prior.is_file() else fit_kind_prior(
-                Path(a.data), [Path(d) for d in a.extra_train], out, cfg.seed, cfg.kind_prior_steps))
+            summaries["kind_prior"] = (
+                torch.load(prior)["summary"]
+                if prior.is_file()
+                else fit_kind_prior(Path(a.data), [Path(d) for d in a.extra_train], out, cfg.seed, cfg.kind_prior_steps)
+            )
             log(kind_prior_line(summaries["kind_prior"]))
     except DataError as err:
         print(f"error: {err}", file=sys.stderr)

@@ -11,13 +11,15 @@ label smoothing + the kind head; the schedule is run_phase's (AdamW, warm-up + c
 
 What differs from `training.train --stage2-init`, and why: every training crop is held on the device and the
 frozen backbone's features are computed again at every step (on a GPU that costs less than reading a cache),
-so a member trains at GPU speed; the shift augmentation is train.shift_pairs, on half of each batch. --train may repeat a folder to draw it twice as often.
+so a member trains at GPU speed; the shift augmentation is train.shift_pairs, on half of each batch. --train
+may repeat a folder to draw it twice as often.
 
 OUT becomes a finished checkpoint folder that `training.export --members OUT` and `training.evaluate
 --members OUT` accept: MAIN's vocabulary, tokenizer, interpolator and configuration copied, stage2_k2.pt
 trained here (saved on the CPU), train_log.jsonl and summary.json. With --resume a run cut short goes on from
 OUT/stage2_k2.ckpt.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,15 +34,23 @@ import torch
 import torch.nn.functional as F
 
 from . import config as C
+from .checkpoint import load_trained
 from .config import TrainConfig
 from .data import CropSet, DataError
 from .decode import caption_loss
-from .checkpoint import load_trained
 from .train import log, rng_for, scheduled_step, shift_pairs
 
 # what a member folder holds besides its own stage 2 (load_trained and committee.load_members read them)
-COPIED = ("config.json", "vocab.json", "tokenizer.pt", "tokenizer_vq.pt", "interpolator.pt", "interpolator_gate.pt",
-          "stage1_k2.pt", "kind_prior.pt")
+COPIED = (
+    "config.json",
+    "vocab.json",
+    "tokenizer.pt",
+    "tokenizer_vq.pt",
+    "interpolator.pt",
+    "interpolator_gate.pt",
+    "stage1_k2.pt",
+    "kind_prior.pt",
+)
 
 
 def pick_device(name: str) -> torch.device:
@@ -57,13 +67,13 @@ class DeviceSet:
     def __init__(self, ds: CropSet, vocab, device: torch.device) -> None:
         n = len(ds)
         self.n = n
-        self.pairs = torch.from_numpy(np.stack([ds.images(i) for i in range(n)])).to(device)   # [n,2,96,96,3] u8
+        self.pairs = torch.from_numpy(np.stack([ds.images(i) for i in range(n)])).to(device)  # [n,2,96,96,3] u8
         self.context = ds.context_tensor(range(n)).to(device)
         self.kinds = torch.tensor([s.kind for s in ds.samples], device=device)
         most = max(len(s.captions) for s in ds.samples)
         tokens = torch.full((n, most, C.MAX_TOKENS), C.PAD, dtype=torch.long)
         for i, s in enumerate(ds.samples):
-            tokens[i, :len(s.captions)] = torch.tensor([vocab.encode(c) for c in s.captions])
+            tokens[i, : len(s.captions)] = torch.tensor([vocab.encode(c) for c in s.captions])
         self.tokens = tokens.to(device)
         self.n_captions = torch.tensor([len(s.captions) for s in ds.samples], device=device)
 
@@ -103,9 +113,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log-every", type=int, default=100)
     ap.add_argument("--val-every", type=int, default=1000)
     ap.add_argument("--checkpoint-every", type=int, default=500)
-    ap.add_argument("--stop-after", type=int, default=0,
-                    help="stop after this many steps of this invocation, leaving only the periodic checkpoint, as a "
-                         "run cut short does (tests of --resume)")
+    ap.add_argument(
+        "--stop-after",
+        type=int,
+        default=0,
+        help="stop after this many steps of this invocation, leaving only the periodic checkpoint, as a "
+        "run cut short does (tests of --resume)",
+    )
     ap.add_argument("--resume", action="store_true", help="continue OUT/stage2_k2.ckpt")
     a = ap.parse_args(argv)
 
@@ -116,7 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         torch.backends.cudnn.allow_tf32 = True
     main_ckpt, out = Path(a.ckpt), Path(a.out)
     if not (main_ckpt / "stage2_k2.pt").is_file():
-        print(f"error: {main_ckpt / 'stage2_k2.pt'} missing: --ckpt must be a finished checkpoint folder", file=sys.stderr)
+        print(
+            f"error: {main_ckpt / 'stage2_k2.pt'} missing: --ckpt must be a finished checkpoint folder", file=sys.stderr
+        )
         return 2
     out.mkdir(parents=True, exist_ok=True)
     if (out / "stage2_k2.pt").is_file():
@@ -138,8 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     data = DeviceSet(train, vocab, device)
     val_data = DeviceSet(val, vocab, device) if val is not None else None
-    log(f"data: {data.n} training samples from {len(a.train)} folders"
-        + (f", {val_data.n} validation samples" if val_data else "") + f" on {device} in {time.time() - t0:.0f}s")
+    log(
+        f"data: {data.n} training samples from {len(a.train)} folders"
+        + (f", {val_data.n} validation samples" if val_data else "")
+        + f" on {device} in {time.time() - t0:.0f}s"
+    )
     tok.to(device).eval()
     enc.to(device)
     dec.to(device)
@@ -155,11 +174,19 @@ def main(argv: list[str] | None = None) -> int:
         opt.load_state_dict(ck["opt"])
         start, elapsed_before, losses = ck["step"], ck["elapsed"], ck["losses"]
         log(f"resuming at step {start}/{a.steps}")
-    (out / "member_config.json").write_text(json.dumps({"argv": sys.argv, **vars(a), "device_name": str(
-        torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu")}, indent=1))
+    (out / "member_config.json").write_text(
+        json.dumps(
+            {
+                "argv": sys.argv,
+                **vars(a),
+                "device_name": str(torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"),
+            },
+            indent=1,
+        )
+    )
     logfile = (out / "train_log.jsonl").open("a")
     name = "stage2_k2"
-    cfg = TrainConfig()     # stage 2's loss settings (label smoothing, kind weight), as training.train uses them
+    cfg = TrainConfig()  # stage 2's loss settings (label smoothing, kind weight), as training.train uses them
 
     def step_fn(step: int):
         rng = rng_for(a.seed, name, step)
@@ -190,30 +217,56 @@ def main(argv: list[str] | None = None) -> int:
         loss, l_cap, l_kind = result
         done = step + 1
         if (step + 1) % a.log_every == 0 or step == start:
-            record = {"step": step + 1, "loss": float(loss), "cap": float(l_cap), "kind": float(l_kind),
-                      "lr": opt.param_groups[0]["lr"], "seconds": round(elapsed_before + time.time() - t_loop, 1)}
+            record = {
+                "step": step + 1,
+                "loss": float(loss),
+                "cap": float(l_cap),
+                "kind": float(l_kind),
+                "lr": opt.param_groups[0]["lr"],
+                "seconds": round(elapsed_before + time.time() - t_loop, 1),
+            }
             losses.append(record)
-            logfile.write(json.dumps(record) + "\n"); logfile.flush()
+            logfile.write(json.dumps(record) + "\n")
+            logfile.flush()
             log(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in record.items()))
         if val_data is not None and (step + 1) % a.val_every == 0:
             enc.eval()
             log(f"val kind accuracy @ {step + 1}: {kind_accuracy(enc, tok, val_data):.4f}")
         if (step + 1) % a.checkpoint_every == 0:
-            torch.save({"state": {"encoder": enc.state_dict(), "decoder": dec.state_dict()}, "opt": opt.state_dict(),
-                        "step": step + 1, "elapsed": elapsed_before + time.time() - t_loop, "losses": losses}, ckpt_path)
+            torch.save(
+                {
+                    "state": {"encoder": enc.state_dict(), "decoder": dec.state_dict()},
+                    "opt": opt.state_dict(),
+                    "step": step + 1,
+                    "elapsed": elapsed_before + time.time() - t_loop,
+                    "losses": losses,
+                },
+                ckpt_path,
+            )
         if a.stop_after and done - start >= a.stop_after:
             break
     logfile.close()
     if a.stop_after and done - start >= a.stop_after:
         log(f"stopped after {done - start} steps (--stop-after); --resume continues from {ckpt_path}")
         return 0
-    enc.eval(); dec.eval()
-    summary = {"steps": done, "steps_planned": a.steps, "batch": a.batch, "lr": a.lr, "seed": a.seed,
-               "train_samples": data.n, "train_seconds": elapsed_before + time.time() - t_loop,
-               "first": losses[0] if losses else None, "last": losses[-1] if losses else None, "device": str(device)}
+    enc.eval()
+    dec.eval()
+    summary = {
+        "steps": done,
+        "steps_planned": a.steps,
+        "batch": a.batch,
+        "lr": a.lr,
+        "seed": a.seed,
+        "train_samples": data.n,
+        "train_seconds": elapsed_before + time.time() - t_loop,
+        "first": losses[0] if losses else None,
+        "last": losses[-1] if losses else None,
+        "device": str(device),
+    }
     if val_data is not None:
         summary["val_kind_accuracy"] = kind_accuracy(enc, tok, val_data)
-    enc.cpu(); dec.cpu()
+    enc.cpu()
+    dec.cpu()
     state = {"state": {"encoder": enc.state_dict(), "decoder": dec.state_dict()}, "losses": summary}
     tmp = out / "stage2_k2.pt.tmp"
     torch.save(state, tmp)

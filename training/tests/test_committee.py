@@ -25,7 +25,9 @@ def test_committee_rule_hand_worked():
     # members given as logits or as kind_members.onnx's log-probabilities: the same rule
     m2 = torch.tensor([[2.0, -1.0]])
     a = committee_logits(head, [member, m2])
-    b = committee_from_member_log_probs(head, torch.stack([torch.log_softmax(member, -1), torch.log_softmax(m2, -1)], 1))
+    b = committee_from_member_log_probs(
+        head, torch.stack([torch.log_softmax(member, -1), torch.log_softmax(m2, -1)], 1)
+    )
     assert torch.allclose(a, b, atol=1e-6)
     # no members: the head's own log-softmax (same argmax, probabilities unchanged)
     assert torch.allclose(committee_logits(head, []), torch.log_softmax(head, -1))

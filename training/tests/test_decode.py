@@ -20,7 +20,7 @@ def test_step_with_cache_equals_full_forward():
         full = dec(tokens, memory)
         pk, pv = dec.empty_cache(3)
         for t in range(6):
-            logits, pk, pv = dec.step(tokens[:, t:t + 1], torch.tensor([t]), memory, pk, pv)
+            logits, pk, pv = dec.step(tokens[:, t : t + 1], torch.tensor([t]), memory, pk, pv)
             assert torch.allclose(logits, full[:, t], atol=1e-5), t
             assert pk.shape == (2, 3, t + 1, 128)
         # cached cross-attention keys/values give the same numbers
@@ -40,7 +40,7 @@ def _beam_one_sample_at_a_time(decoder, memory, width, max_tokens=24):
     """The rule of beam_decode written per sample and per beam (the straightforward reading)."""
     results = []
     for i in range(memory.shape[0]):
-        mem = memory[i:i + 1]
+        mem = memory[i : i + 1]
         beams = [(0.0, [BOS], decoder.empty_cache(1))]
         finished = []
         for pos in range(max_tokens - 1):
@@ -48,7 +48,7 @@ def _beam_one_sample_at_a_time(decoder, memory, width, max_tokens=24):
             for score, seq, (pk, pv) in beams:
                 logits, nk, nv = decoder.step(torch.tensor([[seq[-1]]]), torch.tensor([pos]), mem, pk, pv)
                 top = torch.topk(torch.log_softmax(logits[0], -1), width)
-                for lp, tok in zip(top.values.tolist(), top.indices.tolist()):
+                for lp, tok in zip(top.values.tolist(), top.indices.tolist(), strict=True):
                     candidates.append((score + lp, seq + [tok], (nk, nv)))
             candidates.sort(key=lambda c: -c[0])
             beams = []
@@ -86,7 +86,9 @@ def test_decoder_learns_a_fixed_caption():
     first = float(caption_loss(dec, memory, target, 0.0))
     for _ in range(60):
         loss = caption_loss(dec, memory, target, 0.0)
-        opt.zero_grad(); loss.backward(); opt.step()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
     dec.eval()
     assert float(loss) < first / 4
     assert greedy_decode(dec, memory) == [[5, 6, 7], [8, 9]]

@@ -1,5 +1,6 @@
 """The from-scratch recipe (--full) fits the 3-hour budget: every phase is capped, and the caps
 plus the measured uncapped parts stay under it."""
+
 from training import config as C
 from training.train import main
 

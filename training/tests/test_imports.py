@@ -1,6 +1,7 @@
 """training/ has no import cycle: every module's relative imports form a DAG (checkpoint loading lives
 in training/checkpoint.py, so export, evaluation, the committee, the kind prior and the fine-tunes do
 not import one another late, inside functions, to break a circle)."""
+
 from __future__ import annotations
 
 import re
@@ -28,7 +29,7 @@ def test_no_import_cycle_and_no_late_imports():
     def visit(node: str, stack: list[str]) -> None:
         state[node] = 1
         for dep in graph.get(node, ()):
-            assert state.get(dep) != 1, "import cycle: " + " -> ".join(stack[stack.index(dep):] + [node, dep])
+            assert state.get(dep) != 1, "import cycle: " + " -> ".join(stack[stack.index(dep) :] + [node, dep])
             if dep not in state:
                 visit(dep, stack + [node])
         state[node] = 2
@@ -36,6 +37,10 @@ def test_no_import_cycle_and_no_late_imports():
     for node in graph:
         if node not in state:
             visit(node, [])
-    late = [f"{p.name}:{i + 1}" for p in ROOT.glob("*.py") for i, line in enumerate(p.read_text().splitlines())
-            if re.match(r"\s+from \.", line)]
+    late = [
+        f"{p.name}:{i + 1}"
+        for p in ROOT.glob("*.py")
+        for i, line in enumerate(p.read_text().splitlines())
+        if re.match(r"\s+from \.", line)
+    ]
     assert late == [], f"imports inside functions: {late}"

@@ -1,10 +1,21 @@
 """Hand-worked examples for the caption metrics (the numbers are derived in the comments)."""
+
 import math
 
 import pytest
 
-from training.metrics import (bleu4, cider_ceiling, cider_d, kind_accuracy, kind_accuracy_by_group, kind_breakdown,
-                              nochange_recall, region_group, rouge_l, rouge_l_single)
+from training.metrics import (
+    bleu4,
+    cider_ceiling,
+    cider_d,
+    kind_accuracy,
+    kind_accuracy_by_group,
+    kind_breakdown,
+    nochange_recall,
+    region_group,
+    rouge_l,
+    rouge_l_single,
+)
 
 
 def test_bleu4_identical_is_one():
@@ -13,7 +24,7 @@ def test_bleu4_identical_is_one():
 
 def test_bleu4_partial_match():
     # precisions 4/5, 3/4, 2/3, 1/2 -> (0.8*0.75*(2/3)*0.5)^(1/4) = 0.2^(1/4); equal lengths: no penalty
-    assert bleu4(["a b c d e"], [["a b c d x"]]) == pytest.approx(0.2 ** 0.25, rel=1e-9)
+    assert bleu4(["a b c d e"], [["a b c d x"]]) == pytest.approx(0.2**0.25, rel=1e-9)
 
 
 def test_bleu4_brevity_penalty_uses_closest_reference():
@@ -83,8 +94,11 @@ def test_kind_breakdown_counts_each_label_and_lists_mistakes_most_frequent_first
     truth = [0, 1, 1, 1, 4]
     predicted = [0, 2, 3, 2, 5]
     out = kind_breakdown(predicted, truth, names)
-    assert out["per_kind_accuracy"] == {"move": {"count": 1, "accuracy": 1.0}, "resize": {"count": 3, "accuracy": 0.0},
-                                        "text": {"count": 1, "accuracy": 0.0}}
+    assert out["per_kind_accuracy"] == {
+        "move": {"count": 1, "accuracy": 1.0},
+        "resize": {"count": 3, "accuracy": 0.0},
+        "text": {"count": 1, "accuracy": 0.0},
+    }
     assert out["kind_confusion"] == {"resize": {"reflow": 2, "spacing": 1}, "text": {"font": 1}}
     assert list(out["kind_confusion"]["resize"]) == ["reflow", "spacing"]
 
@@ -92,7 +106,7 @@ def test_kind_breakdown_counts_each_label_and_lists_mistakes_most_frequent_first
 def test_region_groups_match_the_runtime_eval():
     # the same cases as test/integration/cli.test.ts "eval groups regions by the change records they hold"
     add = {"kind": "add", "bbox_before": None, "bbox_after": [0, 0, 10, 10]}
-    assert region_group([0, 0, 30, 10], [add]) == "one_change"          # exactly 3x: still the change
+    assert region_group([0, 0, 30, 10], [add]) == "one_change"  # exactly 3x: still the change
     assert region_group([0, 0, 31, 10], [add]) == "change_and_pushed"
     move = {"kind": "move", "bbox_before": [0, 0, 10, 10], "bbox_after": [0, 90, 10, 100]}
     assert region_group([0, 0, 10, 100], [move]) == "one_change"

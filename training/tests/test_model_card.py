@@ -8,13 +8,28 @@ from training.model_card import rewrite_text_reader_section, text_reader_section
 
 
 def _reader_json(tmp: Path) -> None:
-    (tmp / "text_reader.json").write_text(json.dumps({
-        "command": "npm run --silent ocr-eval -- --count 3",
-        "synthetic": {"data": "test split, seed 1, 3 pairs", "elements": 5, "exact": 0.8, "char_accuracy": 0.9,
-                      "word_accuracy": 0.85, "ms_per_region": 20.0},
-        "elements": {"elements": 4, "named": 2, "precision": 1.0, "per_name": {"button": {"given": 2, "precision": 1.0}},
-                     "coverage": {"button": {"elements": 3, "named": 0.6667}}},
-    }))
+    (tmp / "text_reader.json").write_text(
+        json.dumps(
+            {
+                "command": "npm run --silent ocr-eval -- --count 3",
+                "synthetic": {
+                    "data": "test split, seed 1, 3 pairs",
+                    "elements": 5,
+                    "exact": 0.8,
+                    "char_accuracy": 0.9,
+                    "word_accuracy": 0.85,
+                    "ms_per_region": 20.0,
+                },
+                "elements": {
+                    "elements": 4,
+                    "named": 2,
+                    "precision": 1.0,
+                    "per_name": {"button": {"given": 2, "precision": 1.0}},
+                    "coverage": {"button": {"elements": 3, "named": 0.6667}},
+                },
+            }
+        )
+    )
 
 
 def test_text_reader_section_quotes_the_measured_figures(tmp_path):
@@ -27,7 +42,10 @@ def test_text_reader_section_quotes_the_measured_figures(tmp_path):
 
 def test_rewrite_replaces_only_the_text_reader_section(tmp_path):
     _reader_json(tmp_path)
-    (tmp_path / "MODEL_CARD.md").write_text("# Card\n\n### Kind prior\n\nkept\n\n### Text reader (not trained here)\n\nold figures\n\n## Size and speed\n\nkept too\n")
+    (tmp_path / "MODEL_CARD.md").write_text(
+        "# Card\n\n### Kind prior\n\nkept\n\n### Text reader (not trained here)\n\nold figures\n\n## Size and "
+        "speed\n\nkept too\n"
+    )
     assert rewrite_text_reader_section(tmp_path) == 0
     card = (tmp_path / "MODEL_CARD.md").read_text()
     assert "old figures" not in card
@@ -51,8 +69,16 @@ def test_the_shipped_card_is_short_and_carries_no_history_labels():
     card = (REPO_MODELS / "MODEL_CARD.md").read_text()
     assert len(card.encode()) <= model_card.CARD_LIMIT_BYTES
     assert not model_card.HISTORY_LABEL.search(card), model_card.HISTORY_LABEL.findall(card)
-    for heading in ("## Intended use", "## The models", "## Training data", model_card.TRAINING_HEADING,
-                    "## Metrics", "### Text reader", "## Size and speed", "## Limitations"):
+    for heading in (
+        "## Intended use",
+        "## The models",
+        "## Training data",
+        model_card.TRAINING_HEADING,
+        "## Metrics",
+        "### Text reader",
+        "## Size and speed",
+        "## Limitations",
+    ):
         assert heading in card, heading
     assert "## Notes" not in card
 
@@ -68,42 +94,93 @@ def test_the_generator_writes_the_shipped_card(tmp_path):
 
 
 def _phase(steps, minutes, a=1.0, b=0.5, batch=64):
-    return {"steps": steps, "steps_planned": steps * 2, "batch": batch, "minutes_cap": minutes,
-            "train_seconds": minutes * 60, "probe_first": a, "probe_last": b}
+    return {
+        "steps": steps,
+        "steps_planned": steps * 2,
+        "batch": batch,
+        "minutes_cap": minutes,
+        "train_seconds": minutes * 60,
+        "probe_first": a,
+        "probe_last": b,
+    }
 
 
 def _models(tmp: Path, members: list[str]) -> Path:
     models = tmp / "models"
     models.mkdir()
     kinds = {"move": {"count": 10, "accuracy": 0.8}, "text": {"count": 5, "accuracy": 0.6}}
-    (models / "metrics.json").write_text(json.dumps({
-        "split": "test", "count": 12, "model_samples": 15, "nochange_pairs": 2, "beam_width": 3,
-        "command": "python3 -m training.evaluate --data D --ckpt C --out m.json (then copied; as in " + "ses" + "sion 29)",
-        "cider": 50.0, "cider_ceiling": 200.0, "bleu4": 0.2, "rougeL": 0.4, "kind_accuracy": 0.8,
-        "kind_accuracy_head": 0.7, "nochange_recall": 1.0, "region_nochange_recall": 1.0,
-        "per_kind_accuracy": kinds, "kind_confusion": {"text": {"font": 2}},
-        "kind_accuracy_by_region": {"one_change": {"count": 12, "accuracy": 0.9}, "several_changes": {"count": 3, "accuracy": 0.3}},
-        "ablation": {"k2": {"cider": 50.0, "kind_accuracy": 0.8, "nochange_recall": 1.0},
-                     "static": {"cider": 10.0, "kind_accuracy": 0.5, "nochange_recall": 1.0,
-                                "training": {"steps": 9, "batch": 64, "train_seconds": 240}}},
-        "interpolator": {"psnr": 40.0, "crossfade_psnr": 39.0, "samples": 8, "per_kind": {"move": {"psnr": 30.0, "crossfade_psnr": 29.0}}},
-    }))
-    (models / "export_info.json").write_text(json.dumps({
-        "checkpoint": "CKPT", "kind_members": members, "vocab_size": 40, "opset": 17, "contract_version": 6,
-        "onnx_bytes": {"procedure_encoder.onnx": 2 ** 20, "kind_members.onnx": 2 ** 19}, "onnx_total_mb": 1.5,
-        "weights": {"stage2_k2": "finished"}}))
+    (models / "metrics.json").write_text(
+        json.dumps(
+            {
+                "split": "test",
+                "count": 12,
+                "model_samples": 15,
+                "nochange_pairs": 2,
+                "beam_width": 3,
+                "command": "python3 -m training.evaluate --data D --ckpt C --out m.json (then copied; as in "
+                + "ses"
+                + "sion 29)",
+                "cider": 50.0,
+                "cider_ceiling": 200.0,
+                "bleu4": 0.2,
+                "rougeL": 0.4,
+                "kind_accuracy": 0.8,
+                "kind_accuracy_head": 0.7,
+                "nochange_recall": 1.0,
+                "region_nochange_recall": 1.0,
+                "per_kind_accuracy": kinds,
+                "kind_confusion": {"text": {"font": 2}},
+                "kind_accuracy_by_region": {
+                    "one_change": {"count": 12, "accuracy": 0.9},
+                    "several_changes": {"count": 3, "accuracy": 0.3},
+                },
+                "ablation": {
+                    "k2": {"cider": 50.0, "kind_accuracy": 0.8, "nochange_recall": 1.0},
+                    "static": {
+                        "cider": 10.0,
+                        "kind_accuracy": 0.5,
+                        "nochange_recall": 1.0,
+                        "training": {"steps": 9, "batch": 64, "train_seconds": 240},
+                    },
+                },
+                "interpolator": {
+                    "psnr": 40.0,
+                    "crossfade_psnr": 39.0,
+                    "samples": 8,
+                    "per_kind": {"move": {"psnr": 30.0, "crossfade_psnr": 29.0}},
+                },
+            }
+        )
+    )
+    (models / "export_info.json").write_text(
+        json.dumps(
+            {
+                "checkpoint": "CKPT",
+                "kind_members": members,
+                "vocab_size": 40,
+                "opset": 17,
+                "contract_version": 6,
+                "onnx_bytes": {"procedure_encoder.onnx": 2**20, "kind_members.onnx": 2**19},
+                "onnx_total_mb": 1.5,
+                "weights": {"stage2_k2": "finished"},
+            }
+        )
+    )
     return models
 
 
 def _ckpt(tmp: Path, name: str, argv0: str = "/x/training/train.py", rounds: int = 2) -> Path:
     ckpt = tmp / name
     ckpt.mkdir()
-    (ckpt / "config.json").write_text(json.dumps({"argv": [argv0, "--all", "--out", str(ckpt)], "seed": 7, "threads": 2}))
+    (ckpt / "config.json").write_text(
+        json.dumps({"argv": [argv0, "--all", "--out", str(ckpt)], "seed": 7, "threads": 2})
+    )
     s2 = _phase(300, 10.0)
     s2["val"] = {"kind_acc": 0.5, "nochange_recall": 1.0, "exact_caption": 0.1}
     (ckpt / "summary.json").write_text(json.dumps({"tokenizer": _phase(100, 1.0, batch=24), "stage2_k2": s2}))
     (ckpt / "stage2_rounds_before.json").write_text(
-        json.dumps({f"round{i + 1}": _phase(100 + i, 5.0) for i in range(rounds - 1)}))
+        json.dumps({f"round{i + 1}": _phase(100 + i, 5.0) for i in range(rounds - 1)})
+    )
     return ckpt
 
 
@@ -116,7 +193,7 @@ def test_a_training_record_writes_a_short_card_without_history_labels(tmp_path):
     assert len(card.encode()) <= model_card.CARD_LIMIT_BYTES
     assert not model_card.HISTORY_LABEL.search(card)
     assert "ses" + "sion 29" not in card and "`python3 -m training.evaluate --data D --ckpt C --out m.json`" in card
-    assert "### Kind committee" in card and "### Pair consistency" in card   # CI's smoke greps both
+    assert "### Kind committee" in card and "### Pair consistency" in card  # CI's smoke greps both
     assert "| stage2_k2, 3 warm-started runs | 501 (-) | 64 | 20.0 | 20.0 | 1.0000 -> 0.5000 |" in card
     assert "steps per run 100, 101, 300" in card
     assert "python3 -m training.train --all" in card and "/x/training/train.py" not in card
@@ -133,7 +210,9 @@ def test_a_training_record_writes_a_short_card_without_history_labels(tmp_path):
 def test_a_recovered_checkpoint_keeps_the_training_section(tmp_path):
     models = _models(tmp_path, [])
     ckpt = _ckpt(tmp_path, "rec", argv0="/x/training/recover.py")
-    (models / "MODEL_CARD.md").write_text(f"# Card\n\n{model_card.TRAINING_HEADING}\n\nkept as it was\n\n## Metrics\n\nold\n")
+    (models / "MODEL_CARD.md").write_text(
+        f"# Card\n\n{model_card.TRAINING_HEADING}\n\nkept as it was\n\n## Metrics\n\nold\n"
+    )
     assert not model_card.has_training_record(ckpt)
     assert model_card.main(["--ckpt", str(ckpt), "--models", str(models)]) == 0
     card = (models / "MODEL_CARD.md").read_text()

@@ -18,7 +18,7 @@ def test_tokenizer_shapes_and_nearest_codes():
     assert feats.shape == (3, 36, 64) and codes.shape == (3, 36) and codes.dtype == torch.int64
     assert int(codes.min()) >= 0 and int(codes.max()) < CODEBOOK
     stats = tok.quantiser.fit(torch.randn(2000, 64), iterations=5)
-    assert stats["codes_used"] == CODEBOOK          # k-means keeps every code in use
+    assert stats["codes_used"] == CODEBOOK  # k-means keeps every code in use
     feats, codes = tok.encode(img)
     d = torch.cdist(feats.reshape(-1, 64), tok.quantiser.embed)
     assert torch.equal(d.argmin(-1), codes.reshape(-1))
@@ -51,7 +51,7 @@ def test_layout_context_starts_at_zero_then_reaches_every_output():
     torch.manual_seed(0)
     enc = ProcedureEncoder(30, k=2, dropout=0.0).eval()
     f, img = torch.randn(2, 36, 64), torch.rand(2, 3, 96, 96)
-    raw = torch.randn(50, CONTEXT_SIZE) * 300 + 40          # pixel-sized raw features
+    raw = torch.randn(50, CONTEXT_SIZE) * 300 + 40  # pixel-sized raw features
     mean, std = context_stats(raw)
     enc.context_mean.copy_(mean)
     enc.context_std.copy_(std)
@@ -59,14 +59,16 @@ def test_layout_context_starts_at_zero_then_reaches_every_output():
         plain = enc.stage2(f, f, img, img)
         zero_start = enc.stage2(f, f, img, img, context=raw[:2])
         # zero-initialised last layer: an encoder trained without context is unchanged by it
-        assert all(torch.equal(a, b) for a, b in zip(plain, zero_start))
+        assert all(torch.equal(a, b) for a, b in zip(plain, zero_start, strict=True))
         torch.nn.init.normal_(enc.context_in[2].weight, std=0.1)
         one = enc.stage2(f, f, img, img, context=raw[:2])
         other = enc.stage2(f, f, img, img, context=raw[2:4])
-    for a, b in zip(one[1:], other[1:]):            # memory, kind logits, query logits all see it
+    for a, b in zip(one[1:], other[1:], strict=True):  # memory, kind logits, query logits all see it
         assert not torch.allclose(a, b)
     # standardised by the training mean/std: the embedding of the mean row is that of a zero z-score
-    assert torch.allclose(enc.context_vector(mean.unsqueeze(0)), enc.context_in(torch.zeros(1, CONTEXT_SIZE)), atol=1e-6)
+    assert torch.allclose(
+        enc.context_vector(mean.unsqueeze(0)), enc.context_in(torch.zeros(1, CONTEXT_SIZE)), atol=1e-6
+    )
 
 
 def test_encoder_states_from_before_the_layout_context_still_load():
@@ -98,25 +100,25 @@ def test_encoder_states_with_fewer_layout_features_load_and_compute_the_same():
     f, img = torch.randn(2, 36, 64), torch.rand(2, 3, 96, 96)
     context = torch.randn(2, CONTEXT_SIZE)
     changed = context.clone()
-    changed[:, known:] += 5.0          # the appended features do not move the grown encoder yet
+    changed[:, known:] += 5.0  # the appended features do not move the grown encoder yet
     with torch.no_grad():
         a = grown.stage2(f, f, img, img, context=context)
         b = grown.stage2(f, f, img, img, context=changed)
         trained.context_in[0].weight[:, known:] = 0.0
         c = trained.stage2(f, f, img, img, context=context)
-    assert all(torch.allclose(x, y, atol=1e-6) for x, y in zip(a[1:], b[1:]))
-    assert all(torch.allclose(x, y, atol=1e-6) for x, y in zip(a[1:], c[1:]))
+    assert all(torch.allclose(x, y, atol=1e-6) for x, y in zip(a[1:], b[1:], strict=True))
+    assert all(torch.allclose(x, y, atol=1e-6) for x, y in zip(a[1:], c[1:], strict=True))
 
 
 def test_masking_schemes():
     g = torch.Generator().manual_seed(1)
     m = make_masks(400, 4, g).reshape(400, 4, 6, 6)
     frac = m.float().mean(dim=(1, 2, 3))
-    assert (frac == 1.0).any()                      # whole sequence
-    assert ((frac > 0.6) & (frac < 0.95)).any()     # random ~80%
+    assert (frac == 1.0).any()  # whole sequence
+    assert ((frac > 0.6) & (frac < 0.95)).any()  # random ~80%
     tube = [i for i in range(400) if 0 < frac[i] < 1 and bool((m[i] == m[i, :1]).all())]
-    assert tube                                     # same block in every frame (tube / complement)
-    assert m.reshape(400, -1).any(-1).all()         # every sample has a target
+    assert tube  # same block in every frame (tube / complement)
+    assert m.reshape(400, -1).any(-1).all()  # every sample has a target
 
 
 def test_vocab_roundtrip_and_specials():
@@ -135,7 +137,8 @@ def test_cropset_reads_the_crops_format_and_names_bad_files(tmp_path):
     assert ds.true_frames(next(i for i, s in enumerate(ds.samples) if s.frames_row >= 0)).shape == (7, 96, 96, 3)
     # a kind that is not in the contract
     lines = (tmp_path / "train" / "crops.jsonl").read_text().splitlines()
-    bad = json.loads(lines[0]); bad["kind"] = "wiggle"
+    bad = json.loads(lines[0])
+    bad["kind"] = "wiggle"
     (tmp_path / "train" / "crops.jsonl").write_text("\n".join([json.dumps(bad)] + lines[1:]) + "\n")
     with pytest.raises(DataError, match=r"crops\.jsonl:1: kind 'wiggle'"):
         CropSet(tmp_path / "train")
@@ -149,6 +152,7 @@ def test_cropset_reads_the_crops_format_and_names_bad_files(tmp_path):
 
 def test_merge_crops_parts_keeps_rows_aligned(tmp_path):
     from training.corpus import merge
+
     make_split(tmp_path / "a", 7, seed=1)
     make_split(tmp_path / "b", 6, seed=2)
     merge([tmp_path / "a" / "crops", tmp_path / "b" / "crops"], tmp_path / "m" / "crops")
@@ -161,9 +165,11 @@ def test_merge_crops_parts_keeps_rows_aligned(tmp_path):
 
 def test_shift_pairs_moves_both_crops_alike():
     import numpy as np
+
     from training.train import shift_pairs
+
     pairs = torch.rand(3, 2, 3, 96, 96)
-    pairs[2, 1] = pairs[2, 0]                       # an unchanged pair stays unchanged
+    pairs[2, 1] = pairs[2, 0]  # an unchanged pair stays unchanged
     shifts = np.array([[0, 0], [5, -3], [-8, 8]])
     out = shift_pairs(pairs, shifts, 8)
     assert out.shape == pairs.shape
@@ -193,6 +199,7 @@ def test_cropset_extra_shards_append_samples_images_frames_and_manifest(tmp_path
 
 def test_phase_flags_parse_and_name_bad_input(tmp_path, capsys):
     from training.train import main, phase_values
+
     assert phase_values("stage2=3e-4, stage1=1e-3", "--lr", float) == {"stage2": 3e-4, "stage1": 1e-3}
     assert phase_values("", "--lr", float) == {}
     assert phase_values("tokenizer_vq=2", "--minutes", float, extra=("tokenizer_vq",)) == {"tokenizer_vq": 2.0}

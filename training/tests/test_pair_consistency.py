@@ -1,4 +1,5 @@
 """Pair consistency (training/pair_consistency.py): the worked numbers test/unit/pair-consistency.test.ts checks too."""
+
 import pytest
 import torch
 

@@ -96,8 +96,14 @@ def test_a_kind_committee_comes_back_as_member_checkpoints(tmp_path):
     R.recover(tmp_path / "models", tmp_path / "rec", seed=3, log=lambda *_: None)
     for name in ("member_1", "member_2"):
         got = torch.load(tmp_path / "rec" / name / "stage2_k2.pt")["state"]["encoder"]
-        for key in ("context_mean", "context_std", "diff_scale", "kind_head.2.weight", "blocks.0.attn.qkv.weight",
-                    "pixel_stem.0.weight"):
+        for key in (
+            "context_mean",
+            "context_std",
+            "diff_scale",
+            "kind_head.2.weight",
+            "blocks.0.attn.qkv.weight",
+            "pixel_stem.0.weight",
+        ):
             assert torch.equal(got[key], modules[name].state_dict()[key]), (name, key)
     # the members' own encoders, not the main one's
     main = torch.load(tmp_path / "rec" / "stage2_k2.pt")["state"]["encoder"]
@@ -106,6 +112,7 @@ def test_a_kind_committee_comes_back_as_member_checkpoints(tmp_path):
 
 def test_reuse_copies_finished_phases_but_not_stage2_and_never_overwrites(tmp_path):
     from training.train import REUSED_FILES, reuse_finished_phases
+
     src, out = tmp_path / "rec", tmp_path / "round"
     src.mkdir(), out.mkdir()
     for name in (*REUSED_FILES, "stage2_k2.pt", "summary.json"):
@@ -116,11 +123,12 @@ def test_reuse_copies_finished_phases_but_not_stage2_and_never_overwrites(tmp_pa
     assert sorted(copied) == sorted(n for n in REUSED_FILES if n != "kind_prior.pt")
     assert (out / "stage1_k2.pt").read_text() == "from rec: stage1_k2.pt"
     assert not (out / "stage2_k2.pt").exists() and not (out / "summary.json").exists()
-    assert reuse_finished_phases(src, out) == []          # a resumed round: nothing more to copy
+    assert reuse_finished_phases(src, out) == []  # a resumed round: nothing more to copy
 
 
 def test_reuse_refuses_a_folder_without_vocabulary_or_tokenizer(tmp_path, capsys):
     from training.train import main, reuse_finished_phases
+
     src = tmp_path / "half"
     src.mkdir()
     (src / "vocab.json").write_text("{}")

@@ -12,7 +12,7 @@ def test_weights_follow_the_formula():
     w = confidence_weights(before, frames, after)
     sb = [float(similarity(before[0], frames[0, j])) for j in range(7)]
     sa = [float(similarity(after[0], frames[0, j])) for j in range(7)]
-    sq = [(b - a) ** 2 for b, a in zip(sb, sa)]
+    sq = [(b - a) ** 2 for b, a in zip(sb, sa, strict=True)]
     z = sum(math.exp(x) for x in sq)
     expect = [1 - math.exp(x) / z for x in sq]
     assert torch.allclose(w[0], torch.tensor(expect), atol=1e-6)

@@ -1,5 +1,6 @@
 """The pair summary rule of models/CONTRACT.md as training/evaluate.py applies it (the runtime's
 composeSummary/summaryCaptions in src/core/pipeline.ts; test/unit/pipeline.test.ts checks the same cases)."""
+
 from training import config as C
 from training.evaluate import compose_summary, summary_captions
 

@@ -1,7 +1,6 @@
 import json
 
 import numpy as np
-import pytest
 import torch
 
 from training import recover as R
@@ -20,7 +19,7 @@ def _shift_one_by_one(pairs, shifts, limit):
     out = torch.empty_like(pairs)
     for i, (dy, dx) in enumerate(shifts):
         top, left = limit - int(dy), limit - int(dx)
-        out[i] = padded[i, :, top:top + h, left:left + w].reshape(2, c, h, w)
+        out[i] = padded[i, :, top : top + h, left : left + w].reshape(2, c, h, w)
     return out
 
 
@@ -31,7 +30,7 @@ def test_shift_pairs_in_one_gather_is_the_per_sample_rule():
     want = _shift_one_by_one(pairs, shifts, 8)
     got = shift_pairs(pairs, torch.from_numpy(shifts), 8)
     assert torch.equal(got, want)
-    assert torch.equal(shift_pairs(pairs, shifts, 8), want)      # numpy shifts, as training.train passes them
+    assert torch.equal(shift_pairs(pairs, shifts, 8), want)  # numpy shifts, as training.train passes them
     # a real shift: the content moved, and both crops of a pair moved alike
     assert not torch.equal(got[1], pairs[1])
     assert torch.equal(got[0], pairs[0])
@@ -42,7 +41,9 @@ def _folders(tmp_path):
     data = tmp_path / "train"
     make_split(data, 16, seed=3)
     rows = [json.loads(line) for line in (data / "crops.jsonl").read_text().splitlines()]
-    np.save(data / "crops.context.npy", np.random.default_rng(0).normal(size=(len(rows), CONTEXT_SIZE)).astype(np.float32))
+    np.save(
+        data / "crops.context.npy", np.random.default_rng(0).normal(size=(len(rows), CONTEXT_SIZE)).astype(np.float32)
+    )
     vocab = Vocab.build([c for r in rows for c in r["captions"]])
     modules = R._build(vocab, TrainConfig(seed=1))
     R._write_checkpoint(tmp_path / "main", modules, vocab, TrainConfig(seed=1), {})
@@ -52,9 +53,34 @@ def _folders(tmp_path):
 def test_a_member_trains_on_the_cpu_and_votes_with_its_main_checkpoint(tmp_path):
     main, data = _folders(tmp_path)
     out = tmp_path / "member"
-    args = ["--ckpt", str(main), "--train", str(data), "--val", str(data), "--out", str(out), "--device", "cpu",
-            "--threads", "1", "--steps", "40", "--batch", "16", "--lr", "3e-3", "--warmup", "2", "--log-every", "1",
-            "--val-every", "1000", "--seed", "4"]
+    args = [
+        "--ckpt",
+        str(main),
+        "--train",
+        str(data),
+        "--val",
+        str(data),
+        "--out",
+        str(out),
+        "--device",
+        "cpu",
+        "--threads",
+        "1",
+        "--steps",
+        "40",
+        "--batch",
+        "16",
+        "--lr",
+        "3e-3",
+        "--warmup",
+        "2",
+        "--log-every",
+        "1",
+        "--val-every",
+        "1000",
+        "--seed",
+        "4",
+    ]
     assert TM.main(args) == 0
     log = [json.loads(line) for line in (out / "train_log.jsonl").read_text().splitlines()]
     assert len(log) == 40 and log[-1]["step"] == 40
@@ -74,11 +100,31 @@ def test_a_member_trains_on_the_cpu_and_votes_with_its_main_checkpoint(tmp_path)
 def test_a_run_cut_short_resumes(tmp_path):
     main, data = _folders(tmp_path)
     out = tmp_path / "member"
-    base = ["--ckpt", str(main), "--train", str(data), "--out", str(out), "--device", "cpu", "--threads", "1",
-            "--batch", "8", "--steps", "6", "--checkpoint-every", "3", "--log-every", "1", "--seed", "4"]
+    base = [
+        "--ckpt",
+        str(main),
+        "--train",
+        str(data),
+        "--out",
+        str(out),
+        "--device",
+        "cpu",
+        "--threads",
+        "1",
+        "--batch",
+        "8",
+        "--steps",
+        "6",
+        "--checkpoint-every",
+        "3",
+        "--log-every",
+        "1",
+        "--seed",
+        "4",
+    ]
     assert TM.main(base + ["--stop-after", "3"]) == 0
     assert (out / "stage2_k2.ckpt").is_file() and not (out / "stage2_k2.pt").exists()
-    assert TM.main(base) == 2          # a cut run is continued only when asked
+    assert TM.main(base) == 2  # a cut run is continued only when asked
     assert TM.main(base + ["--resume"]) == 0
     assert (out / "stage2_k2.pt").is_file() and not (out / "stage2_k2.ckpt").exists()
     steps = [json.loads(line)["step"] for line in (out / "train_log.jsonl").read_text().splitlines()]
