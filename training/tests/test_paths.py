@@ -31,7 +31,7 @@ def test_recorded_path_finds_a_portable_name_again():
 
 
 def test_machine_path_pattern():
-    assert MACHINE_PATH.findall("trained in /scratch/ckpt21 and `--out=/tmp/x/y`") == ["/scratch/ckpt21", "/tmp/x/y"]
+    assert MACHINE_PATH.findall("trained in /scratch/ckpt21 and `--out=/data/x/y`") == ["/scratch/ckpt21", "/data/x/y"]
     assert MACHINE_PATH.findall("`/usr/bin/python3`, models/CONTRACT.md, ../shared/realpairs, 1/2, a / b") == []
 
 
