@@ -2,25 +2,13 @@
 // the extension host and (as plain JSON) the webview. Plain data only: it crosses
 // worker-thread and webview boundaries by structured clone / JSON.
 
+import type { ContractKind } from './kinds.js';
+
 /** [x0, y0, x1, y1), pixels of the image it refers to, x1/y1 exclusive. */
 export type Box = [number, number, number, number];
 
-export type ChangeKind =
-  | 'none'
-  | 'move'
-  | 'reorder'
-  | 'resize'
-  | 'color'
-  | 'text'
-  | 'add'
-  | 'remove'
-  | 'icon'
-  | 'font'
-  | 'spacing'
-  | 'opacity'
-  | 'theme'
-  | 'reflow'
-  | 'size';
+/** A region's kind: one of the contract's (src/core/kinds.ts); 'size' names a pair whose screenshot changed size. */
+export type ChangeKind = ContractKind | 'size';
 
 /** A small RGBA picture carried in the report (frames, crops). PNG bytes, base64. */
 export interface ReportImage {

@@ -19,7 +19,7 @@ import {
 import { quoteOf, regionCaptions, summaryCaptions } from './captions.js';
 import type { RenderPage } from './render.js';
 import { Rng, hashString } from './rng.js';
-import { ScreenBuilder, type Kind } from './screen.js';
+import { KINDS, ScreenBuilder, type Kind } from './screen.js';
 import { DEFAULT_TEMPLATE_SET, buildTemplate, leanTemplates, templateNames, type TemplateSet } from './templates.js';
 import { TEMPLATES_ORIGIN, applyMeasured, buildOriginScreen, originPlanners, pickOrigin } from './origins/index.js';
 import type { LoadOptions } from './render.js';
@@ -86,8 +86,22 @@ export const FONTS = [
  * remove, spacing, theme) weigh more here, so that over the whole corpus every kind has about the
  * same number of changes (measured with data:stats on 2,000 train pairs).
  */
-const SINGLE_KINDS: Kind[] = ['move', 'reorder', 'resize', 'color', 'text', 'add', 'remove', 'icon', 'font', 'spacing', 'opacity', 'theme'];
-const SINGLE_WEIGHTS = [1, 1.8, 1, 1, 1, 1.8, 1.8, 1, 1, 1.8, 1, 1.3];
+const SINGLE_WEIGHT: Record<Exclude<Kind, 'none'>, number> = {
+  move: 1,
+  reorder: 1.8,
+  resize: 1,
+  color: 1,
+  text: 1,
+  add: 1.8,
+  remove: 1.8,
+  icon: 1,
+  font: 1,
+  spacing: 1.8,
+  opacity: 1,
+  theme: 1.3,
+};
+const SINGLE_KINDS = KINDS.filter((k): k is Exclude<Kind, 'none'> => k !== 'none');
+const SINGLE_WEIGHTS = SINGLE_KINDS.map((k) => SINGLE_WEIGHT[k]);
 /** kinds combined in 2-3-change pairs: ones that do not reflow the rest of the screen much */
 const MULTI_KINDS: Kind[] = ['move', 'color', 'text', 'icon', 'opacity', 'font', 'resize'];
 

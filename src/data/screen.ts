@@ -3,26 +3,14 @@
 // change kinds make sense for it. Elements are found again in the page by their data-e attribute.
 import type { ColorName, Palette } from './colors.js';
 import { escapeHtml } from './words.js';
+import { CONTRACT_KINDS, type ContractKind } from '../core/kinds.js';
 import type { Rng } from './rng.js';
 
-export type Kind =
-  'none' | 'move' | 'reorder' | 'resize' | 'color' | 'text' | 'add' | 'remove' | 'icon' | 'font' | 'spacing' | 'opacity' | 'theme';
+/** The kinds the generator makes: the contract's, but for "reflow", which the crops step labels (content
+ *  that only shifted because the layout moved around a change). */
+export type Kind = Exclude<ContractKind, 'reflow'>;
 
-export const KINDS: Kind[] = [
-  'none',
-  'move',
-  'reorder',
-  'resize',
-  'color',
-  'text',
-  'add',
-  'remove',
-  'icon',
-  'font',
-  'spacing',
-  'opacity',
-  'theme',
-];
+export const KINDS: Kind[] = CONTRACT_KINDS.filter((k): k is Kind => k !== 'reflow');
 
 export type Role =
   | 'button'

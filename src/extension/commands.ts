@@ -14,6 +14,8 @@ import type { BaselineStore } from './baseline.js';
 import type { InlineAnnotations } from './annotations.js';
 import type { Log } from './log.js';
 import { reportError } from './errors.js';
+import { CONTRACT_KINDS } from '../core/kinds.js';
+import type { ChangeKind } from '../core/report.js';
 
 export interface CommandDeps {
   panel: ReviewPanel;
@@ -24,23 +26,7 @@ export interface CommandDeps {
   log: Log;
 }
 
-const KIND_CHOICES = [
-  'none',
-  'move',
-  'reorder',
-  'resize',
-  'color',
-  'text',
-  'add',
-  'remove',
-  'icon',
-  'font',
-  'spacing',
-  'opacity',
-  'theme',
-  'reflow',
-  'size',
-];
+const KIND_CHOICES: ChangeKind[] = [...CONTRACT_KINDS, 'size'];
 
 async function pickPng(title: string): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showOpenDialog({

@@ -4,7 +4,7 @@
 // be accepted (marked reviewed; undoable) and filtered by change kind and "no visible change".
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import type { ChangeReport } from '../core/report.js';
+import type { ChangeKind, ChangeReport } from '../core/report.js';
 import { changedImages, defaultBaseRef } from './git.js';
 import { fileSide, gitSide, screenshotOf, type Comparison } from './comparison.js';
 import type { ChangedFile } from './pure/gitText.js';
@@ -29,16 +29,16 @@ export interface PrEntry {
 const ACCEPTED_KEY = 'procapReview.prAccepted';
 
 /** The kinds a report shows (meaningful regions only), or ['none'] for "no visible change". */
-export function reportKinds(report: ChangeReport): string[] {
+export function reportKinds(report: ChangeReport): ChangeKind[] {
   if (!report.changed) return ['none'];
-  const kinds = new Set<string>();
+  const kinds = new Set<ChangeKind>();
   for (const region of report.regions) if (!region.noiseOnly) kinds.add(region.kind);
   if (report.global) kinds.add(report.global.kind);
   if (report.sizeChange) kinds.add('size');
   return kinds.size > 0 ? [...kinds] : ['none'];
 }
 
-const KIND_ICONS: Record<string, string> = {
+const KIND_ICONS: Record<ChangeKind, string> = {
   none: 'pass',
   color: 'symbol-color',
   text: 'symbol-text',
