@@ -1,8 +1,8 @@
 // describe(before, after): the whole ProCap review of one screenshot pair, as a ChangeReport.
 // Pixel side (decode, diff, regions, crops) from image/diff/regions/crop.ts; model side from
-// procap/*.ts over the sessions of session.ts. Captions come first (tokenizer encoder ->
-// procedure encoder, whose kind logits the kind prior corrects from the layout context of
-// context.ts -> decoder), so the first caption is ready before the slower procedure
+// procap/*.ts over the sessions of session.ts. Kinds and captions come first (tokenizer encoder ->
+// procedure encoder -> the kind decision of kind.ts, which asks for the committee, the kind prior
+// and the decoder), so the first caption is ready before the slower procedure
 // frames (interpolation, keyframes, imagined frames). All regions of a pair go through each
 // model in one batch. Cancellation is checked between stages and between decoder steps.
 import {
@@ -24,10 +24,11 @@ import { cropBoxFor, extractCrop, wholeScreenCrop, wholeScreenBox, cropsToTensor
 import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, StageTimings } from './report.js';
 import { ort, type SessionManager } from './session.js';
 import { CONTEXT_SIZE, sampleContext } from './context.js';
-import { contractPairConsistency, pairConsistentLogits } from './pair-consistency.js';
+import { contractPairConsistency } from './pair-consistency.js';
 import { NO_CHANGE_CAPTION, isNoChangeCaption } from './no-change.js';
-import { captionAgreesWithKind, captionKinds } from './caption-kind.js';
-import { tokenize, encodeProcedure, kindsFromLogits, runKindMembers, committeeKindLogits } from './procap/encode.js';
+import { captionKinds } from './caption-kind.js';
+import { tokenize, encodeProcedure, runKindMembers } from './procap/encode.js';
+import { AGREEMENT_BEAM_WIDTH, NONE_MIN_PROBABILITY, decideKinds } from './kind.js';
 import { onnxStep, greedyDecode, beamSearch, tokensToText, selectRows, type DecodedCaption } from './procap/decode.js';
 import { interpolateProcedure } from './procap/interpolate.js';
 import { selectKeyframes } from './procap/sample.js';
@@ -72,77 +73,12 @@ export interface DescribeOptions {
 
 export { NO_CHANGE_CAPTION, isNoChangeCaption };
 
-/**
- * Every sample the model sees is a region where pixelmatch found real (not anti-aliasing)
- * differences. Missing a real change costs a reviewer more than a second look at noise, so the
- * model's "none" is taken only when it is sure of it; otherwise its most probable change kind is
- * reported. Measured effect: see docs/API.md ("Kind and caption").
- */
-export const NONE_MIN_PROBABILITY = 0.5;
 // caption decoding default: beam search of width 3, chosen on the validation split (docs/CLI.md)
 export { DEFAULT_BEAM_WIDTH };
-/** Beam width of the second look at regions whose first beam has no caption agreeing with their kind. */
-export const AGREEMENT_BEAM_WIDTH = 32;
+export { NONE_MIN_PROBABILITY };
 /** A summary names at most this many changes and counts the rest ("and 2 more changes"): every
  *  region keeps its own caption in the report, and a summary of seven clauses is not read. */
 export const MAX_SUMMARY_CLAUSES = 3;
-
-/** What a region says when no caption of the beam agrees with its kind. */
-const KIND_FALLBACK_CAPTION: Record<string, string> = {
-  move: 'something moved here',
-  reorder: 'items changed places here',
-  resize: 'something changed size here',
-  color: 'something changed colour here',
-  text: 'the text changed here',
-  add: 'something was added here',
-  remove: 'something was removed here',
-  icon: 'an icon or picture was swapped here',
-  font: 'the font changed here',
-  spacing: 'the spacing changed here',
-  opacity: 'something faded in or out here',
-  theme: 'the theme changed',
-  reflow: 'the content here shifted with the layout',
-};
-
-/**
- * The kind a region is reported as: the kind head's (with the layout prior), whose "none" is
- * believed only at noneMinProbability or above; below, its best change kind.
- */
-export function decidedKind(
-  kind: { kind: string; probability: number; changeKind: string; changeProbability: number },
-  noneMinProbability = NONE_MIN_PROBABILITY,
-): { kind: string; probability: number } {
-  if (kind.kind !== 'none' || kind.probability >= noneMinProbability) return { kind: kind.kind, probability: kind.probability };
-  return { kind: kind.changeKind, probability: kind.changeProbability };
-}
-
-/**
- * The first caption (best first) that agrees with `kind` (src/core/caption-kind.ts): the decoder's
- * best may also be wording the patterns do not know; a lower-ranked one must claim the kind.
- */
-export function firstAgreeingCaption(kind: string, captions: readonly string[]): string | undefined {
-  // a "no change" wording reads as kind none, so it never agrees with the change kinds asked for here
-  return captions.find((c, rank) => (rank === 0 ? captionAgreesWithKind(c, kind) : captionKinds(c).has(kind as ChangeKind)));
-}
-
-/**
- * One verdict per region from the kind head and the caption decoder, which can disagree: the kind
- * decides (decidedKind; it has the layout prior, the decoder does not), and the caption is the
- * decoder's best one whose wording claims that kind, from its beam hypotheses best first; when none
- * does, the kind's plain wording. So the report never says "kind: none" next to "the button moved"
- * or "kind: move" next to "the link is no longer visible".
- */
-export function reconcileKindAndCaption(
-  kind: { kind: string; probability: number; changeKind: string; changeProbability: number },
-  captions: string | readonly string[],
-  noneMinProbability = NONE_MIN_PROBABILITY,
-): { kind: string; probability: number; caption: string } {
-  const chosen = decidedKind(kind, noneMinProbability);
-  if (chosen.kind === 'none') return { ...chosen, caption: NO_CHANGE_CAPTION };
-  const candidates = typeof captions === 'string' ? [captions] : captions;
-  const text = firstAgreeingCaption(chosen.kind, candidates) ?? KIND_FALLBACK_CAPTION[chosen.kind] ?? 'something changed here';
-  return { ...chosen, caption: text };
-}
 
 function isRgbaImage(x: ImageSource): x is RgbaImage {
   return typeof x === 'object' && !(x instanceof Uint8Array) && 'data' in x && 'width' in x;
@@ -314,50 +250,6 @@ export async function kindPriorBias(session: ort.InferenceSession, contexts: Flo
   return out.kind_bias.data as Float32Array;
 }
 
-/** The fusion rule of models/CONTRACT.md ("Kind prior"): fused = kind_logits + kind_bias, element-wise. */
-export function fuseKindLogits(kindLogits: ArrayLike<number>, kindBias: ArrayLike<number>): Float32Array {
-  if (kindLogits.length !== kindBias.length) {
-    throw new Error(
-      `kind prior: kind_bias has ${kindBias.length} values but kind_logits has ${kindLogits.length}; they must have the same [batch, kinds] shape`,
-    );
-  }
-  const fused = new Float32Array(kindLogits.length);
-  for (let i = 0; i < fused.length; i++) fused[i] = kindLogits[i] + kindBias[i];
-  return fused;
-}
-
-/**
- * The kind logits of a batch of views: procedure_encoder's own, or, with a kind committee in the models
- * folder (contract "kind_members"), the committee's mean of log-probabilities over the same inputs.
- */
-async function viewKindLogits(
-  sessions: SessionManager,
-  kindLogits: Float32Array,
-  beforeFeatures: Float32Array,
-  afterFeatures: Float32Array,
-  beforeImages: Float32Array,
-  afterImages: Float32Array,
-  contexts: Float32Array,
-  batch: number,
-): Promise<Float32Array> {
-  const members = await sessions.kindMembers();
-  if (!members) return kindLogits;
-  const c = sessions.contract;
-  const voted = await runKindMembers(
-    members,
-    beforeFeatures,
-    afterFeatures,
-    beforeImages,
-    afterImages,
-    contexts,
-    batch,
-    c.n_I,
-    c.feat_dim,
-    CROP_SIZE,
-  );
-  return committeeKindLogits(kindLogits, voted.logProbs, batch, voted.members, c.kinds.length);
-}
-
 interface ModelResult {
   kind: string;
   probability: number;
@@ -425,39 +317,7 @@ async function runModels(
     size,
   );
   checkpoint();
-  // the encoder sees the layout context too (contract v3); a kind committee, if any, votes on its kind
-  // logits (contract v6); the kind prior's bias is fused on top
-  const kindPrior = await sessions.get('kind_prior');
-  const kindBias = await kindPriorBias(kindPrior, contexts, R);
-  const ownLogits = await viewKindLogits(
-    sessions,
-    encoded.kindLogits,
-    beforeFeatures,
-    afterFeatures,
-    beforeTensor,
-    afterTensor,
-    contexts,
-    R,
-  );
-  checkpoint();
-  // regions of one pair that share a change help each other (contract "pair_consistency")
-  const pairRule = contractPairConsistency(c);
-  const fused = fuseKindLogits(ownLogits, kindBias);
-  const decided = pairRule
-    ? pairConsistentLogits(
-        fused,
-        c.kinds.length,
-        samples.map((s) => !s.wholeScreen),
-        pairRule,
-      )
-    : fused;
-  const kinds = kindsFromLogits(decided, R, c.kinds);
-  timings.encodeMs += performance.now() - t;
-  checkpoint();
-
-  // captions
-  t = performance.now();
-  const stepSession = await sessions.get('decoder_step');
+  // the kind of every sample (src/core/kind.ts), and its caption: the steps ask for the model runs here
   const settings = {
     bos: sessions.vocab.bos,
     eos: sessions.vocab.eos,
@@ -469,33 +329,64 @@ async function runModels(
     banned: samples.map((_, i) => unreadSlots(sessions.vocab, slotTexts[i])),
   };
   const width = options.beamWidth ?? DEFAULT_BEAM_WIDTH;
-  const step = onnxStep(stepSession);
+  let step: ReturnType<typeof onnxStep> | undefined;
   const texts = (d: DecodedCaption) => [d, ...(d.alternatives ?? [])].map((h) => tokensToText(h.tokens, sessions.vocab));
-  const decoded =
-    width > 1 ? await beamSearch(step, encoded.memory, R, width, settings) : await greedyDecode(step, encoded.memory, R, settings);
-  const candidates = decoded.map(texts);
-  // a second, wider look for the regions whose beam wrote nothing that agrees with their kind (not
-  // for those the text reader will caption: their wording is not used)
-  const chosenKinds = kinds.map((k) => decidedKind(k, options.noneMinProbability).kind);
-  const byReader = readerWillCaption(
-    chosenKinds,
-    candidates.map((c) => c[0] ?? ''),
+  const results: ModelResult[] = await decideKinds(
+    {
+      kinds: c.kinds,
+      encoderLogits: encoded.kindLogits,
+      joins: samples.map((s) => !s.wholeScreen),
+      pairConsistency: contractPairConsistency(c),
+      noneMinProbability: options.noneMinProbability,
+    },
+    {
+      committee: async () => {
+        const members = await sessions.kindMembers();
+        if (!members) return undefined;
+        const voted = await runKindMembers(
+          members,
+          beforeFeatures,
+          afterFeatures,
+          beforeTensor,
+          afterTensor,
+          contexts,
+          R,
+          c.n_I,
+          c.feat_dim,
+          size,
+        );
+        checkpoint();
+        return voted;
+      },
+      kindBias: async () => kindPriorBias(await sessions.get('kind_prior'), contexts, R),
+      captions: async () => {
+        timings.encodeMs += performance.now() - t;
+        checkpoint();
+        t = performance.now();
+        step = onnxStep(await sessions.get('decoder_step'));
+        const decoded =
+          width > 1 ? await beamSearch(step, encoded.memory, R, width, settings) : await greedyDecode(step, encoded.memory, R, settings);
+        return decoded.map(texts);
+      },
+      readerWrites: readerWillCaption,
+      // (for those the text reader will caption, the decoder's wording is not used: no second look)
+      ...(width > 1
+        ? {
+            widerCaptions: async (rows: number[], kinds: string[]) => {
+              checkpoint();
+              const wider = await beamSearch(step!, selectRows(encoded.memory, rows), rows.length, AGREEMENT_BEAM_WIDTH, {
+                ...settings,
+                banned: rows.map((i) => settings.banned[i]),
+                // the first caption that claims the region's kind is the one wanted: the search stops there
+                accept: (j: number, tokens: readonly number[]) =>
+                  captionKinds(tokensToText([...tokens], sessions.vocab)).has(kinds[j] as ChangeKind),
+              });
+              return wider.map(texts);
+            },
+          }
+        : {}),
+    },
   );
-  const unresolved = kinds
-    .map((_, i) => i)
-    .filter((i) => chosenKinds[i] !== 'none' && !firstAgreeingCaption(chosenKinds[i], candidates[i]) && !byReader[i]);
-  if (width > 1 && unresolved.length) {
-    checkpoint();
-    const wider = await beamSearch(step, selectRows(encoded.memory, unresolved), unresolved.length, AGREEMENT_BEAM_WIDTH, {
-      ...settings,
-      banned: unresolved.map((i) => settings.banned[i]),
-      // the first caption that claims the region's kind is the one wanted: the search stops there
-      accept: (j: number, tokens: readonly number[]) =>
-        captionKinds(tokensToText([...tokens], sessions.vocab)).has(chosenKinds[unresolved[j]] as ChangeKind),
-    });
-    unresolved.forEach((i, j) => candidates[i].push(...texts(wider[j])));
-  }
-  const results: ModelResult[] = candidates.map((texts, i) => reconcileKindAndCaption(kinds[i], texts, options.noneMinProbability));
   timings.decodeCaptionMs += performance.now() - t;
   onCaptions(results);
   checkpoint();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ModelLoadError, SessionManager, loadContract } from '../../src/core/session.js';
-import { committeeKindLogits } from '../../src/core/procap/encode.js';
+import { committeeKindLogits } from '../../src/core/kind.js';
 import { describe } from '../../src/core/pipeline.js';
 import { MODELS_DIR, screenPair, tempDir } from './runtime-fixtures.js';
 

@@ -8,7 +8,8 @@ import { CONTEXT_FEATURES, CONTEXT_SIZE, sampleContext } from '../../src/core/co
 import { cropBoxFor, wholeScreenBox } from '../../src/core/crop.js';
 import { decodePng, type RgbaImage } from '../../src/core/image.js';
 import type { Box } from '../../src/core/report.js';
-import { fuseKindLogits, sampleContexts } from '../../src/core/pipeline.js';
+import { sampleContexts } from '../../src/core/pipeline.js';
+import { fuseKindLogits } from '../../src/core/kind.js';
 import { MODELS_DIR, drawPng, type Rect } from './runtime-fixtures.js';
 
 type Feature = (typeof CONTEXT_FEATURES)[number];

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reconcileKindAndCaption, summaryCaptions, NONE_MIN_PROBABILITY, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
+import { summaryCaptions, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { captionKinds } from '../../src/core/caption-kind.js';
-import { kindsFromLogits } from '../../src/core/procap/encode.js';
+import { kindsFromLogits, reconcileKindAndCaption, NONE_MIN_PROBABILITY } from '../../src/core/kind.js';
 import { reflowCaptions } from '../../src/data/captions.js';
 
 const kinds = ['none', 'move', 'color'];

@@ -4,7 +4,6 @@
 // Mirrors training/encode.py.
 import { ort } from '../session.js';
 import { CONTEXT_SIZE } from '../context.js';
-import { logSoftmax, softmax } from '../math.js';
 
 export interface TokenizerOutput {
   /** [count, n_I, feat_dim] */
@@ -85,7 +84,8 @@ export async function encodeProcedure(
 
 /**
  * The kind committee (contract "kind_members", training/committee.py): the members' log-softmaxed kind
- * logits [batch, M, kinds] for the same inputs procedure_encoder was fed.
+ * logits [batch, M, kinds] for the same inputs procedure_encoder was fed (committeeKindLogits,
+ * src/core/kind.ts, averages them with the head's).
  */
 export async function runKindMembers(
   session: ort.InferenceSession,
@@ -107,56 +107,4 @@ export async function runKindMembers(
     throw new Error(`kind_members: kind_log_probs has shape [${t.dims.join(', ')}], expected [${batch}, M, kinds]`);
   }
   return { logProbs: t.data as Float32Array, members: Number(t.dims[1]) };
-}
-
-/**
- * The committee rule of models/CONTRACT.md: per sample, (log_softmax(kind_logits) + the sum of the M
- * members' log-probabilities) / (1 + M). kindLogits [batch, kinds], memberLogProbs [batch, M, kinds].
- */
-export function committeeKindLogits(
-  kindLogits: ArrayLike<number>,
-  memberLogProbs: ArrayLike<number>,
-  batch: number,
-  members: number,
-  kinds: number,
-): Float32Array {
-  if (kindLogits.length !== batch * kinds || memberLogProbs.length !== batch * members * kinds) {
-    throw new Error(
-      `kind committee: ${kindLogits.length} kind logits and ${memberLogProbs.length} member values do not fit [${batch}, ${members}, ${kinds}]`,
-    );
-  }
-  const out = new Float32Array(batch * kinds);
-  for (let b = 0; b < batch; b++) {
-    const own = logSoftmax(kindLogits, b * kinds, kinds);
-    for (let i = 0; i < kinds; i++) {
-      let sum = own[i];
-      for (let m = 0; m < members; m++) sum += memberLogProbs[(b * members + m) * kinds + i];
-      out[b * kinds + i] = sum / (1 + members);
-    }
-  }
-  return out;
-}
-
-/** The most probable change kind of each sample and its probability, and the most probable kind other
- *  than 'none' (the pipeline needs it when the model is unsure that nothing changed). */
-export function kindsFromLogits(
-  logits: Float32Array,
-  batch: number,
-  kinds: string[],
-): { kind: string; probability: number; changeKind: string; changeProbability: number }[] {
-  const n = kinds.length;
-  if (logits.length !== batch * n) throw new Error(`kind_logits has ${logits.length} values, expected ${batch}x${n}`);
-  const noneIndex = kinds.indexOf('none');
-  const result: { kind: string; probability: number; changeKind: string; changeProbability: number }[] = [];
-  for (let b = 0; b < batch; b++) {
-    const probs = softmax(logits, b * n, n);
-    let best = 0;
-    let bestChange = noneIndex === 0 ? 1 : 0;
-    for (let i = 0; i < n; i++) {
-      if (probs[i] > probs[best]) best = i;
-      if (i !== noneIndex && probs[i] > probs[bestChange]) bestChange = i;
-    }
-    result.push({ kind: kinds[best], probability: probs[best], changeKind: kinds[bestChange], changeProbability: probs[bestChange] });
-  }
-  return result;
 }
