@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
@@ -362,6 +363,7 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   ).map(([w, h, n]) => measureContext(w, h, n, o.reps));
 
   const coldStarts = coldStartMs(o.modelsDir, o.quick ? 2 : 3);
+  const odiff = odiffMs(o.quick ? 2 : 3);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const describeRss = childPeakRss(o.modelsDir, o.quick ? 2 : 5);
   return {
@@ -388,6 +390,9 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     report_no_frames_ms_1280x12000_one_change: tall.report_ms,
     full_report_ms_1280x12000_one_change: tall.full_report_ms,
     cold_start_first_caption_ms: r1(median(coldStarts)),
+    // odiff (native, odiff-bin), whole process from spawn to exit, on the same pairs: null where it is not installed
+    odiff_ms_1080p: odiff ? r1(median(odiff.hd)) : null,
+    odiff_ms_1280x12000_one_change: odiff ? r1(median(odiff.tall)) : null,
     reviewer_first_caption_ms_1080p: r1(median(viaWorkerFirst)),
     reviewer_full_report_ms_1080p: r1(median(viaWorker)),
     cancel_stop_ms_median: stops.length ? r1(median(stops)) : null,
@@ -446,8 +451,46 @@ function coldStartMs(modelsDir: string, count: number): number[] {
 }
 
 /**
+ * Wall time of the odiff binary (the `odiff-bin` dev dependency, which installs the native build of
+ * its platform) comparing the 1080p / 3-change pair and the 1280x12000 / 1-change page, spawn to
+ * exit: the fastest pixel-diff tool, as a yardstick for `cold_start_first_caption_ms`. Undefined
+ * where odiff-bin is not installed or has no binary for this platform.
+ */
+function odiffMs(count: number): { hd: number[]; tall: number[] } | undefined {
+  let binary: string;
+  try {
+    const required = createRequire(import.meta.url)('odiff-bin/binary') as { findBinary(): string };
+    binary = required.findBinary();
+  } catch {
+    return undefined;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-bench-odiff-'));
+  try {
+    const times = (w: number, h: number, changes: number): number[] => {
+      const p = syntheticPair(w, h, changes);
+      const [a, b, out] = ['before.png', 'after.png', 'diff.png'].map((f) => path.join(dir, `${w}x${h}-${f}`));
+      fs.writeFileSync(a, p.before);
+      fs.writeFileSync(b, p.after);
+      const runs: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const t = performance.now();
+        const run = spawnSync(binary, [a, b, out], { encoding: 'utf8' });
+        // odiff exits 0 for same images, 22 for different ones
+        if (run.error || (run.status !== 0 && run.status !== 22)) throw new Error(`odiff failed: ${run.error?.message ?? run.stderr}`);
+        runs.push(performance.now() - t);
+      }
+      return runs;
+    };
+    return { hd: times(1920, 1080, 3), tall: times(1280, 12000, 1) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Peak RSS of a fresh process that loads the models and describes the 1080p / 3-change pair
- * `count` times with full reports: the footprint of the CLI or of the extension's worker.
+ * `count` times with full reports: the footprint of the CLI or of the extension's worker (its
+ * VmHWM on Linux, getrusage elsewhere).
  */
 function childPeakRss(modelsDir: string, count: number): number {
   const url = (rel: string) => JSON.stringify(new URL(`../${rel}`, import.meta.url).href);
@@ -459,7 +502,12 @@ function childPeakRss(modelsDir: string, count: number): number {
     const p = syntheticPair(1920, 1080, 3);
     for (let i = 0; i < ${count}; i++) await describe(s, p.before, p.after);
     await s.dispose();
-    console.log(JSON.stringify({ maxRss: process.resourceUsage().maxRSS }));`;
+    // VmHWM: this program's own peak. getrusage's maxRSS starts at the parent's peak on Linux (it is
+    // inherited through fork and kept across exec), so beside a large bench process it says nothing
+    const { readFileSync } = await import('node:fs');
+    let kb = process.resourceUsage().maxRSS;
+    try { kb = Number(/VmHWM:\\s*(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1]); } catch {}
+    console.log(JSON.stringify({ maxRss: kb }));`;
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`peak RSS child failed: ${run.stderr.slice(-1000)}`);
   return r1(JSON.parse(run.stdout.trim().split('\n').pop() as string).maxRss / 1024);
