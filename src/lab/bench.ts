@@ -451,8 +451,8 @@ function coldStartMs(modelsDir: string, count: number): number[] {
 }
 
 /**
- * Wall time of the odiff binary (the `odiff-bin` dev dependency, which installs the native build of
- * its platform) comparing the 1080p / 3-change pair and the 1280x12000 / 1-change page, spawn to
+ * Wall time of the odiff binary (`npm install --no-save odiff-bin` installs the native build of the
+ * platform; not a dependency, see BENCHMARKS.md) comparing the 1080p / 3-change pair and the 1280x12000 / 1-change page, spawn to
  * exit: the fastest pixel-diff tool, as a yardstick for `cold_start_first_caption_ms`. Undefined
  * where odiff-bin is not installed or has no binary for this platform.
  */
