@@ -10,13 +10,13 @@ export function cpuSessionOptions(threads?: number): ort.InferenceSession.Sessio
     interOpNumThreads: 1,
     // the models are small (96x96 crops, text regions): more than a few threads only adds synchronisation
     intraOpNumThreads: threads ?? Math.min(4, os.availableParallelism()),
+    // onnxruntime's CPU arena stays on. Without it a fresh process describing the 1080p bench pair
+    // peaked ~100 MB lower at the same CPU time, but over 500 describes in a row the RSS of one
+    // run grew by 107 MB (test/integration/load.test.ts allows 64) where it stays flat with it
+
     // no busy-waiting worker threads: on a shared 2-core machine (or beside the editor) spinning
     // threads steal the CPU the other thread needs; measured here under load: 2 threads went from
     // 1.6-3.3 s to 0.1-0.3 s of model time per 1080p describe (BENCHMARKS.md)
-    // no CPU arena: the arena keeps the largest batch's buffers for the process's life; without it a
-    // fresh process describing the 1080p bench pair peaks ~100 MB lower (396/422 -> 303/292 MB)
-    // at the same CPU time per pair (4 full describes after a warm-up, arena on vs off, twice each)
-    enableCpuMemArena: false,
     extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
   };
 }

@@ -307,10 +307,22 @@ export async function saveInSaveDialog(page, titlePattern, absolutePath) {
   await title.waitFor();
   // it opens with the suggested path once the folder is read
   await page.waitForFunction(() => (document.querySelector('.quick-input-widget .quick-input-box input')?.value ?? '').length > 0);
-  await widget.locator('.quick-input-box input').fill(absolutePath);
-  await page.waitForFunction((path) => document.querySelector('.quick-input-widget .quick-input-box input')?.value === path, absolutePath);
-  await page.keyboard.press('Enter');
-  await title.waitFor({ state: 'hidden' });
+  // the dialog reads the folder as the path is typed and may still be busy with it when Enter comes,
+  // which it then ignores: the path is typed again and Enter pressed again, a few times at most
+  for (let attempt = 1; ; attempt++) {
+    await widget.locator('.quick-input-box input').fill(absolutePath);
+    await page.waitForFunction(
+      (path) => document.querySelector('.quick-input-widget .quick-input-box input')?.value === path,
+      absolutePath,
+    );
+    await page.keyboard.press('Enter');
+    try {
+      await title.waitFor({ state: 'hidden', timeout: 8000 });
+      return;
+    } catch (error) {
+      if (attempt >= 4) throw error;
+    }
+  }
 }
 
 /**
