@@ -5,57 +5,17 @@
 // rows behind a sequence number). Viewers without APNG support show the first frame.
 // Spec: https://wiki.mozilla.org/APNG_Specification
 import * as zlib from 'node:zlib';
-import { decodePng, type RgbaImage } from './image.js';
+import { decodePng, paeth, PNG_SIGNATURE, pngChunk as chunk, type RgbaImage } from './image.js';
 import type { ProcedureFrames } from './report.js';
 import { PROCEDURE_FRAME_MS, procedureDelaysMs } from './procedure-timing.js';
 
 export { PROCEDURE_FRAME_MS, procedureDelaysMs };
-
-const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
 export interface ApngOptions {
   /** display time of each frame in milliseconds (one number for all, or one per frame); 1..65535 */
   delaysMs: number | number[];
   /** times the animation plays; 0 (the default) loops forever */
   loops?: number;
-}
-
-let crcTable: Uint32Array | undefined;
-
-// node:zlib has crc32 from Node 20.15 (read off the namespace: a named import fails to link before)
-const zlibCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-
-/** CRC-32 as PNG chunks use it. */
-function crc32(bytes: Uint8Array): number {
-  if (zlibCrc32) return zlibCrc32(bytes) >>> 0;
-  if (!crcTable) {
-    crcTable = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
-    }
-  }
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = crcTable[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Uint8Array): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  out.set(data, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-}
-
-function paeth(a: number, b: number, c: number): number {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
 /**
@@ -146,7 +106,7 @@ export function encodeApng(frames: readonly RgbaImage[], options: ApngOptions): 
   control.writeUInt32BE(frames.length, 0);
   control.writeUInt32BE(loops, 4);
 
-  const parts: Buffer[] = [Buffer.from(SIGNATURE), chunk('IHDR', header), chunk('acTL', control)];
+  const parts: Buffer[] = [Buffer.from(PNG_SIGNATURE), chunk('IHDR', header), chunk('acTL', control)];
   // one sequence across fcTL and fdAT chunks, from 0, in file order
   let sequence = 0;
   frames.forEach((frame, index) => {

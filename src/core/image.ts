@@ -74,7 +74,8 @@ export interface PngHeader {
   interlaced: boolean;
 }
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** The eight bytes every PNG file starts with. */
+export const PNG_SIGNATURE: readonly number[] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 // Valid bit depths for each PNG colour type (PNG spec, table 11.1).
 const BIT_DEPTHS_BY_COLOR_TYPE: Record<number, number[]> = {
@@ -86,8 +87,12 @@ const BIT_DEPTHS_BY_COLOR_TYPE: Record<number, number[]> = {
 };
 const CHANNELS_BY_COLOR_TYPE: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 
+// node:zlib has crc32 from Node 20.15 (read off the namespace: a named import fails to link before)
+const zlibCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
 let crcTable: Uint32Array | undefined;
+/** CRC-32 of bytes[start, end) as PNG chunks use it: node:zlib's where this Node has it. */
 function crc32(bytes: Uint8Array, start: number, end: number): number {
+  if (zlibCrc32) return zlibCrc32(bytes.subarray(start, end)) >>> 0;
   if (!crcTable) {
     crcTable = new Uint32Array(256);
     for (let n = 0; n < 256; n++) {
@@ -386,10 +391,6 @@ export function decodePng(bytes: Uint8Array, file: string, limits: ImageLimits =
 }
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-const zlibCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-function chunkCrc(bytes: Uint8Array, start: number, end: number): number {
-  return zlibCrc32 ? zlibCrc32(bytes.subarray(start, end)) >>> 0 : crc32(bytes, start, end);
-}
 
 /**
  * Whether the one-pass decoder (decodeDirect) takes this image: not interlaced, 8 or 16 bits, grey,
@@ -427,7 +428,7 @@ function decodeDirect(bytes: Uint8Array, header: PngHeader): RgbaImage | undefin
     const dataStart = offset + 8;
     const dataEnd = dataStart + length;
     if (length > 0x7fffffff || dataEnd + 4 > bytes.length) return undefined;
-    if (chunkCrc(bytes, offset + 4, dataEnd) !== readUint32(bytes, dataEnd)) return undefined;
+    if (crc32(bytes, offset + 4, dataEnd) !== readUint32(bytes, dataEnd)) return undefined;
     const t0 = bytes[offset + 4];
     const t1 = bytes[offset + 5];
     const t2 = bytes[offset + 6];
@@ -677,7 +678,8 @@ export interface PngVariant {
   interlace?: boolean;
 }
 
-function pngChunk(type: string, data: Uint8Array): Buffer {
+/** One PNG chunk: length, type, data and the CRC of type and data. */
+export function pngChunk(type: string, data: Uint8Array): Buffer {
   const chunk = Buffer.alloc(12 + data.length);
   chunk.writeUInt32BE(data.length, 0);
   chunk.write(type, 4, 'latin1');
@@ -686,7 +688,8 @@ function pngChunk(type: string, data: Uint8Array): Buffer {
   return chunk;
 }
 
-function paeth(a: number, b: number, c: number): number {
+/** The PNG Paeth predictor of a byte from its left, upper and upper-left neighbours. */
+export function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;
   const pa = Math.abs(p - a);
   const pb = Math.abs(p - b);

@@ -66,6 +66,22 @@ if (parentPort) {
   const kept = new Map<number, Review>();
   const getSessions = () => (sessions ??= new SessionManager(settings));
   const send = (message: WorkerResponse) => port.postMessage(message);
+  /** Runs one cancellable request: its report, or its error, is the answer to `id`. */
+  const job = (id: number, work: (signal: AbortSignal) => Promise<ChangeReport>) => {
+    const controller = new AbortController();
+    controllers.set(id, controller);
+    const done = (async () => {
+      try {
+        send({ type: 'result', id, report: await work(controller.signal) });
+      } catch (err) {
+        send({ type: 'error', id, error: serializeError(err) });
+      } finally {
+        controllers.delete(id);
+      }
+    })();
+    running.add(done);
+    void done.finally(() => running.delete(done));
+  };
 
   port.on('message', (request: WorkerRequest) => {
     switch (request.type) {
@@ -83,63 +99,31 @@ if (parentPort) {
           }
         })();
         return;
-      case 'describe': {
-        const controller = new AbortController();
-        controllers.set(request.id, controller);
-        const job = (async () => {
-          try {
-            const options: DescribeOptions = {
-              ...request.options,
-              signal: controller.signal,
-              onCaptions: (regions, elapsedMs) => send({ type: 'captions', id: request.id, regions, elapsedMs }),
-            };
-            if (request.later) {
-              const described = await review(getSessions(), request.before, request.after, options);
-              kept.set(request.id, described);
-              for (const old of kept.keys()) if (kept.size > KEPT_REVIEWS) kept.delete(old);
-              send({ type: 'result', id: request.id, report: described.report });
-              return;
-            }
-            const report = await describe(getSessions(), request.before, request.after, options);
-            send({ type: 'result', id: request.id, report });
-          } catch (err) {
-            send({ type: 'error', id: request.id, error: serializeError(err) });
-          } finally {
-            controllers.delete(request.id);
-          }
-        })();
-        running.add(job);
-        void job.finally(() => running.delete(job));
+      case 'describe':
+        job(request.id, async (signal) => {
+          const options: DescribeOptions = {
+            ...request.options,
+            signal,
+            onCaptions: (regions, elapsedMs) => send({ type: 'captions', id: request.id, regions, elapsedMs }),
+          };
+          if (!request.later) return describe(getSessions(), request.before, request.after, options);
+          const described = await review(getSessions(), request.before, request.after, options);
+          kept.set(request.id, described);
+          for (const old of kept.keys()) if (kept.size > KEPT_REVIEWS) kept.delete(old);
+          return described.report;
+        });
         return;
-      }
-      case 'procedure': {
-        const controller = new AbortController();
-        controllers.set(request.id, controller);
-        const job = (async () => {
-          try {
-            const described = kept.get(request.of);
-            if (!described) {
-              send({
-                type: 'error',
-                id: request.id,
-                error: {
-                  name: PROCEDURE_GONE,
-                  message: `the worker no longer keeps describe ${request.of} (kept: the last ${KEPT_REVIEWS})`,
-                },
-              });
-              return;
-            }
-            send({ type: 'result', id: request.id, report: await described.withProcedure(controller.signal) });
-          } catch (err) {
-            send({ type: 'error', id: request.id, error: serializeError(err) });
-          } finally {
-            controllers.delete(request.id);
+      case 'procedure':
+        job(request.id, (signal) => {
+          const described = kept.get(request.of);
+          if (!described) {
+            const gone = new Error(`the worker no longer keeps describe ${request.of} (kept: the last ${KEPT_REVIEWS})`);
+            gone.name = PROCEDURE_GONE;
+            throw gone;
           }
-        })();
-        running.add(job);
-        void job.finally(() => running.delete(job));
+          return described.withProcedure(signal);
+        });
         return;
-      }
       case 'dispose':
         // Never release sessions (or let the thread be terminated) while a native run is in
         // flight: onnxruntime-node aborts the whole process then. Stop at the next stage

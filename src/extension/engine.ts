@@ -5,7 +5,7 @@
 // frames; only the panel's player (and the HTML export) asks for them, through procedure().
 import * as vscode from 'vscode';
 import { createHash } from 'node:crypto';
-import { KEPT_REVIEWS, Reviewer, type ReviewerReview } from '../core/reviewer.js';
+import { KEPT_REVIEWS, Reviewer, type ReviewRequestOptions, type ReviewerReview } from '../core/reviewer.js';
 import type { ChangeRegion, ChangeReport } from '../core/report.js';
 import { readSettings, type ReviewSettings } from './settings.js';
 import type { Log } from './log.js';
@@ -66,6 +66,23 @@ export class Engine implements vscode.Disposable {
   }
 
   /**
+   * The cache key of a pair and the options it is described with: the names, and the masks and
+   * thresholds the workspace folder's procap.config.json gives this screenshot (part of the key).
+   */
+  private requestFor(
+    before: Uint8Array,
+    after: Uint8Array,
+    names?: { before: string; after: string },
+    screenshot?: vscode.Uri,
+  ): { key: string; options: ReviewRequestOptions } {
+    const project = projectSettingsFor(screenshot);
+    return {
+      key: pairKey(before, after) + (project ? `:${JSON.stringify(project)}` : ''),
+      options: { beforeName: names?.before, afterName: names?.after, ...(project ?? {}) },
+    };
+  }
+
+  /**
    * The report of a pair described before, with its procedure frames: imagined now from what the
    * engine kept of that describe, or (when it was forgotten) by describing the pair again with frames.
    */
@@ -77,8 +94,7 @@ export class Engine implements vscode.Disposable {
     names?: { before: string; after: string },
     screenshot?: vscode.Uri,
   ): Promise<ChangeReport> {
-    const project = projectSettingsFor(screenshot);
-    const key = pairKey(before, after) + (project ? `:${JSON.stringify(project)}` : '');
+    const { key, options } = this.requestFor(before, after, names, screenshot);
     const abort = new AbortController();
     const subscription = token?.onCancellationRequested(() => abort.abort());
     const started = Date.now();
@@ -86,13 +102,7 @@ export class Engine implements vscode.Disposable {
       const kept = this.reviews.get(key);
       const report = kept
         ? await kept.withProcedure(abort.signal)
-        : await this.getReviewer().describe(before, after, {
-            signal: abort.signal,
-            beforeName: names?.before,
-            afterName: names?.after,
-            ...(project ?? {}),
-            procedure: true,
-          });
+        : await this.getReviewer().describe(before, after, { ...options, signal: abort.signal, procedure: true });
       this.log.info(`procedure frames of ${label} in ${Date.now() - started} ms`);
       return report;
     } catch (error) {
@@ -116,9 +126,7 @@ export class Engine implements vscode.Disposable {
     onCaptions?: (regions: ChangeRegion[]) => void,
     screenshot?: vscode.Uri,
   ): Promise<ChangeReport> {
-    // the workspace folder's procap.config.json: masks and thresholds of this screenshot
-    const project = projectSettingsFor(screenshot);
-    const key = pairKey(before, after) + (project ? `:${JSON.stringify(project)}` : '');
+    const { key, options } = this.requestFor(before, after, names, screenshot);
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit;
     const running = this.inFlight.get(key);
@@ -130,10 +138,8 @@ export class Engine implements vscode.Disposable {
     const work = (async () => {
       try {
         const reviewed = await this.getReviewer().review(before, after, {
+          ...options,
           signal: abort.signal,
-          beforeName: names?.before,
-          afterName: names?.after,
-          ...(project ?? {}),
           onCaptions: onCaptions === undefined ? undefined : (regions) => onCaptions(regions),
         });
         const report = reviewed.report;

@@ -1,7 +1,8 @@
 // Imagined procedure frames (ProCap stage 1 head at inference): the procedure encoder predicts a
 // codebook index for every one of the k*n_I query positions; the tokenizer decoder turns each
 // frame's n_I codes back into a 96x96 image. Mirrors training/imagine in training/encode.py.
-import { deflateSync, crc32 } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
+import { PNG_SIGNATURE, pngChunk } from '../image.js';
 import { ort } from '../session.js';
 import type { ReportImage } from '../report.js';
 
@@ -34,17 +35,6 @@ export async function decodeCodes(
   return out.image.data as Float32Array;
 }
 
-function pngChunk(type: string, data: Uint8Array): Buffer {
-  const chunk = Buffer.alloc(12 + data.length);
-  chunk.writeUInt32BE(data.length, 0);
-  chunk.write(type, 4, 'latin1');
-  chunk.set(data, 8);
-  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length);
-  return chunk;
-}
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
 /**
  * One CHW float image in [0, 1] (at `offset` in `data`) -> an 8-bit RGB PNG as a ReportImage.
  * Written directly (filter 0, fast deflate): a report carries up to 11 small frames per region
@@ -71,7 +61,7 @@ export function chwToReportImage(data: Float32Array, offset: number, width: numb
   header[8] = 8; // bit depth
   header[9] = 2; // colour type RGB
   const png = Buffer.concat([
-    PNG_SIGNATURE,
+    Buffer.from(PNG_SIGNATURE),
     pngChunk('IHDR', header),
     pngChunk('IDAT', deflateSync(raw, { level: 1 })),
     pngChunk('IEND', new Uint8Array(0)),

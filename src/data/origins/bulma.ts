@@ -7,8 +7,8 @@ import {
   FILES,
   FOLDERS,
   LEAF,
-  MENU_LABELS,
   badge,
+  dropdownItems,
   box,
   button,
   cellValue,
@@ -222,18 +222,7 @@ function panel(b: ScreenBuilder, rows: number): string {
 }
 
 function dropdown(b: ScreenBuilder): string {
-  const gid = b.newId();
-  const it = (bb: ScreenBuilder, l: string) =>
-    textEl(bb, 'menu item', l, 'button', {
-      tag: 'a',
-      cls: 'dropdown-item',
-      area: 'menu',
-      group: gid,
-      kinds: [...LEAF, 'text', 'color', 'font', 'add'],
-    });
-  const items = b.freshMany(MENU_LABELS, b.rng.int(4, 6)).map((l) => it(b, l));
-  if (b.rng.chance(0.6)) items.splice(b.rng.int(1, items.length - 1), 0, '<hr class="dropdown-divider">');
-  b.factories.set(gid, (bb) => it(bb, bb.fresh(MENU_LABELS)));
+  const { gid, items } = dropdownItems(b, { chance: 0.6, html: '<hr class="dropdown-divider">' });
   return (
     `<div class="dropdown is-active"><div class="dropdown-trigger">${btn(b, null, '')}</div>` +
     `<div class="dropdown-menu" style="min-width:200px">${box(b, 'menu', items.join(''), { id: gid, cls: 'dropdown-content', area: 'menu', spacingProp: 'padding' })}</div></div>`

@@ -150,6 +150,26 @@ export function badge(b: ScreenBuilder, cls: string, o: MakeOpts & { label?: str
   return textEl(b, 'badge', label, 'status', { tag: 'span', cls, colorProp: 'background-color', kinds: [...LEAF, 'color', 'text'], ...o });
 }
 
+/**
+ * The items (`a.dropdown-item`, MENU_LABELS) of an open dropdown menu, one group an added item can
+ * join (its id is the menu box's), with a divider at a random place in `divider.chance` of menus.
+ */
+export function dropdownItems(b: ScreenBuilder, divider: { chance: number; html: string }): { gid: string; items: string[] } {
+  const gid = b.newId();
+  const item = (bb: ScreenBuilder, l: string) =>
+    textEl(bb, 'menu item', l, 'button', {
+      tag: 'a',
+      cls: 'dropdown-item',
+      area: 'menu',
+      group: gid,
+      kinds: [...LEAF, 'text', 'color', 'font', 'add'],
+    });
+  const items = b.freshMany(MENU_LABELS, b.rng.int(4, 6)).map((l) => item(b, l));
+  if (b.rng.chance(divider.chance)) items.splice(b.rng.int(1, items.length - 1), 0, divider.html);
+  b.factories.set(gid, (bb) => item(bb, bb.fresh(MENU_LABELS)));
+  return { gid, items };
+}
+
 /** a wrapper that takes spacing changes (padding or gap) and whose children form a group */
 export function box(b: ScreenBuilder, role: Role, inner: string, o: MakeOpts): string {
   return make(b, role, role, inner, { kinds: o.spacingProp ? ['spacing'] : [], ...o });

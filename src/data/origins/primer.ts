@@ -8,8 +8,8 @@ import {
   FILES,
   FOLDERS,
   LEAF,
-  MENU_LABELS,
   badge,
+  dropdownItems,
   box,
   button,
   heading,
@@ -216,18 +216,7 @@ function settings(b: ScreenBuilder): string {
 }
 
 function actionMenu(b: ScreenBuilder): string {
-  const gid = b.newId();
-  const it = (bb: ScreenBuilder, l: string) =>
-    textEl(bb, 'menu item', l, 'button', {
-      tag: 'a',
-      cls: 'dropdown-item',
-      area: 'menu',
-      group: gid,
-      kinds: [...LEAF, 'text', 'color', 'font', 'add'],
-    });
-  const items = b.freshMany(MENU_LABELS, b.rng.int(4, 6)).map((l) => it(b, l));
-  if (b.rng.chance(0.5)) items.splice(b.rng.int(1, items.length - 1), 0, '<div class="dropdown-divider" role="separator"></div>');
-  b.factories.set(gid, (bb) => it(bb, bb.fresh(MENU_LABELS)));
+  const { gid, items } = dropdownItems(b, { chance: 0.5, html: '<div class="dropdown-divider" role="separator"></div>' });
   return box(b, 'menu', items.join(''), {
     id: gid,
     cls: 'dropdown-menu dropdown-menu-se',
