@@ -305,22 +305,29 @@ export async function saveInSaveDialog(page, titlePattern, absolutePath) {
   const widget = page.locator('.quick-input-widget');
   const title = widget.locator('.quick-input-title', { hasText: titlePattern });
   await title.waitFor();
-  // it opens with the suggested path once the folder is read
-  await page.waitForFunction(() => (document.querySelector('.quick-input-widget .quick-input-box input')?.value ?? '').length > 0);
+  // it opens with the suggested path once the folder is read; on a loaded machine that can take long
+  // or (seen in CI) not come at all, so the wait is bounded and typing the path goes on regardless
+  await page
+    .waitForFunction(() => (document.querySelector('.quick-input-widget .quick-input-box input')?.value ?? '').length > 0, null, {
+      timeout: 10000,
+    })
+    .catch(() => {});
   // the dialog reads the folder as the path is typed and may still be busy with it when Enter comes,
-  // which it then ignores: the path is typed again and Enter pressed again, a few times at most
+  // which it then ignores (or it replaces the typed path with the suggested one): the path is typed
+  // again and Enter pressed again, a few times at most
   for (let attempt = 1; ; attempt++) {
-    await widget.locator('.quick-input-box input').fill(absolutePath);
-    await page.waitForFunction(
-      (path) => document.querySelector('.quick-input-widget .quick-input-box input')?.value === path,
-      absolutePath,
-    );
-    await page.keyboard.press('Enter');
     try {
+      await widget.locator('.quick-input-box input').fill(absolutePath, { timeout: 8000 });
+      await page.waitForFunction(
+        (path) => document.querySelector('.quick-input-widget .quick-input-box input')?.value === path,
+        absolutePath,
+        { timeout: 8000 },
+      );
+      await page.keyboard.press('Enter');
       await title.waitFor({ state: 'hidden', timeout: 8000 });
       return;
     } catch (error) {
-      if (attempt >= 4) throw error;
+      if (attempt >= 6 || !(await title.isVisible())) throw error;
     }
   }
 }
