@@ -328,6 +328,31 @@ def _weakest(per_kind: dict, n: int = 4) -> str:
     return ", ".join(f"{k} {v['accuracy']:.2f}" for k, v in worst)
 
 
+def origins_section(models: Path) -> list[str]:
+    """The "Held-out origins" section from models/origins_eval.json (scripts/origins-eval.mjs), or nothing."""
+    path = models / "origins_eval.json"
+    if not path.is_file():
+        return []
+    record = json.loads(path.read_text())
+    lines = [
+        "### Held-out origins\n",
+        "The runtime (text reader included, exactly as the CLI describes a pair) on screens of each origin, "
+        f"{record['sets'][0]['pairs']} pairs each, measured by `{record['command']}` (each set's pairs: its `data` "
+        "command in models/origins_eval.json). The design systems of the validation and test origins are never "
+        'rendered for training (docs/DATA_FORMAT.md, "Origins").\n',
+        "| origin | role | change-kind accuracy | CIDEr-D (ceiling) | no-change recall | weakest kinds |",
+        "|---|---|---|---|---|---|",
+    ]
+    for s in record["sets"]:
+        weakest = _weakest(s["per_kind_accuracy"], 3) if s.get("per_kind_accuracy") else "-"
+        lines.append(
+            f"| {s['set']} | {s['role']} | {_fmt(s['kind_accuracy'])} | {_fmt(s['cider'], 1)} "
+            f"({_fmt(s['cider_ceiling'], 1)}) | {_fmt(s['nochange_recall'])} | {weakest} |"
+        )
+    lines.append("")
+    return lines
+
+
 def write_card(models: Path, training: str) -> str:
     """The whole card as text; `training` is the finished "Training and how to reproduce" section."""
     metrics = json.loads((models / "metrics.json").read_text())
@@ -494,6 +519,7 @@ def write_card(models: Path, training: str) -> str:
                 f"{_fmt(r.get('nochange_recall'))} | {trained} |"
             )
         w("")
+    lines.extend(origins_section(models))
     it = metrics.get("interpolator", {})
     if it:
         w("### Interpolator\n")
