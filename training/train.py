@@ -34,7 +34,7 @@ from . import config as C
 from .checkpoint import make_models
 from .config import TrainConfig, full_config, smoke_config
 from .context import fit_kind_prior
-from .data import CropSet, DataError, Vocab, to_tensor
+from .data import CropSet, DataError, Vocab, to_tensor, words
 from .decode import caption_loss, greedy_decode
 from .encode import ProcedureEncoder, context_stats, load_encoder_state, make_masks
 from .export import export_all
@@ -251,6 +251,22 @@ def build_vocab(train: CropSet, out: Path) -> Vocab:
     vocab.save(path)
     log(f"vocab: {len(vocab)} tokens from {len(caps)} training captions")
     return vocab
+
+
+def keep_in_vocabulary(ds: CropSet, vocab: Vocab) -> tuple[int, int]:
+    """Drops the references with a word the vocabulary lacks (a round over a vocabulary reused from an
+    earlier run: newer corpora quote text with slot tokens such as <label>, which would train the decoder
+    to write <unk>); a sample left with none keeps all of its own. Returns (references dropped, samples
+    that kept all of theirs for want of one in the vocabulary)."""
+    dropped = kept_all = 0
+    for sample in ds.samples:
+        known = [c for c in sample.captions if all(w in vocab.index for w in words(c))]
+        if not known:
+            kept_all += 1
+            continue
+        dropped += len(sample.captions) - len(known)
+        sample.captions = known
+    return dropped, kept_all
 
 
 def random_images(ds: CropSet, rng: np.random.Generator, n: int) -> np.ndarray:
@@ -833,6 +849,13 @@ def main(argv: list[str] | None = None) -> int:
         val = CropSet(Path(a.data) / "val")
         log(f"data: {len(train)} train samples, {len(val)} val samples")
         vocab = build_vocab(train, out)
+        for name, ds in (("train", train), ("val", val)):
+            dropped, kept_all = keep_in_vocabulary(ds, vocab)
+            if dropped or kept_all:
+                log(
+                    f"data: {name}: {dropped} references with words outside the vocabulary dropped; "
+                    f"{kept_all} samples had no other"
+                )
         tok, s_tok = train_tokenizer(train, cfg, out, True)
         cache = build_cache(train, tok, cfg.max_stage1_samples, out / "cache_train.pt", cfg.seed)
         val_cache = build_cache(val, tok, 0, out / "cache_val.pt", cfg.seed)
