@@ -730,9 +730,9 @@ REUSED_FILES = (
 )
 
 
-def reuse_finished_phases(source: Path, out: Path) -> list[str]:
-    """Copies REUSED_FILES from `source` into `out` where `out` lacks them (never overwrites: a resumed
-    round keeps its own); returns the names copied. The vocabulary and tokenizer must be there: a round
+def reuse_finished_phases(source: Path, out: Path, skip: tuple[str, ...] = ()) -> list[str]:
+    """Copies REUSED_FILES (but `skip`) from `source` into `out` where `out` lacks them (never overwrites: a
+    resumed round keeps its own); returns the names copied. The vocabulary and tokenizer must be there: a round
     over another tokenizer's codes would not be the same model."""
     if not source.is_dir():
         raise FileNotFoundError(f"{source} is not a folder")
@@ -741,7 +741,7 @@ def reuse_finished_phases(source: Path, out: Path) -> list[str]:
         raise FileNotFoundError(f"{source} lacks {', '.join(missing)} (a finished checkpoint folder has them)")
     copied = []
     for name in REUSED_FILES:
-        if (source / name).is_file() and not (out / name).exists():
+        if name not in skip and (source / name).is_file() and not (out / name).exists():
             shutil.copy2(source / name, out / name)
             copied.append(name)
     return copied
@@ -800,6 +800,12 @@ def main(argv: list[str] | None = None) -> int:
         "those phases are skipped as already trained: a later stage-2 round in one command "
         "(never its stage 2)",
     )
+    ap.add_argument(
+        "--refit-prior",
+        action="store_true",
+        help="with --reuse: fit the layout kind prior again on this run's data and stage 2 instead of copying it "
+        "(a round over a new data mix)",
+    )
     a = ap.parse_args(argv)
 
     if a.smoke and a.full:
@@ -831,7 +837,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if a.reuse:
         try:
-            copied = reuse_finished_phases(Path(a.reuse), out)
+            copied = reuse_finished_phases(Path(a.reuse), out, skip=("kind_prior.pt",) if a.refit_prior else ())
         except FileNotFoundError as err:
             print(f"error: --reuse: {err}", file=sys.stderr)
             return 2

@@ -126,6 +126,18 @@ def test_reuse_copies_finished_phases_but_not_stage2_and_never_overwrites(tmp_pa
     assert reuse_finished_phases(src, out) == []  # a resumed round: nothing more to copy
 
 
+def test_reuse_can_leave_the_kind_prior_to_be_fitted_again(tmp_path):
+    from training.train import REUSED_FILES, reuse_finished_phases
+
+    src, out = tmp_path / "rec", tmp_path / "round"
+    src.mkdir(), out.mkdir()
+    for name in REUSED_FILES:
+        (src / name).write_text(f"from rec: {name}")
+    copied = reuse_finished_phases(src, out, skip=("kind_prior.pt",))
+    assert sorted(copied) == sorted(n for n in REUSED_FILES if n != "kind_prior.pt")
+    assert not (out / "kind_prior.pt").exists()
+
+
 def test_reuse_refuses_a_folder_without_vocabulary_or_tokenizer(tmp_path, capsys):
     from training.train import main, reuse_finished_phases
 
