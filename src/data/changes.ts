@@ -29,6 +29,10 @@ export type Op =
   | { o: 'swap'; first: string; second: string }
   | { o: 'vars'; values: Record<string, string> }
   | { o: 'caret'; visible: boolean }
+  /** an added or removed element at t of its size (render.ts grow): inserted first when absent */
+  | { o: 'grow'; id: string; t: number; insert?: { ref: string; where: 'beforebegin' | 'afterend'; html: string } }
+  /** undo the grow frames: remove the inserted element, or give the element its own style back */
+  | { o: 'ungrow'; id: string; remove: boolean }
   | { o: 'theme'; app: Record<string, string>; html: Record<string, string> };
 
 /** What the caption grammar needs to know about one change. */
@@ -74,6 +78,13 @@ export interface PlannedChange {
   setup: Op[];
   opsAt: (t: number) => Op[];
   continuous: boolean;
+  /**
+   * For a change that is not continuous but has a natural animation (add, remove): the ops of its
+   * true frame at t (0 < t < 1), rendered only with the data CLI's --all-frames, and the ops that
+   * undo them before opsAt(1), so that the after screen is the same as without frames.
+   */
+  framesAt?: (t: number) => Op[];
+  framesEnd?: Op[];
   /** ids measured before (union box) and after (union box); [] = none; ['#page'] = whole screen */
   beforeIds: string[];
   afterIds: string[];
@@ -362,6 +373,9 @@ const planAdd: Planner = (ctx) => {
     role: added.role,
     label: added.label,
     opsAt: () => [{ o: 'insert', ref: ref.id, where, html }],
+    // grows in at its place from nothing while what follows slides to make room
+    framesAt: (t) => [{ o: 'grow', id: added.id, t, insert: { ref: ref.id, where, html } }],
+    framesEnd: [{ o: 'ungrow', id: added.id, remove: true }],
     from: null,
     to: added.label,
     attrs: { group },
@@ -378,6 +392,9 @@ const planRemove: Planner = (ctx) => {
     ...base('remove', m, false),
     afterIds: [],
     opsAt: () => [{ o: 'remove', id: m.id }],
+    // the reverse of an add: shrinks to nothing in its place while what follows closes the gap
+    framesAt: (t) => [{ o: 'grow', id: m.id, t: 1 - t }],
+    framesEnd: [{ o: 'ungrow', id: m.id, remove: false }],
     from: m.label,
     to: null,
     attrs: {},

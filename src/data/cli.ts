@@ -1,4 +1,4 @@
-// npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1..8] [--origins templates|all|ID,...] [--browsers B] [--pages P] [--start I] [--resume]
+// npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1..8] [--origins templates|all|ID,...] [--browsers B] [--pages P] [--start I] [--resume] [--all-frames]
 // Renders N pairs into DIR and writes DIR/manifest.jsonl in index order (whatever order the
 // concurrent pages finish in), so the same arguments always give byte-identical files.
 import { mkdir, open, readFile, rm, truncate } from 'node:fs/promises';
@@ -25,10 +25,12 @@ export interface DataOptions {
   templates: TemplateSet;
   /** origins/index.ts: which looks the pairs draw from; default the templates only */
   origins?: string[];
+  /** true frames also for add and remove pairs (generate.ts PairOverrides.allFrames) */
+  allFrames?: boolean;
 }
 
 const USAGE =
-  'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1|2|3|4|5|6|7|8] [--origins templates|all|ID,...] [--browsers 2] [--pages 2] [--start 0] [--resume] [--quiet]';
+  'usage: npm run --silent data -- --seed S --count N --split train|val|test --out DIR [--templates 1|2|3|4|5|6|7|8] [--origins templates|all|ID,...] [--browsers 2] [--pages 2] [--start 0] [--resume] [--all-frames] [--quiet]';
 
 export function parseArgs(argv: string[]): DataOptions {
   const fail = (message: string) => new Error(`${message}\n${USAGE}`);
@@ -46,6 +48,7 @@ export function parseArgs(argv: string[]): DataOptions {
       start: { type: 'string' },
       quiet: { type: 'boolean' },
       resume: { type: 'boolean' },
+      'all-frames': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     { unknown: (arg) => `unknown argument "${arg}"`, error: fail },
@@ -89,6 +92,8 @@ export function parseArgs(argv: string[]): DataOptions {
   opts.start = int('start', 0, 0);
   opts.quiet = values.quiet ?? false;
   opts.resume = values.resume ?? false;
+  // only set when given: option objects of runs without it stay as they were
+  if (values['all-frames']) opts.allFrames = true;
   for (const required of ['seed', 'count', 'split', 'out'] as const) {
     if (opts[required] === undefined) throw fail(`--${required} is required`);
   }
@@ -178,6 +183,7 @@ export async function runData(opts: DataOptions): Promise<{ pairs: number; secon
           try {
             rec = await generatePair(slot.page, opts.split, opts.seed, opts.start + i, out, {
               templateSet: opts.templates,
+              ...(opts.allFrames ? { allFrames: true } : {}),
               ...(origins.length === 1 && origins[0] === TEMPLATES_ORIGIN ? {} : { origins }),
             });
           } catch (err) {

@@ -227,6 +227,8 @@ export interface PairOverrides {
   templateSet?: TemplateSet;
   /** origins the run draws from (origins/index.ts; the CLI's --origins); default templates only */
   origins?: string[];
+  /** true frames also for added and removed elements (the CLI's --all-frames); off keeps the bytes of earlier corpora */
+  allFrames?: boolean;
 }
 
 /** the same pixels in other PNG bytes (RGB, another filter and compression level than Chromium's) */
@@ -325,16 +327,21 @@ async function attempt(
   const dir = `pairs/${id}`;
   const frames: string[] = [];
   const isNone = changes[0].kind === 'none';
-  if (!isNone && changes.every((c) => c.continuous)) {
+  const animated = (c: PlannedChange) => c.continuous || (!!overrides.allFrames && !!c.framesAt);
+  if (!isNone && changes.every(animated)) {
+    const at = (c: PlannedChange, t: number) => (c.continuous ? c.opsAt(t) : c.framesAt!(t));
     for (let k = 1; k <= 7; k++) {
       await page.apply(
-        changes.flatMap((c) => c.opsAt(k / 8)),
+        changes.flatMap((c) => at(c, k / 8)),
         [],
       );
       const rel = `${dir}/t${k}.png`;
       files.push({ rel, data: await page.screenshot(width, height) });
       frames.push(rel);
     }
+    // back to the before state, so that opsAt(1) makes the same after screen as without frames
+    const undo = changes.flatMap((c) => (c.continuous ? [] : (c.framesEnd ?? [])));
+    if (undo.length) await page.apply(undo, []);
   }
   const afterIds = [...new Set(changes.flatMap((c) => c.afterIds.filter((x) => x !== '#page')))];
   const afterRects = await page.apply(

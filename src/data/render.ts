@@ -157,6 +157,81 @@ const PAGE_SCRIPT = `
       pad: parseFloat(ce.paddingTop), gap: parseFloat(ce.rowGap) || parseFloat(ce.columnGap) || 0,
     };
   };
+  // Frames of an added or removed element (the data CLI's --all-frames): at t the element takes t
+  // of the room it takes when whole, shown clipped to t of its size along the axis its container
+  // lays it out on (its content is revealed, not squeezed) and faded to t of its opacity, so what
+  // it pushes slides to make room. The room is measured, not assumed: margin collapsing, flex gaps,
+  // right-aligned and centred rows all change how far the neighbours move, so the element's end
+  // margin is corrected until the neighbour that moves most sits at t of its whole shift.
+  // grown: element id -> what was measured at full size.
+  const grown = new Map();
+  const inFlow = (el) => { const cs = getComputedStyle(el); return cs.display !== 'none' && cs.position !== 'absolute' && cs.position !== 'fixed'; };
+  // the top left of each in-flow sibling, then the parent's far corner (a parent that grows pushes what follows it)
+  const neighbours = (el) => {
+    const out = [];
+    for (const n of el.parentElement.children) {
+      if (n === el || n.tagName === 'SCRIPT' || !inFlow(n)) continue;
+      const r = n.getBoundingClientRect();
+      out.push([r.left, r.top]);
+    }
+    const r = el.parentElement.getBoundingClientRect();
+    out.push([r.right, r.bottom]);
+    return out;
+  };
+  const grow = (op) => {
+    let el = find(op.id);
+    if (!el && op.insert) {
+      find(op.insert.ref).insertAdjacentHTML(op.insert.where, op.insert.html);
+      el = find(op.id);
+    }
+    if (!el) throw new Error('no element ' + op.id);
+    let g = grown.get(op.id);
+    if (!g) {
+      const orig = el.getAttribute('style');
+      const full = neighbours(el);
+      const box = el.getBoundingClientRect();
+      const cs = getComputedStyle(el);
+      const opacity = parseFloat(cs.opacity);
+      el.style.setProperty('display', 'none', 'important');
+      const none = neighbours(el);
+      if (orig === null) el.removeAttribute('style'); else el.setAttribute('style', orig);
+      let probe = full.length - 1, most = 0;
+      full.forEach((p, i) => { const d = Math.max(Math.abs(p[0] - none[i][0]), Math.abs(p[1] - none[i][1])); if (d > most) { most = d; probe = i; } });
+      const [dx, dy] = [full[probe][0] - none[probe][0], full[probe][1] - none[probe][1]];
+      const ps = getComputedStyle(el.parentElement);
+      const row = (ps.display.includes('flex') && ps.flexDirection.startsWith('row')) || cs.display.startsWith('inline');
+      const axis = Math.abs(dy) > Math.abs(dx) ? 1 : Math.abs(dx) > Math.abs(dy) ? 0 : row ? 0 : 1;
+      const prop = axis === 1 ? 'margin-bottom' : 'margin-right';
+      g = { orig, axis, prop, probe, room: axis === 1 ? dy : dx, size: axis === 1 ? box.height : box.width,
+            margin: parseFloat(cs.getPropertyValue(prop)) || 0, opacity, none: none[probe][axis] };
+      grown.set(op.id, g);
+    }
+    const t = Math.min(1, Math.max(0, op.t));
+    const hidden = (1 - t) * g.size;
+    el.style.setProperty('clip-path', g.axis === 1 ? 'inset(0 0 ' + hidden + 'px 0)' : 'inset(0 ' + hidden + 'px 0 0)');
+    el.style.setProperty('opacity', String(g.opacity * t));
+    if (g.room !== 0) {
+      // a shrinking end margin takes back the room; the shift it gives is measured, and the margin
+      // corrected by what is left (a collapsing margin moves nothing until it passes its neighbour's)
+      const sign = g.room > 0 ? 1 : -1;
+      let margin = g.margin - (1 - t) * Math.abs(g.room);
+      for (let i = 0; i < 8; i++) {
+        el.style.setProperty(g.prop, margin + 'px', 'important');
+        const err = (neighbours(el)[g.probe][g.axis] - g.none) * sign - t * Math.abs(g.room);
+        if (Math.abs(err) < 0.25) break;
+        margin -= err;
+      }
+    }
+  };
+  // back to the state before the frames: an added element leaves, a removed one gets its own style back
+  const ungrow = (op) => {
+    const el = find(op.id);
+    const g = grown.get(op.id);
+    grown.delete(op.id);
+    if (!el) return;
+    if (op.remove) el.remove();
+    else if (g) { if (g.orig === null) el.removeAttribute('style'); else el.setAttribute('style', g.orig); }
+  };
   window.__load = async (html, style, opts) => {
     if (opts) {
       for (const s of document.querySelectorAll('style[data-sheet]')) s.media = s.dataset.sheet === opts.sheet ? 'all' : 'not all';
@@ -164,6 +239,7 @@ const PAGE_SCRIPT = `
       setTheme(opts.app, opts.html);
     }
     root.setAttribute('style', style);
+    grown.clear();
     root.innerHTML = html;
     await document.fonts.ready;
     // a system's heading or link may paint a bar (a panel heading, a footer item): its box is then
@@ -218,6 +294,10 @@ const PAGE_SCRIPT = `
         for (const k of Object.keys(op.values)) root.style.setProperty(k, op.values[k]);
       } else if (op.o === 'theme') {
         setTheme(op.app, op.html);
+      } else if (op.o === 'grow') {
+        grow(op);
+      } else if (op.o === 'ungrow') {
+        ungrow(op);
       } else if (op.o === 'caret') {
         for (const c of root.querySelectorAll('[data-caret]')) c.style.visibility = op.visible ? 'visible' : 'hidden';
       }
