@@ -153,6 +153,50 @@ def text_reader_section(models: Path) -> list[str]:
     return lines
 
 
+def procedure_frames_section(models: Path) -> list[str]:
+    """The card's "Procedure frames" section from models/procedure_frames.json (`npm run frames-eval`), or []."""
+    source = models / "procedure_frames.json"
+    if not source.exists():
+        return []
+    r = json.loads(source.read_text())
+    kinds = r["per_kind"]
+    full = any("runtime_full" in v for v in kinds.values())
+    shown = "runtime_full" if full else "runtime_96"
+    methods = (["runtime_full"] if full else []) + ["runtime_96", "crossfade", "warp"]
+    lines = ["### Procedure frames\n"]
+    w = lines.append
+    w(
+        f"The 7 intermediate frames against the data engine's true frames at full resolution, over each region's "
+        f"crop box (`{r['command']}`: {r['pairs_scored']} single-change {r['split']} pairs, {r['regions']} "
+        "regions; the methods and measures: docs/CLI.md, `frames-eval`). PSNR dB / SSIM, means over regions, and "
+        f"`{shown}` minus the cross-fade with a 95% bootstrap interval over pairs:\n"
+    )
+    w("| kind | n | " + " | ".join(methods) + " | minus cross-fade |")
+    w("|---|---|" + "---|" * len(methods) + "---|")
+    for kind, v in kinds.items():
+        cells = [f"{v[m]['psnr']['mean']:.1f} / {v[m]['ssim']['mean']:.3f}" if m in v else "-" for m in methods]
+        d = v.get(shown)
+        p, q = (d["psnr_minus_crossfade"], d["ssim_minus_crossfade"]) if d else (None, None)
+        diff = f"{p['mean']:+.2f} [{p['lo']:+.2f}, {p['hi']:+.2f}] / {q['mean']:+.3f}" if d else "-"
+        w(f"| {kind} | {d['regions'] if d else '-'} | " + " | ".join(cells) + f" | {diff} |")
+    beat = [k for k, v in kinds.items() if k != "all" and v.get(shown, {}).get("beats_crossfade")]
+    small = kinds.get("all", {}).get("runtime_96", {}).get("psnr_minus_crossfade_96")
+    w(
+        "\n"
+        + f"`{shown}` beats the cross-fade on both measures beyond the interval on "
+        + (", ".join(beat) if beat else "no kind")
+        + "."
+        + (
+            f" Minus a cross-fade of its own 96 px ends, scaled up the same way: {small['mean']:+.2f} dB "
+            f"[{small['lo']:+.2f}, {small['hi']:+.2f}]; the rest of its difference is what the 96 px size costs."
+            if small
+            else ""
+        )
+        + "\n"
+    )
+    return lines
+
+
 def rewrite_text_reader_section(models: Path) -> int:
     """Replaces the "Text reader" section of models/MODEL_CARD.md (up to the next heading of its level or above)."""
     card = models / "MODEL_CARD.md"
@@ -541,6 +585,7 @@ def write_card(models: Path, training: str) -> str:
             )
             + ".\n"
         )
+    lines.extend(procedure_frames_section(models))
     lines.extend(text_reader_section(models))
 
     w("## Size and speed\n")

@@ -245,3 +245,50 @@ def test_a_machine_path_in_a_source_stops_the_card(tmp_path):
     with pytest.raises(SystemExit, match="machine paths"):
         model_card.main(["--ckpt", str(ckpt), "--models", str(models)])
     assert not (models / "MODEL_CARD.md").exists()
+
+
+def _frames_json(tmp: Path) -> None:
+    def iv(m, lo, hi):
+        return {"mean": m, "lo": lo, "hi": hi}
+
+    def method(p, s, diff=None, beats=None):
+        out = {"regions": 4, "psnr": iv(p, p - 1, p + 1), "ssim": iv(s, s - 0.01, s + 0.01)}
+        if diff is not None:
+            out |= {
+                "psnr_minus_crossfade": iv(diff, diff - 0.5, diff + 0.5),
+                "ssim_minus_crossfade": iv(0.01, 0.0, 0.02),
+            }
+            out["beats_crossfade"] = beats
+        return out
+
+    kinds = {
+        k: {
+            "pairs": 4,
+            "runtime_96": method(25.0, 0.9, d, d > 0.5) | {"psnr_minus_crossfade_96": iv(0.4, 0.1, 0.7)},
+            "crossfade": method(25.0 - d, 0.89),
+            "warp": method(20.0, 0.8, -5.0, False),
+        }
+        for k, d in (("move", 1.5), ("add", -0.2), ("all", 0.6))
+    }
+    (tmp / "procedure_frames.json").write_text(
+        json.dumps(
+            {
+                "command": "npm run --silent frames-eval -- --seed 4242 --count 9",
+                "split": "test",
+                "pairs_scored": 9,
+                "regions": 12,
+                "per_kind": kinds,
+            }
+        )
+    )
+
+
+def test_procedure_frames_section_quotes_the_figures_and_says_where_the_frames_win(tmp_path):
+    assert model_card.procedure_frames_section(tmp_path) == []
+    _frames_json(tmp_path)
+    text = "\n".join(model_card.procedure_frames_section(tmp_path))
+    assert "`npm run --silent frames-eval -- --seed 4242 --count 9`: 9 single-change test pairs, 12 regions" in text
+    assert "| move | 4 | 25.0 / 0.900 | 23.5 / 0.890 | 20.0 / 0.800 | +1.50 [+1.00, +2.00] / +0.010 |" in text
+    assert "beyond the interval on move, all." not in text
+    assert "beyond the interval on move." in text
+    assert "scaled up the same way: +0.40 dB [+0.10, +0.70]" in text
