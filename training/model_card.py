@@ -239,6 +239,83 @@ def _phase_time(s: dict) -> float:
     return s.get("train_seconds", s.get("seconds_this_run", 0.0)) / 60
 
 
+def kind_prior_paragraph(ckpt: Path, cfg: dict) -> list[str]:
+    """The layout kind prior's line: how it was fitted and its validation, from CKPT/kind_prior.pt."""
+    prior_path = ckpt / "kind_prior.pt"
+    if not prior_path.is_file():
+        return []
+    kp = torch.load(prior_path)["summary"]
+    fitted = f"an MLP, {kp.get('steps')} full-batch steps"
+    same = _command(kp.get("argv", [])) == _command(cfg.get("argv", []))
+    return [
+        "Layout kind prior: "
+        + ("fitted by the last step of the same command" if same else f"`{_command(kp.get('argv', []))}`")
+        + f"; seed {kp.get('seed')}, {fitted} over {kp.get('train_rows')} training samples, "
+        f"{kp.get('train_seconds', kp.get('seconds'))} s. Validation ({kp.get('val_rows')} samples): kind head "
+        f"alone {_fmt(kp.get('head_val_accuracy'))}, prior alone {_fmt(kp.get('prior_alone_val_accuracy'))}; fused "
+        "by weight "
+        + ", ".join(f"{k}: {_fmt(v)}" for k, v in kp.get("val_accuracy_by_weight", {}).items())
+        + f"; shipped weight {kp.get('weight')} (the best on validation).\n"
+    ]
+
+
+def continued_training_section(
+    ckpt: Path, base: str, data_commands: list[str], corpus: Path | None, members: list[str]
+) -> list[str]:
+    """The "Training and how to reproduce" section of one stage-2 run that continued the models shipped at
+    commit `base` (rebuilt by training.recover, which keeps no training record: that commit's card has
+    the earlier runs and the committee members' commands)."""
+    summary = json.loads((ckpt / "summary.json").read_text())
+    cfg = json.loads((ckpt / "config.json").read_text())
+    s = summary.get("stage2_k2", {})
+    lines = [
+        TRAINING_HEADING + "\n",
+        f"The shipped stage 2 and its layout kind prior come from one further stage-2 run over the data below, "
+        f"started from the stage 2 shipped at commit {base}; the tokenizer, vocabulary, stage 1 and interpolator "
+        f"are that commit's{', and so are the kind committee members' if members else ''}. Its earlier runs "
+        f"and their commands: `git show {base}:models/MODEL_CARD.md`. To reproduce, from the repository root "
+        "(seed in the command; corpora and checkpoints are scratch folders outside the repository):\n",
+        "```\n"
+        + "\n".join(
+            [
+                f"git worktree add ../base {base}",
+                "python3 -m training.recover --models ../base/models --out ckpt_rec",
+                *data_commands,
+                _command(cfg.get("argv", [])),
+            ]
+        )
+        + "\n```\n",
+        f"Seed {cfg['seed']}; torch {torch.__version__} (Debian python3-torch), {cfg['threads']} thread(s), CPU "
+        f"only. Stage 2: {s.get('steps')} steps of {s.get('steps_planned', '-')} planned x {s.get('batch')} in "
+        f"{_phase_time(s):.1f} min (cap {s.get('minutes_cap', '-')}), probe loss {_fmt(s.get('probe_first'), 4)} -> "
+        f"{_fmt(s.get('probe_last'), 4)}. References with words outside the reused vocabulary (the slot tokens of "
+        "newer corpora) are left out of training.\n",
+    ]
+    v = s.get("val")
+    if v:
+        lines.append(
+            f"Validation at the end of stage 2 (region crops of the validation origin): kind accuracy "
+            f"{_fmt(v.get('kind_acc'))}, no-change recall {_fmt(v.get('nochange_recall'))}, exact caption (greedy) "
+            f"{_fmt(v.get('exact_caption'))}.\n"
+        )
+    folders = [("--data " + split, corpus / split) for split in ("train", "val", "test")] if corpus else []
+    folders += [("--extra-train", Path(d)) for d in _extra_train(cfg.get("argv", []))]
+    counts = []
+    for label, folder in folders:
+        f = folder / "crops_summary.json"
+        if f.is_file():
+            c = json.loads(f.read_text())
+            counts.append(f"{label} {c.get('pairs')} pairs, {c.get('samples')} samples")
+    if counts:
+        lines.append("Crops: " + "; ".join(counts) + ".\n")
+    lines.extend(kind_prior_paragraph(ckpt, cfg))
+    return lines
+
+
+def _extra_train(argv: list[str]) -> list[str]:
+    return [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--extra-train"]
+
+
 def training_section(ckpt: Path, corpus: Path | None, members: list[str], member_dirs: list[Path]) -> list[str]:
     """The "Training and how to reproduce" section from a checkpoint folder's record."""
     lines: list[str] = []
@@ -322,21 +399,7 @@ def training_section(ckpt: Path, corpus: Path | None, members: list[str], member
             )
             + ".\n"
         )
-    prior_path = ckpt / "kind_prior.pt"
-    if prior_path.is_file():
-        kp = torch.load(prior_path)["summary"]
-        fitted = f"an MLP, {kp.get('steps')} full-batch steps"
-        same = _command(kp.get("argv", [])) == _command(cfg.get("argv", []))
-        w(
-            "Layout kind prior: "
-            + ("fitted by the last step of the same command" if same else f"`{_command(kp.get('argv', []))}`")
-            + f"; seed {kp.get('seed')}, {fitted} over {kp.get('train_rows')} training samples, "
-            f"{kp.get('train_seconds', kp.get('seconds'))} s. Validation ({kp.get('val_rows')} samples): kind head "
-            f"alone {_fmt(kp.get('head_val_accuracy'))}, prior alone {_fmt(kp.get('prior_alone_val_accuracy'))}; fused "
-            "by weight "
-            + ", ".join(f"{k}: {_fmt(v)}" for k, v in kp.get("val_accuracy_by_weight", {}).items())
-            + f"; shipped weight {kp.get('weight')} (the best on validation).\n"
-        )
+    lines.extend(kind_prior_paragraph(ckpt, cfg))
     if members:
         w(
             "Kind committee members (each a later stage-2 run from the shipped one, over the same tokenizer, "
@@ -640,6 +703,18 @@ def main(argv: list[str] | None = None) -> int:
         "export_info.json names, looked up in the repository and beside it)",
     )
     ap.add_argument("--corpus", default=None, help="the --data corpus, for its split counts")
+    ap.add_argument(
+        "--base",
+        default=None,
+        help="with --ckpt: the commit whose shipped models the run continued (rebuilt by training.recover); the "
+        "training section then gives that commit for the earlier runs",
+    )
+    ap.add_argument(
+        "--data-command",
+        action="append",
+        default=[],
+        help="with --base: a command that renders the run's data (repeatable, in order), shown in the card",
+    )
     ap.add_argument("--models", default=str(C.MODELS_DIR))
     ap.add_argument(
         "--text-reader-only",
@@ -657,7 +732,13 @@ def main(argv: list[str] | None = None) -> int:
         dirs = [Path(m) for m in a.members] if a.members else [recorded_path(m) for m in members]
         if len(dirs) != len(members):
             ap.error(f"--members: {len(dirs)} folders for the {len(members)} members export_info.json lists")
-        training = "\n".join(training_section(Path(a.ckpt), Path(a.corpus) if a.corpus else None, members, dirs)) + "\n"
+        corpus = Path(a.corpus) if a.corpus else None
+        section = (
+            continued_training_section(Path(a.ckpt), a.base, a.data_command, corpus, members)
+            if a.base
+            else training_section(Path(a.ckpt), corpus, members, dirs)
+        )
+        training = "\n".join(section) + "\n"
     else:
         training = kept_training_section(card)
         if training is None:

@@ -207,6 +207,21 @@ def test_a_training_record_writes_a_short_card_without_history_labels(tmp_path):
     assert (models / "MODEL_CARD.md").read_text() == before
 
 
+def test_a_run_that_continued_a_commit_names_it_and_its_data_commands(tmp_path):
+    models = _models(tmp_path, [])
+    ckpt = _ckpt(tmp_path, "ckpt", rounds=1)
+    args = ["--ckpt", str(ckpt), "--models", str(models), "--base", "abc1234"]
+    data = ["bash training/render_shard.sh corpus/train train 1 10 '' all"]
+    assert model_card.main([*args, "--data-command", data[0]]) == 0
+    card = (models / "MODEL_CARD.md").read_text()
+    assert "started from the stage 2 shipped at commit abc1234" in card
+    assert "`git show abc1234:models/MODEL_CARD.md`" in card
+    assert "python3 -m training.recover --models ../base/models --out ckpt_rec\n" + data[0] + "\n" in card
+    assert "python3 -m training.train --all --out ckpt\n```" in card
+    assert "Stage 2: 300 steps" in card and "kind accuracy 0.500" in card
+    assert str(tmp_path) not in card and len(card.encode()) <= model_card.CARD_LIMIT_BYTES
+
+
 def test_a_recovered_checkpoint_keeps_the_training_section(tmp_path):
     models = _models(tmp_path, [])
     ckpt = _ckpt(tmp_path, "rec", argv0="/x/training/recover.py")
