@@ -32,7 +32,17 @@ import { AGREEMENT_BEAM_WIDTH, NONE_MIN_PROBABILITY, decideKinds } from './kind.
 import { onnxStep, greedyDecode, beamSearch, tokensToText, selectRows, type DecodedCaption } from './procap/decode.js';
 import { interpolateProcedure } from './procap/interpolate.js';
 import { selectKeyframes } from './procap/sample.js';
-import { argmaxCodes, decodeCodes, chwToReportImage } from './procap/imagine.js';
+import { argmaxCodes, decodeCodes, chwToReportImage, imaginedShares } from './procap/imagine.js';
+import {
+  blendByGrid,
+  composeFrames,
+  frameBoxOf,
+  fullBoxFor,
+  fullFramesInput,
+  rasterToReportImage,
+  type ElementMotion,
+  type FullFramesInput,
+} from './procap/compose.js';
 import { readPair, applyReading, readerWritesAll, slotTextsOf, type PairReading } from './read/pair.js';
 import { fillCaptionSlots, unreadSlots, type SlotText } from './read/slots.js';
 import { DEFAULT_BEAM_WIDTH } from './defaults.js';
@@ -260,7 +270,19 @@ interface ModelResult {
 interface ModelRun {
   results: ModelResult[];
   /** the procedure frames of every sample, in the samples' order */
-  procedure: (checkpoint: () => void, timings: StageTimings, keyframes: number | undefined) => Promise<ProcedureFrames[]>;
+  procedure: (
+    checkpoint: () => void,
+    timings: StageTimings,
+    keyframes: number | undefined,
+    full: (FullSample | undefined)[],
+  ) => Promise<ProcedureFrames[]>;
+}
+
+/** What the full-resolution frames of one model sample need: the two crops of its box, its
+ * correspondences, and the model crop's box (where the imagined frames are drawn). */
+interface FullSample {
+  input: FullFramesInput;
+  cropBox: Box;
 }
 
 /** Per model sample, the text the reader read there for the decoder's slot tokens (the region samples
@@ -391,12 +413,13 @@ async function runModels(
   onCaptions(results);
   checkpoint();
   const endFeatures = ends.features;
+  const endCodes = ends.codes;
   const queryCodeLogits = encoded.queryCodeLogits;
   return {
     results,
     // only the tensors the frames need are kept (a few hundred KB per region), not the screenshots
-    procedure: (later, timed, keyframes) =>
-      procedureFrames(sessions, beforeTensor, afterTensor, endFeatures, queryCodeLogits, R, later, timed, keyframes),
+    procedure: (later, timed, keyframes, full) =>
+      procedureFrames(sessions, beforeTensor, afterTensor, endFeatures, endCodes, queryCodeLogits, R, later, timed, keyframes, full),
   };
 }
 
@@ -410,11 +433,13 @@ async function procedureFrames(
   beforeTensor: Float32Array,
   afterTensor: Float32Array,
   endFeatures: Float32Array,
+  endCodes: BigInt64Array,
   queryCodeLogits: Float32Array,
   R: number,
   checkpoint: () => void,
   timings: StageTimings,
   keyframes: number | undefined,
+  full: (FullSample | undefined)[],
 ): Promise<ProcedureFrames[]> {
   const c = sessions.contract;
   const size = CROP_SIZE;
@@ -440,6 +465,9 @@ async function procedureFrames(
   const codes = argmaxCodes(queryCodeLogits, R, k * c.n_I, c.codebook_size);
   const tokenizerDecoder = await sessions.get('tokenizer_decoder');
   const imagined = await decodeCodes(tokenizerDecoder, codes, R * k, c.n_I);
+  // the two ends as the tokenizer decoder draws them: what the imagined frames are read against
+  const ends = full.some((f) => f) ? await decodeCodes(tokenizerDecoder, endCodes, 2 * R, c.n_I) : undefined;
+  const patch = size / Math.round(Math.sqrt(c.n_I));
   const shownKeyframes = Math.min(7, Math.max(0, keyframes ?? k));
   const out: ProcedureFrames[] = [];
   for (let i = 0; i < R; i++) {
@@ -449,15 +477,49 @@ async function procedureFrames(
       { data: endFeatures, offset: (R + i) * featSize },
     ];
     const selection = selectKeyframes(frameFeatures, c.n_I, c.feat_dim, shownKeyframes);
+    const f = full[i];
     out.push({
       frames: frames.map((stack) => chwToReportImage(stack, i * plane, size, size)),
       scores: selection.scores,
       keyframes: selection.keyframes,
       imagined: Array.from({ length: k }, (_, j) => chwToReportImage(imagined, (i * k + j) * plane, size, size)),
+      ...(f && ends ? { full: fullFrames(f, imagined, ends, i, k, R, size, patch) } : {}),
     });
+    checkpoint();
   }
   timings.imagineMs += performance.now() - t;
   return out;
+}
+
+/**
+ * The full-resolution frames of sample i (procap/compose.ts), and its imagined frames drawn over the
+ * before image at the model crop's place: each imagined frame read, per code-sized patch, as the
+ * share of the way from the decoded before to the decoded after (imaginedShares), and that share of
+ * the real change shown there.
+ */
+function fullFrames(
+  f: FullSample,
+  imagined: Float32Array,
+  ends: Float32Array,
+  i: number,
+  k: number,
+  R: number,
+  size: number,
+  patch: number,
+): NonNullable<ProcedureFrames['full']> {
+  const plane = 3 * size * size;
+  const { input } = f;
+  const area = frameBoxOf(f.cropBox, input.box, input.scale);
+  const shares = Array.from({ length: k }, (_, j) =>
+    imaginedShares(imagined, (i * k + j) * plane, ends, i * plane, ends, (R + i) * plane, size, patch),
+  );
+  return {
+    box: input.box,
+    scale: input.scale,
+    frames: composeFrames(input).map(rasterToReportImage),
+    imagined: shares.map((s) => rasterToReportImage(blendByGrid(input.before, input.after, s.grid, s.side, s.side, area))),
+    imaginedShare: shares.map((s) => s.share),
+  };
 }
 
 function zeroTimings(): StageTimings {
@@ -478,7 +540,8 @@ export async function describe(
   after: ImageSource,
   options: DescribeOptions = {},
 ): Promise<ChangeReport> {
-  const described = await review(sessions, before, after, options);
+  // (without the procedure, no crops are kept for the full-resolution frames)
+  const described = await reviewPair(sessions, before, after, options, options.procedure !== false);
   return options.procedure === false ? described.report : described.withProcedure(options.signal);
 }
 
@@ -502,6 +565,17 @@ export async function review(
   before: ImageSource,
   after: ImageSource,
   options: DescribeOptions = {},
+): Promise<Review> {
+  return reviewPair(sessions, before, after, options, true);
+}
+
+/** review(), keeping the crops of the full-resolution frames only when `keepFull` (they may be asked for). */
+async function reviewPair(
+  sessions: SessionManager,
+  before: ImageSource,
+  after: ImageSource,
+  options: DescribeOptions,
+  keepFull: boolean,
 ): Promise<Review> {
   const started = performance.now();
   const timings = zeroTimings();
@@ -685,6 +759,11 @@ export async function review(
     options.onCaptions?.(buildRegions([]).regions, performance.now() - started);
   }
   const { regions, global } = buildRegions(results);
+  // the full frames' inputs: crops of each sample's box (never the screenshots), kept for later
+  const full =
+    keepFull && run && !analysis.sizeChange && a.image.width === b.image.width && a.image.height === b.image.height
+      ? fullSamples(a.image, b.image, samples, regions, pairReading)
+      : [];
 
   // models/CONTRACT.md "Summary caption of a pair": when the whole-screen rule fires the pair is
   // summarised by the whole-screen sample alone; otherwise by its meaningful regions
@@ -714,7 +793,39 @@ export async function review(
     timings,
     modelVersion: sessions.modelVersion,
   };
-  return { report, withProcedure: procedureLater(report, run, meaningful.length, options.keyframes) };
+  return { report, withProcedure: procedureLater(report, run, meaningful.length, options.keyframes, full) };
+}
+
+/**
+ * Per model sample, the crops and correspondences of its full frames: a region's box with the boxes
+ * of the regions its change pushed along (their content slides in the same frames), and the whole
+ * screen for the whole-screen sample with every region's correspondences.
+ */
+function fullSamples(
+  before: RgbaImage,
+  after: RgbaImage,
+  samples: ModelSample[],
+  regions: ChangeRegion[],
+  reading: PairReading | undefined,
+): (FullSample | undefined)[] {
+  const { width, height } = before;
+  const elementsOf = (id: number): ElementMotion[] => reading?.elements?.[id - 1] ?? [];
+  const regionSamples = samples.filter((s) => !s.wholeScreen).length;
+  return samples.map((s, i) => {
+    if (s.wholeScreen) {
+      const elements = Array.from({ length: regionSamples }, (_, j) => elementsOf(j + 1)).flat();
+      const box: Box = [0, 0, width, height];
+      return { input: fullFramesInput(before, after, box, elements), cropBox: s.cropBox };
+    }
+    const id = i + 1;
+    const region = regions.find((r) => r.id === id);
+    if (!region) return undefined;
+    const pushed = regions.filter((r) => r.pushedBy === id && r.id <= regionSamples);
+    const elements = [...elementsOf(id), ...pushed.flatMap((r) => elementsOf(r.id))];
+    const boxes = [region.boxBefore, region.boxAfter, ...pushed.flatMap((r) => [r.boxBefore, r.boxAfter])];
+    const box = fullBoxFor(boxes, elements, width, height);
+    return { input: fullFramesInput(before, after, box, elements), cropBox: s.cropBox };
+  });
 }
 
 /**
@@ -728,13 +839,14 @@ function procedureLater(
   run: ModelRun | undefined,
   regionSamples: number,
   keyframes: number | undefined,
+  full: (FullSample | undefined)[],
 ): Review['withProcedure'] {
   let pending: Promise<ChangeReport> | undefined;
   const compute = async (signal: AbortSignal | undefined): Promise<ChangeReport> => {
     if (!run) return report;
     const started = performance.now();
     const timings = { ...report.timings };
-    const frames = await run.procedure(() => signal?.throwIfAborted(), timings, keyframes);
+    const frames = await run.procedure(() => signal?.throwIfAborted(), timings, keyframes, full);
     const framed = (r: ChangeRegion): ChangeRegion =>
       !r.noiseOnly && r.id >= 1 && r.id <= regionSamples ? { ...r, procedure: frames[r.id - 1] } : r;
     timings.totalMs += performance.now() - started;

@@ -26,6 +26,24 @@ export interface ProcedureFrames {
   keyframes: number[];
   /** k imagined frames decoded from the procedure queries' predicted codes. */
   imagined: ReportImage[];
+  /**
+   * The procedure at the screenshot's resolution over the region's box with some context (the whole
+   * screen for the whole-screen sample), composed from the element correspondences the text reader
+   * measured (src/core/procap/compose.ts). Absent when the two screenshots differ in size.
+   */
+  full?: {
+    /** [x0, y0, x1, y1) in image pixels, the same place in both images. */
+    box: Box;
+    /** frame pixels per image pixel: 1, or less when the box's longer side is over 640 px. */
+    scale: number;
+    /** before, 7 frames at the same time steps as `frames`, after (9 in all). */
+    frames: ReportImage[];
+    /** the k imagined frames drawn over the before image at the model crop's place (the share of the
+     * change each code-sized patch of the imagined frame shows, applied to the real before and after). */
+    imagined?: ReportImage[];
+    /** per imagined frame: the share (0..1) of the way from before to after it shows over the crop. */
+    imaginedShare?: number[];
+  };
 }
 
 export interface ChangeRegion {

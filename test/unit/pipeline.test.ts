@@ -79,6 +79,16 @@ test('a pair with two changes: two boxed regions with captions, kinds, procedure
     for (const f of [...p.frames, ...p.imagined]) assert.deepEqual(decodePngBase64(f.pngBase64), { width: 96, height: 96 });
     // the first and last frames are the crops themselves
     assert.equal(r.cropBox[2] - r.cropBox[0], r.cropBox[3] - r.cropBox[1], 'square crop');
+    // the full-resolution frames: the region's box with context, at its size (the pair is small)
+    const full = p.full;
+    assert.ok(full, 'full-resolution frames present');
+    assert.ok(contains(full.box, r.boxBefore) && contains(full.box, r.boxAfter), `${full.box} holds the region`);
+    assert.equal(full.scale, 1);
+    assert.equal(full.frames.length, 9);
+    const size = { width: full.box[2] - full.box[0], height: full.box[3] - full.box[1] };
+    for (const f of [...full.frames, ...(full.imagined ?? [])]) assert.deepEqual(decodePngBase64(f.pngBase64), size);
+    assert.equal(full.imagined?.length, sessions.contract.k);
+    assert.ok(full.imaginedShare?.every((v) => v >= 0 && v <= 1));
   }
   assert.ok(early && early.count === report.regions.length, 'captions were reported before the end');
   const t = report.timings;
@@ -140,6 +150,9 @@ test('review of a whole-screen change gives the global region its frames', async
   const framed = await (await review(sessions, light, dark)).withProcedure();
   assert.ok(framed.global?.procedure, 'the whole-screen sample has frames');
   assert.equal(framed.global.procedure.frames.length, 9);
+  // at full resolution over the whole screen
+  assert.deepEqual(framed.global.procedure.full?.box, [0, 0, 160, 120]);
+  assert.deepEqual(decodePngBase64(framed.global.procedure.full.frames[4].pngBase64), { width: 160, height: 120 });
 });
 
 test('different sizes: compared on the common area and the size change is reported', async () => {
@@ -150,6 +163,15 @@ test('different sizes: compared on the common area and the size change is report
   assert.equal(report.changed, true);
   assert.match(report.summary, /66 px taller/);
   assert.equal(report.regions.length, 0);
+  // a change in the common area of screenshots of different sizes: its frames, none at full resolution
+  const recoloured = drawPng(200, 166, [[10, 10, 60, 40, 200, 0, 0]]);
+  const changed = await describe(sessions, small, recoloured);
+  const framed = changed.regions.filter((r) => r.procedure);
+  assert.ok(framed.length > 0, 'the recoloured block has frames');
+  assert.ok(
+    framed.every((r) => r.procedure?.full === undefined),
+    'no full-resolution frames across a size change',
+  );
 });
 
 test('a global change (most of the screen) runs the whole-screen pass', async () => {

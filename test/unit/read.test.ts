@@ -16,10 +16,11 @@ import {
   readerDecides,
   readerWrites,
   readerWritesAll,
+  elementMotions,
 } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
-import { elementOf } from '../../src/core/read/element.js';
+import { elementAround, elementOf } from '../../src/core/read/element.js';
 import { fillCaptionSlots, hasSlots, unreadSlots } from '../../src/core/read/slots.js';
 import { blankImage, fillRect } from './image-fixtures.js';
 import { scoreChecks } from '../../src/lab/realpairs.js';
@@ -388,6 +389,20 @@ test('elementOf: a filled button, a badge, a bordered input; a table cell and pl
   fillRect(button, [40, 40, 160, 76], [40, 120, 220, 255]);
   glyphs(button, [56, 50, 144, 66]);
   assert.equal(elementOf(button, { ...text, box: [56, 50, 144, 66] }), 'button');
+  // ... and its box is the button's (the full-resolution frames move the button, not only its label)
+  assert.deepEqual(elementAround(button, { ...text, box: [56, 50, 144, 66] }), { role: 'button', box: [40, 40, 160, 76] });
+  const moved = page();
+  fillRect(moved, [40, 100, 160, 136], [40, 120, 220, 255]);
+  glyphs(moved, [56, 110, 144, 126]);
+  const line = (box: Box) => ({ text: 'Save changes', confidence: 1, box, role: 'button' as const });
+  assert.deepEqual(
+    elementMotions(
+      { changes: [{ kind: 'moved', before: line([56, 50, 144, 66]), after: line([56, 110, 144, 126]), dx: 0, dy: 60 }] },
+      button,
+      moved,
+    ),
+    [{ kind: 'moved', before: [40, 40, 160, 76], after: [40, 100, 160, 136] }],
+  );
   // a small filled pill
   const badge = page();
   fillRect(badge, [40, 40, 92, 60], [220, 60, 60, 255]);

@@ -68,3 +68,51 @@ export function chwToReportImage(data: Float32Array, offset: number, width: numb
   ]);
   return { width, height, pngBase64: png.toString('base64') };
 }
+
+/**
+ * An imagined frame read against the two ends as the tokenizer decoder draws them: per patch of
+ * `patch` px (a code's footprint), the share of the way from the decoded before to the decoded after
+ * that the imagined frame has gone (the least-squares t of imagined ~ before + t (after - before),
+ * clamped to 0..1). Patches where the two ends decode alike carry no such share: they take the
+ * share of the whole crop (weighted by how much each patch changes). Images are CHW floats of
+ * size x size at the given offsets; returns the grid (row-major, size/patch a side) and that share.
+ */
+export function imaginedShares(
+  imagined: Float32Array,
+  imaginedOffset: number,
+  before: Float32Array,
+  beforeOffset: number,
+  after: Float32Array,
+  afterOffset: number,
+  size: number,
+  patch: number,
+): { grid: Float32Array; side: number; share: number } {
+  const side = Math.floor(size / patch);
+  const plane = size * size;
+  const num = new Float64Array(side * side),
+    den = new Float64Array(side * side);
+  for (let c = 0; c < 3; c++) {
+    for (let y = 0; y < side * patch; y++) {
+      for (let x = 0; x < side * patch; x++) {
+        const i = c * plane + y * size + x;
+        const d = after[afterOffset + i] - before[beforeOffset + i];
+        const g = Math.floor(y / patch) * side + Math.floor(x / patch);
+        num[g] += (imagined[imaginedOffset + i] - before[beforeOffset + i]) * d;
+        den[g] += d * d;
+      }
+    }
+  }
+  let totalNum = 0,
+    totalDen = 0;
+  for (let g = 0; g < side * side; g++) {
+    totalNum += num[g];
+    totalDen += den[g];
+  }
+  const clamp = (v: number) => (v > 0 ? (v < 1 ? v : 1) : 0);
+  const share = totalDen > 0 ? clamp(totalNum / totalDen) : 0;
+  // a patch whose ends differ by less than 2 levels of 255 a channel, on average, says nothing
+  const quiet = 3 * patch * patch * (2 / 255) ** 2;
+  const grid = new Float32Array(side * side);
+  for (let g = 0; g < side * side; g++) grid[g] = den[g] > quiet ? clamp(num[g] / den[g]) : share;
+  return { grid, side, share };
+}

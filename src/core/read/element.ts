@@ -70,6 +70,11 @@ function cornersOutside(image: RgbaImage, box: Box, inside: Rgb): boolean {
 
 /** The element the text line `line` (its box in `image`) belongs to, where its surroundings say so. */
 export function elementOf(image: RgbaImage, line: { box: Box; text: string }): ElementRole | undefined {
+  return elementAround(image, line)?.role;
+}
+
+/** The element of a text line (elementOf) with its box: the line's box out to the element's edges. */
+export function elementAround(image: RgbaImage, line: { box: Box; text: string }): { role: ElementRole; box: Box } | undefined {
   const [x0, y0, x1, y1] = clipTo(image, line.box);
   const w = x1 - x0,
     h = y1 - y0;
@@ -91,13 +96,12 @@ export function elementOf(image: RgbaImage, line: { box: Box; text: string }): E
   const bordered = sides.filter((e) => apart(e.at, e.beyond) || !apart(e.beyond, inside)).length >= 3;
   const boxWidth = w + left.steps + right.steps,
     boxHeight = h + up.steps + down.steps;
+  const outer: Box = [x0 - left.steps, y0 - up.steps, x1 + right.steps, y1 + down.steps];
   // a short text in a square box: initials in a disc (an avatar) when the box's corners show what is
   // beyond it, else a short label in a square - nothing more here tells those apart
   if ([...line.text.replace(/\s/g, '')].length <= 3 && Math.abs(boxWidth - boxHeight) <= 0.25 * boxHeight) {
-    return filled &&
-      /^\p{Lu}{1,3}$/u.test(line.text.trim()) &&
-      cornersOutside(image, [x0 - left.steps, y0 - up.steps, x1 + right.steps, y1 + down.steps], inside)
-      ? 'avatar'
+    return filled && /^\p{Lu}{1,3}$/u.test(line.text.trim()) && cornersOutside(image, outer, inside)
+      ? { role: 'avatar', box: outer }
       : undefined;
   }
   // a border that runs on past the box's corner is a grid line: a table cell, not a field or button
@@ -113,10 +117,11 @@ export function elementOf(image: RgbaImage, line: { box: Box; text: string }): E
     (inImage(lx, by + 3) && !apart(pixel(image, lx, by + 3), left.at) && apart(left.at, left.beyond));
   if (gridLine) return undefined;
   // the text at the left of a bordered field much wider than it (a placeholder or a typed value): an input
-  if (bordered && left.steps <= 20 && right.steps >= Math.max(40, w) && Math.abs(up.steps - down.steps) <= 3) return 'input';
+  if (bordered && left.steps <= 20 && right.steps >= Math.max(40, w) && Math.abs(up.steps - down.steps) <= 3)
+    return { role: 'input', box: outer };
   if (right.steps > MAX_SIDE_PADDING || Math.abs(right.steps - left.steps) > Math.max(8, 0.3 * (left.steps + right.steps)))
     return undefined;
-  if (filled) return boxHeight <= 26 && h <= 16 ? 'badge' : 'button';
-  if (outlined) return 'button';
+  if (filled) return { role: boxHeight <= 26 && h <= 16 ? 'badge' : 'button', box: outer };
+  if (outlined) return { role: 'button', box: outer };
   return undefined;
 }

@@ -11,6 +11,8 @@ import { coreKey, editDistance, lineShift, samePixels, type LineChange } from '.
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
+import { elementAround } from './element.js';
+import type { ElementMotion } from '../procap/compose.js';
 
 /** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
 const MAX_WHOLE_READ_PIXELS = 1_500_000;
@@ -20,6 +22,9 @@ export interface PairReading {
   regions: (ReadVerdict | undefined)[];
   /** the pair read whole (it changed size): the change that explains it, with its place in each image. */
   whole?: ReadVerdict & { boxBefore: Box; boxAfter: Box };
+  /** per region given, in order: what became of the lines and icons read there (the full procedure
+   * frames draw them: procap/compose.ts); absent when the pair was read whole. */
+  elements?: ElementMotion[][];
 }
 
 /** The boxes of the lines a verdict is about (what changed, not what was pushed), before and after. */
@@ -67,7 +72,32 @@ export async function readPair(
     readings.push(await readRegion(reader, before, after, box));
     checkpoint();
   }
-  return { regions: acrossRegions(readings, before, after).map(verdictOf) };
+  const across = acrossRegions(readings, before, after);
+  return { regions: across.map(verdictOf), elements: across.map((r) => elementMotions(r, before, after)) };
+}
+
+/**
+ * What became of each line and icon a region's reading matched, as boxes in both images: a line that
+ * is the text of a button, badge, avatar or field stands for that element's whole box where it moved, came or went (the
+ * button travels, not only its label). Lines and icons that stayed are left out.
+ */
+export function elementMotions(reading: RegionReading, before: RgbaImage, after: RgbaImage): ElementMotion[] {
+  const around = (image: RgbaImage, line: TextLine): Box => (line.role ? (elementAround(image, line)?.box ?? line.box) : line.box);
+  const out: ElementMotion[] = [];
+  for (const c of reading.changes) {
+    if (c.kind === 'moved') out.push({ kind: 'moved', before: around(before, c.before), after: around(after, c.after) });
+    // (re-worded words change inside their element, which stays)
+    else if (c.kind === 'reworded') out.push({ kind: 'reworded', before: c.before.box, after: c.after.box });
+    else if (c.kind === 'added') out.push({ kind: 'added', after: around(after, c.after) });
+    else if (c.kind === 'removed') out.push({ kind: 'removed', before: around(before, c.before) });
+  }
+  for (const b of reading.blocks ?? []) {
+    if (b.kind === 'moved') out.push({ kind: 'moved', before: b.before.box, after: b.after.box });
+    else if (b.kind === 'swapped') out.push({ kind: 'reworded', before: b.before.box, after: b.after.box });
+    else if (b.kind === 'added') out.push({ kind: 'added', after: b.after.box });
+    else if (b.kind === 'removed') out.push({ kind: 'removed', before: b.before.box });
+  }
+  return out;
 }
 
 /**
