@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/session.js';
 import { describe, DEFAULT_BEAM_WIDTH, type DescribeOptions } from '../core/pipeline.js';
 import { renderGallery, type GalleryEntry } from '../core/html-report.js';
-import { procedureApng, regionScale } from '../core/apng.js';
+import { animationScale, procedureApng } from '../core/apng.js';
 import { DEFAULT_IMAGE_LIMITS, ImageInputError, readInputBytes } from '../core/image.js';
 import type { ChangeRegion, ChangeReport, ReportImage } from '../core/report.js';
 import { parseOptions } from './args.js';
@@ -317,7 +317,7 @@ function screenshotOptions(config: ProcapConfig | undefined, name: string, flags
 
 /** The file every frames folder gets: a folder holding it (or only frames) is procap's to replace. */
 export const FRAMES_MARKER = '.procap-frames';
-const FRAME_FILE = /^(region\d+|global)-(frame\d+(-key)?|imagined\d+)\.png$/;
+const FRAME_FILE = /^(region\d+|global)-(frame\d+(-key)?|imagined\d+|full\d+(-key)?|full-imagined\d+)\.png$/;
 
 /**
  * Whether `dir` may be (re)placed by a frames folder: it does not exist, or it is an empty folder or
@@ -344,7 +344,8 @@ export function checkFramesDir(dir: string): void {
 }
 
 /**
- * Writes every region's 9 procedure frames and imagined frames as PNG files, into a fresh folder
+ * Writes every region's 9 procedure frames and imagined frames (96 px, and at full resolution where
+ * the report has them) as PNG files, into a fresh folder
  * beside `dir` that then replaces it: `dir` holds this run's frames only, all of them or (stopped,
  * failed) none.
  */
@@ -389,6 +390,9 @@ function writeFramesInto(report: ChangeReport, dir: string): string[] {
     if (!r.procedure) continue;
     r.procedure.frames.forEach((f, i) => save(`${label}-frame${i}${r.procedure?.keyframes.includes(i) ? '-key' : ''}.png`, f));
     r.procedure.imagined.forEach((f, i) => save(`${label}-imagined${i + 1}.png`, f));
+    const full = r.procedure.full;
+    full?.frames.forEach((f, i) => save(`${label}-full${i}${r.procedure?.keyframes.includes(i) ? '-key' : ''}.png`, f));
+    full?.imagined?.forEach((f, i) => save(`${label}-full-imagined${i + 1}.png`, f));
   }
   return written;
 }
@@ -426,7 +430,7 @@ export function writeProcedureAnimations(report: ChangeReport, template: string)
   return chosen.map(([name, r]) => {
     const procedure = r.procedure as NonNullable<ChangeRegion['procedure']>;
     const file = procedureFileName(template, name);
-    const bytes = procedureApng(procedure, { scale: regionScale(procedure.frames[0].width, r.cropBox) });
+    const bytes = procedureApng(procedure, { scale: animationScale(procedure, r.cropBox) });
     writeFileAtomic(file, bytes);
     return { file, label: name === 'global' ? 'whole screen' : `region ${r.id}` };
   });

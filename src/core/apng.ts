@@ -156,14 +156,28 @@ export function regionScale(frameSide: number, cropBox: readonly number[]): numb
   return Math.min(fits, Math.max(1, Math.round(side / frameSide)));
 }
 
+/** The frames an animation shows: the full-resolution ones over the region's box where the report has
+ * them, else the model's 96 px frames of its square crop. */
+export function animationFrames(procedure: ProcedureFrames): ProcedureFrames['frames'] {
+  return procedure.full?.frames.length ? procedure.full.frames : procedure.frames;
+}
+
+/** The scale of an exported animation: 1 for the full frames (already at the region's size, or
+ * capped), else regionScale of the 96 px frames. */
+export function animationScale(procedure: ProcedureFrames, cropBox: readonly number[]): number {
+  if (procedure.full?.frames.length) return 1;
+  return procedure.frames.length ? regionScale(procedure.frames[0].width, cropBox) : 1;
+}
+
 /**
- * A region's procedure (before, interpolated frames, after) as an APNG that loops forever,
- * scaled up `scale` times with crisp pixels.
+ * A region's procedure (before, the frames in between, after) as an APNG that loops forever,
+ * scaled up `scale` times with crisp pixels: its full-resolution frames where present.
  */
 export function procedureApng(procedure: ProcedureFrames, options: { scale?: number; frameMs?: number } = {}): Buffer {
-  if (procedure.frames.length === 0) throw new Error('the procedure has no frames');
+  const shown = animationFrames(procedure);
+  if (shown.length === 0) throw new Error('the procedure has no frames');
   const scale = options.scale ?? 1;
-  const frames = procedure.frames.map((frame, index) =>
+  const frames = shown.map((frame, index) =>
     scaleNearest(decodePng(Buffer.from(frame.pngBase64, 'base64'), `procedure frame ${index}`), scale),
   );
   return encodeApng(frames, { delaysMs: procedureDelaysMs(frames.length, options.frameMs ?? PROCEDURE_FRAME_MS) });

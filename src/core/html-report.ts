@@ -109,6 +109,20 @@ function boxedImage(
   );
 }
 
+/** The size an embedded animation is shown at: the full frames' box, or the square crop box, at most MAX_SHOWN_ANIMATION. */
+function animationSize(region: ChangeRegion): [number, number] {
+  const p = region.procedure;
+  if (p?.full?.frames.length) {
+    const [w, h] = [p.full.box[2] - p.full.box[0], p.full.box[3] - p.full.box[1]];
+    const fit = Math.min(1, MAX_SHOWN_ANIMATION / Math.max(w, h));
+    return [Math.round(w * fit), Math.round(h * fit)];
+  }
+  const side = p?.frames[0] ? p.frames[0].width : 0;
+  const cropSide = Math.max(region.cropBox[2] - region.cropBox[0], region.cropBox[3] - region.cropBox[1]);
+  const shown = Math.min(MAX_SHOWN_ANIMATION, Math.max(side, cropSide));
+  return [shown, shown];
+}
+
 function filmstrip(region: ChangeRegion): string {
   const p = region.procedure;
   if (!p) return '';
@@ -128,12 +142,11 @@ function filmstrip(region: ChangeRegion): string {
         `<figure class="frame imagined"><img alt="imagined ${i + 1}" src="${reportImageUri(f)}" width="${f.width}" height="${f.height}"><figcaption>imagined ${i + 1}</figcaption></figure>`,
     )
     .join('');
-  // the procedure playing, as one animated PNG, at about the region's size with crisp pixels
-  const side = p.frames[0] ? p.frames[0].width : 0;
-  const cropSide = Math.max(region.cropBox[2] - region.cropBox[0], region.cropBox[3] - region.cropBox[1]);
-  const shown = Math.min(MAX_SHOWN_ANIMATION, Math.max(side, cropSide));
+  // the procedure playing, as one animated PNG, at about the region's size with crisp pixels: the
+  // full-resolution frames over the region's box where the report has them
+  const [shownWidth, shownHeight] = animationSize(region);
   const animation = p.frames.length
-    ? `<figure class="animation"><img alt="${escapeHtml(`the procedure of #${region.id}, playing`)}" src="${pngDataUri(procedureApng(p))}" width="${shown}" height="${shown}">` +
+    ? `<figure class="animation"><img alt="${escapeHtml(`the procedure of #${region.id}, playing`)}" src="${pngDataUri(procedureApng(p))}" width="${shownWidth}" height="${shownHeight}">` +
       `<figcaption>procedure (animated)</figcaption></figure>`
     : '';
   return (

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { ChangeReport } from '../core/report.js';
 import { renderGallery } from '../core/html-report.js';
-import { procedureApng, regionScale } from '../core/apng.js';
+import { animationScale, procedureApng } from '../core/apng.js';
 import type { ExportFormat } from './pure/messages.js';
 import type { Log } from './log.js';
 
@@ -53,7 +53,7 @@ export async function exportProcedure(
     saveLabel: 'Export',
   });
   if (target === undefined) return undefined; // the user cancelled: nothing is written
-  const bytes = procedureApng(procedure, { scale: regionScale(procedure.frames[0].width, region.cropBox) });
+  const bytes = procedureApng(procedure, { scale: animationScale(procedure, region.cropBox) });
   await vscode.workspace.fs.writeFile(target, bytes);
   log.info(`exported the procedure of ${label} of ${title} to ${target.fsPath}`);
   void vscode.window.showInformationMessage(`ProCap procedure animation saved to ${target.fsPath}.`);

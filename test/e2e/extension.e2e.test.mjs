@@ -207,15 +207,38 @@ async function checkProcedurePlayer(panel) {
   assert.match(await panel.locator('[data-testid="procedure-frame-label"]').innerText(), new RegExp(`frame 6 of ${count}`));
   assert.equal(await player.getAttribute('data-playing'), 'false', 'scrubbing does not start playing');
 
+  // the frames are the full-resolution ones, at the region's size: 1x draws them pixel for pixel
+  // (the fixture's region is under the 640 px cap), in the region's proportions
+  assert.equal(await stage.getAttribute('data-full'), 'true', 'the player shows the full-resolution frames');
+  await panel.locator('[data-testid="procedure-zoom-1"]').click();
+  await panel.locator('[data-testid="procedure-frame"][data-zoom="1"]').waitFor();
+  const natural = await stage.evaluate((img) => ({
+    width: img.naturalWidth,
+    height: img.naturalHeight,
+    frameWidth: Number(img.dataset.frameWidth),
+    frameHeight: Number(img.dataset.frameHeight),
+    drawn: img.getBoundingClientRect(),
+  }));
+  assert.deepEqual([natural.width, natural.height], [natural.frameWidth, natural.frameHeight], 'the frame shown is a full frame');
+  assert.ok(
+    Math.abs(natural.drawn.width - natural.width) <= 1 && Math.abs(natural.drawn.height - natural.height) <= 1,
+    `at 1x the ${natural.width}x${natural.height} frame is drawn ${natural.drawn.width}x${natural.drawn.height}`,
+  );
   // zoom: 2x draws the frame at twice the region's size, crisp; Fit brings it back
   await panel.locator('[data-testid="procedure-zoom-2"]').click();
   await panel.locator('[data-testid="procedure-frame"][data-zoom="2"]').waitFor();
   const zoomed = await stage.evaluate((img) => ({
     width: img.getBoundingClientRect().width,
+    height: img.getBoundingClientRect().height,
     side: Number(img.dataset.side),
     rendering: getComputedStyle(img).imageRendering,
   }));
-  assert.ok(Math.abs(zoomed.width - zoomed.side) <= 1, `the frame is drawn ${zoomed.width} px wide, not ${zoomed.side}`);
+  const longer = Math.max(zoomed.width, zoomed.height);
+  assert.ok(
+    Math.abs(longer - zoomed.side) <= 1,
+    `the frame is drawn ${zoomed.width}x${zoomed.height} px, its longer side not ${zoomed.side}`,
+  );
+  assert.ok(Math.abs(longer - 2 * Math.max(natural.width, natural.height)) <= 1, 'at 2x the frame is twice its size');
   assert.equal(zoomed.rendering, 'pixelated');
   await panel.locator('[data-testid="procedure-zoom-fit"]').click();
   await panel.locator('[data-testid="procedure-frame"][data-zoom="fit"]').waitFor();
@@ -241,7 +264,11 @@ async function checkAnimationExport(page, panel) {
   assert.equal(frames, count, `acTL says ${frames} frames (chunks: ${types.join(' ')})`);
   assert.equal(types.filter((t) => t === 'fcTL').length, count, 'one fcTL a frame');
   const still = PNG.sync.read(bytes); // opens as an image: the first frame
-  assert.ok(still.width >= 96 && still.width === still.height, `a square frame of at least 96 px (${still.width}x${still.height})`);
+  // the full-resolution frames, as the player shows them
+  const shown = await panel
+    .locator('[data-testid="procedure-frame"]')
+    .evaluate((img) => [Number(img.dataset.frameWidth), Number(img.dataset.frameHeight)]);
+  assert.deepEqual([still.width, still.height], shown, `the animation's frames are the player's (${still.width}x${still.height})`);
 }
 
 describe('ProCap Review in a real VS Code (code-server)', () => {

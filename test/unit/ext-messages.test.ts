@@ -183,4 +183,18 @@ test('host messages: the procedure frames that follow a report are checked as in
     /not base64/,
   );
   assert.throws(() => parseHostMessage({ type: 'procedure', title: 't', frames: [], error: 3 }), /procedure\.error must be a string/);
+  // the full-resolution frames are checked as the others
+  const full = {
+    box: [0, 0, 10, 10],
+    scale: 1,
+    frames: [{ width: 10, height: 10, pngBase64: tinyPng }],
+    imagined: [],
+    imaginedShare: [0.5],
+  };
+  const framed = (f: unknown) => ({ type: 'procedure', title: 't', frames: [{ id: 1, procedure: { ...procedure, full: f } }] });
+  assert.equal(parseHostMessage(framed(full)).type, 'procedure');
+  assert.throws(() => parseHostMessage(framed({ ...full, box: [0, 0, 10] })), /full\.box must be/);
+  assert.throws(() => parseHostMessage(framed({ ...full, scale: 0 })), /full\.scale must be a positive number/);
+  assert.throws(() => parseHostMessage(framed({ ...full, frames: [{ width: 10, height: 10, pngBase64: '"><img>' }] })), /not base64/);
+  assert.throws(() => parseHostMessage(framed({ ...full, imaginedShare: ['half'] })), /imaginedShare must be numbers/);
 });

@@ -1,7 +1,9 @@
-// The procedure player for one region: the 9 frames (before, 7 interpolated, after) shown at the
+// The procedure player for one region: the 9 frames (before, 7 in between, after) shown at the
 // region's size with zoom, a scrubber with the keyframes marked, play/pause at a chosen speed, the
 // filmstrip, the confidence score of each intermediate frame on a small plot, the model's imagined
-// frames, and "Export animation" (the host saves the procedure as an animated PNG).
+// frames, and "Export animation" (the host saves the procedure as an animated PNG). The frames are
+// the full-resolution ones over the region's box (procedure.full) where the report has them, else the
+// model's 96 px frames of its square crop.
 import type { ChangeRegion, ProcedureFrames, ReportImage } from '../../src/core/report.js';
 import { PROCEDURE_FRAME_MS, procedureDelaysMs } from '../../src/core/procedure-timing.js';
 import { h, svg, clear, regionName } from './dom.js';
@@ -26,6 +28,22 @@ type Zoom = 'fit' | number;
 function frameUri(frame: ReportImage): string {
   return `data:image/png;base64,${frame.pngBase64}`;
 }
+
+/** The frames the player shows: the full-resolution ones where present, else the 96 px ones. */
+export function shownFrames(procedure: ProcedureFrames): ReportImage[] {
+  return procedure.full?.frames.length ? procedure.full.frames : procedure.frames;
+}
+
+/** The width and height, in screenshot pixels, of what the shown frames cover. */
+export function shownSize(procedure: ProcedureFrames, cropBox: readonly number[] | undefined): { width: number; height: number } {
+  const full = procedure.full;
+  if (full?.frames.length) return { width: full.box[2] - full.box[0], height: full.box[3] - full.box[1] };
+  const side = cropBox ? Math.max(cropBox[2] - cropBox[0], cropBox[3] - cropBox[1], 1) : (procedure.frames[0]?.width ?? 96);
+  return { width: side, height: side };
+}
+
+/** The largest side, in CSS pixels, of an imagined keyframe drawn over the region. */
+const IMAGINED_MAX_SIDE = 240;
 
 function frameLabel(index: number, count: number): string {
   return index === 0 ? 'before' : index === count - 1 ? 'after' : `t${index}`;
@@ -97,15 +115,19 @@ export class ProcedurePlayer {
       return;
     }
     const procedure = this.procedure;
-    const count = procedure.frames.length;
+    const frames = shownFrames(procedure);
+    const count = frames.length;
     this.element.append(h('p', { class: 'muted' }, `${regionName(region.id)}: ${region.caption}`));
 
     this.stage = h('img', {
       class: 'procedure-stage',
       'data-testid': 'procedure-frame',
       alt: 'procedure frame 1',
-      src: frameUri(procedure.frames[0]),
+      src: frameUri(frames[0]),
       'data-frame-index': 0,
+      'data-full': procedure.full?.frames.length ? 'true' : 'false',
+      'data-frame-width': frames[0].width,
+      'data-frame-height': frames[0].height,
     });
     this.viewport = h('div', { class: 'procedure-viewport', 'data-testid': 'procedure-viewport' }, this.stage);
 
@@ -192,7 +214,7 @@ export class ProcedurePlayer {
     );
 
     const filmstrip = h('ol', { class: 'filmstrip', 'data-testid': 'filmstrip', 'aria-label': 'Interpolated frames' });
-    procedure.frames.forEach((frame, index) => {
+    frames.forEach((frame, index) => {
       const isKeyframe = procedure.keyframes.includes(index);
       const label = frameLabel(index, count);
       const item = h(
@@ -221,24 +243,7 @@ export class ProcedurePlayer {
       filmstrip.append(item);
     });
 
-    const imagined = h(
-      'div',
-      { class: 'imagined', 'data-testid': 'imagined' },
-      h('h3', {}, 'Imagined keyframes'),
-      ...procedure.imagined.map((frame, index) =>
-        h(
-          'figure',
-          {},
-          h('img', {
-            src: frameUri(frame),
-            alt: `imagined frame ${index + 1}`,
-            'data-testid': 'imagined-frame',
-            'data-imagined-index': index,
-          }),
-          h('figcaption', {}, `keyframe ${procedure.keyframes[index] ?? index + 1}`),
-        ),
-      ),
-    );
+    const imagined = imaginedSection(procedure, shownSize(procedure, region.cropBox));
 
     this.element.append(
       h(
@@ -282,11 +287,15 @@ export class ProcedurePlayer {
     return element;
   }
 
-  /** The side of the region's square crop box in screenshot pixels: the frames show that much. */
+  /** The size, in screenshot pixels, of what the frames show (the full box, or the square crop box). */
+  private regionSize(): { width: number; height: number } {
+    return this.procedure ? shownSize(this.procedure, this.region?.cropBox) : { width: 96, height: 96 };
+  }
+
+  /** The longer side of what the frames show, in screenshot pixels. */
   private regionSide(): number {
-    const box = this.region?.cropBox;
-    const frame = this.procedure?.frames[0]?.width ?? 96;
-    return box ? Math.max(box[2] - box[0], box[3] - box[1], 1) : frame;
+    const { width, height } = this.regionSize();
+    return Math.max(width, height);
   }
 
   /** The side "fit" draws at: as wide as the player has room for, at most FIT_MAX_SIDE. */
@@ -308,12 +317,17 @@ export class ProcedurePlayer {
   private applyZoom(): void {
     if (!this.stage || !this.viewport) return;
     const side = Math.round(this.zoom === 'fit' ? this.fitSide() : this.regionSide() * this.zoom);
+    // the frame keeps the region's proportions: its longer side is `side`
+    const size = this.regionSize();
+    const longer = Math.max(size.width, size.height);
+    const width = Math.max(1, Math.round((side * size.width) / longer)),
+      height = Math.max(1, Math.round((side * size.height) / longer));
     // the frame is drawn with crisp pixels (CSS image-rendering) at the chosen size; the viewport
     // scrolls when it is larger than the room there is
-    this.stage.style.width = `${side}px`;
-    this.stage.style.height = `${side}px`;
-    this.viewport.style.width = `${Math.min(side, this.fitSide())}px`;
-    this.viewport.style.height = `${Math.min(side, this.fitSide())}px`;
+    this.stage.style.width = `${width}px`;
+    this.stage.style.height = `${height}px`;
+    this.viewport.style.width = `${Math.min(width, this.fitSide())}px`;
+    this.viewport.style.height = `${Math.min(height, this.fitSide())}px`;
     this.stage.dataset.zoom = String(this.zoom);
     this.stage.dataset.side = String(side);
     for (const button of this.zoomButtons) {
@@ -325,11 +339,12 @@ export class ProcedurePlayer {
 
   private showFrame(index: number): void {
     if (!this.procedure || !this.stage) return;
-    const count = this.procedure.frames.length;
+    const frames = shownFrames(this.procedure);
+    const count = frames.length;
     const isKeyframe = this.procedure.keyframes.includes(index);
     const text = `frame ${index + 1} of ${count}: ${frameLabel(index, count)}${isKeyframe ? ', keyframe' : ''}`;
     this.frameIndex = index;
-    this.stage.src = frameUri(this.procedure.frames[index]);
+    this.stage.src = frameUri(frames[index]);
     this.stage.alt = `procedure frame ${index + 1} of ${count}`;
     this.stage.dataset.frameIndex = String(index);
     if (this.scrubber) {
@@ -352,7 +367,7 @@ export class ProcedurePlayer {
 
   play(): void {
     if (!this.procedure || this.playing) return;
-    const count = this.procedure.frames.length;
+    const count = shownFrames(this.procedure).length;
     const delays = procedureDelaysMs(count, this.frameMs);
     // from the start again when the last frame is shown
     if (this.frameIndex === count - 1) this.showFrame(0);
@@ -375,6 +390,55 @@ export class ProcedurePlayer {
     this.playButton?.setAttribute('aria-label', 'Play the procedure (Space)');
     this.element.dataset.playing = 'false';
   }
+}
+
+/**
+ * The model's imagined keyframes. With full frames: each drawn over the before image at the region's
+ * place and size (procedure.full.imagined: the share of the change the imagined frame shows, patch by
+ * patch, applied to the real images), with that share. Without them, the 96 px decodes as they are,
+ * said to be too blurred to read.
+ */
+function imaginedSection(procedure: ProcedureFrames, size: { width: number; height: number }): HTMLElement {
+  const full = procedure.full?.imagined?.length ? procedure.full : undefined;
+  const longer = Math.max(size.width, size.height, 1);
+  const shown = Math.min(IMAGINED_MAX_SIDE, longer) / longer;
+  const frames = full?.imagined ?? procedure.imagined;
+  return h(
+    'div',
+    { class: 'imagined', 'data-testid': 'imagined' },
+    h('h3', {}, 'Imagined keyframes'),
+    h(
+      'p',
+      { class: 'muted imagined-note', 'data-testid': 'imagined-note' },
+      full
+        ? 'What the model imagines at its keyframes, over the before image: each 16 px patch of its crop shows as much of the change as the imagined frame does there. Its own 96 px pictures are too blurred to read.'
+        : "The model's 96 px pictures of its crop (16 px per code): too blurred to read on their own.",
+    ),
+    ...frames.map((frame, index) => {
+      const image = h('img', {
+        src: frameUri(frame),
+        alt: `imagined frame ${index + 1}`,
+        'data-testid': 'imagined-frame',
+        'data-imagined-index': index,
+        class: full ? 'over-region' : undefined,
+      });
+      if (full) {
+        image.style.width = `${Math.round(size.width * shown)}px`;
+        image.style.height = `${Math.round(size.height * shown)}px`;
+      }
+      return h(
+        'figure',
+        {},
+        image,
+        h(
+          'figcaption',
+          {},
+          `keyframe ${procedure.keyframes[index] ?? index + 1}` +
+            (full?.imaginedShare?.[index] !== undefined ? `: ${Math.round(full.imaginedShare[index] * 100)}% of the change` : ''),
+        ),
+      );
+    }),
+  );
 }
 
 /** Scores of the 7 intermediate frames as a line, with the sampled keyframes as filled markers. */

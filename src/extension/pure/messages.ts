@@ -213,6 +213,22 @@ function checkProcedure(procedure: unknown, where: string): void {
   if (!Array.isArray(procedure.keyframes) || !procedure.keyframes.every((k) => Number.isInteger(k))) {
     throw new MessageValidationError(`${where}.keyframes must be integers`);
   }
+  if (procedure.full !== undefined) checkFullFrames(procedure.full, `${where}.full`);
+}
+
+function checkFullFrames(full: unknown, where: string): void {
+  if (!isPlainObject(full)) throw new MessageValidationError(`${where} must be an object`);
+  if (!isBox(full.box)) throw new MessageValidationError(`${where}.box must be [x0,y0,x1,y1]`);
+  if (typeof full.scale !== 'number' || !(full.scale > 0)) throw new MessageValidationError(`${where}.scale must be a positive number`);
+  if (!Array.isArray(full.frames)) throw new MessageValidationError(`${where}.frames must be an array`);
+  full.frames.forEach((frame, index) => checkReportImage(frame, `${where}.frames[${index}]`));
+  if (full.imagined !== undefined) {
+    if (!Array.isArray(full.imagined)) throw new MessageValidationError(`${where}.imagined must be an array`);
+    full.imagined.forEach((frame, index) => checkReportImage(frame, `${where}.imagined[${index}]`));
+  }
+  if (full.imaginedShare !== undefined && (!Array.isArray(full.imaginedShare) || !full.imaginedShare.every((s) => typeof s === 'number'))) {
+    throw new MessageValidationError(`${where}.imaginedShare must be numbers`);
+  }
 }
 
 function checkPanelImage(value: unknown, where: string): void {
