@@ -1,12 +1,10 @@
-// A picture of the procedure player on a screenshot pair: the pair described by the CLI (with its
-// procedure frames), the panel's own page (dist/webview.js and media/panel.css, as the extension
+// A picture of the procedure player on a screenshot pair: the pair described (with its procedure
+// frames), the panel's own page (dist/webview.js and media/panel.css, as the extension
 // inlines them) shown in headless Chromium outside VS Code with a light theme's colours, the
 // region chosen, the scrubber moved to a frame, and the player section saved as a PNG.
 // Needs `npm run build` and `node scripts/build-extension.mjs` (dist/webview.js) first.
 // Usage: node scripts/player-shot.mjs BEFORE.png AFTER.png OUT.png [--region N] [--frame F] [--width PX]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -22,15 +20,11 @@ if (positionals.length !== 3) {
   process.exit(2);
 }
 const [before, after, out] = positionals.map((p) => resolve(p));
-const frames = mkdtempSync(join(tmpdir(), 'procap-player-'));
 let browser;
 try {
-  const report = JSON.parse(
-    execFileSync(process.execPath, [join(root, 'bin', 'procap.js'), 'describe', before, after, '--json', '--frames', join(frames, 'f')], {
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-    }),
-  );
+  const { SessionManager } = await import(join(root, 'dist', 'src', 'core', 'session.js'));
+  const { describe } = await import(join(root, 'dist', 'src', 'core', 'pipeline.js'));
+  const report = await describe(new SessionManager({ modelsDir: join(root, 'models'), provider: 'cpu' }), before, after);
   const framed = report.regions.filter((r) => r.procedure && !r.noiseOnly);
   const region = values.region ? framed.find((r) => r.id === Number(values.region)) : framed[0];
   if (!region) throw new Error(`no region ${values.region ?? ''} with procedure frames in ${before} -> ${after}`);
@@ -62,7 +56,10 @@ try {
     body { background: #ffffff; color: #3b3b3b; font-family: var(--vscode-font-family); font-size: 13px; }\n`;
   const html = buildWebviewHtml({
     nonce: 'playershotplayershot0123',
-    scriptText: readFileSync(join(root, 'dist', 'webview.js'), 'utf8'),
+    // what VS Code gives a webview: here a host that takes no message
+    scriptText:
+      'window.acquireVsCodeApi = () => ({ postMessage() {}, getState() {}, setState() {} });\n' +
+      readFileSync(join(root, 'dist', 'webview.js'), 'utf8'),
     styleText: theme + readFileSync(join(root, 'media', 'panel.css'), 'utf8'),
   });
   browser = await chromium.launch({
@@ -70,14 +67,16 @@ try {
     args: ['--no-sandbox', '--disable-gpu', '--font-render-hinting=none', '--force-color-profile=srgb'],
   });
   const page = await browser.newPage({ viewport: { width: Number(values.width), height: 900 }, deviceScaleFactor: 1 });
-  await page.addInitScript(() => {
-    window.acquireVsCodeApi = () => ({ postMessage() {}, getState() {}, setState() {} });
-  });
+  page.on('console', (m) => m.type() === 'error' && console.error('page:', m.text()));
+  page.on('pageerror', (e) => console.error('page error:', e.message));
   await page.setContent(html);
   await page.evaluate((m) => window.postMessage(m, '*'), message);
   await page.locator(`[data-testid="region-caption"][data-region-id="${region.id}"]`).click();
   const scrubber = page.locator('[data-testid="procedure-scrubber"]');
-  await scrubber.waitFor();
+  await scrubber.waitFor({ timeout: 10_000 }).catch(async (e) => {
+    await page.screenshot({ path: `${out}.failed.png`, fullPage: true });
+    throw new Error(`the player did not show a scrubber (the page is in ${out}.failed.png): ${e.message}`);
+  });
   await scrubber.focus();
   await scrubber.press('Home');
   for (let i = 0; i < Number(values.frame); i++) await scrubber.press('ArrowRight');
@@ -87,5 +86,4 @@ try {
   console.log(`wrote ${out}: region ${region.id} (${region.caption}), frame ${values.frame}`);
 } finally {
   await browser?.close();
-  rmSync(frames, { recursive: true, force: true });
 }

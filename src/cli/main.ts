@@ -454,7 +454,19 @@ function textReport(report: ChangeReport): string {
 
 function stripFrames(report: ChangeReport): ChangeReport {
   // JSON to stdout keeps the scores and keyframe indices but not the base64 pictures unless asked
-  const strip = (r: ChangeRegion): ChangeRegion => (r.procedure ? { ...r, procedure: { ...r.procedure, frames: [], imagined: [] } } : r);
+  const strip = (r: ChangeRegion): ChangeRegion => {
+    if (!r.procedure) return r;
+    const { full, ...procedure } = r.procedure;
+    return {
+      ...r,
+      procedure: {
+        ...procedure,
+        frames: [],
+        imagined: [],
+        ...(full ? { full: { ...full, frames: [], ...(full.imagined ? { imagined: [] } : {}) } } : {}),
+      },
+    };
+  };
   return { ...report, regions: report.regions.map(strip), ...(report.global ? { global: strip(report.global) } : {}) };
 }
 

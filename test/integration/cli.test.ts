@@ -59,7 +59,11 @@ test('describe --json prints the ChangeReport; --html and --frames write files',
   assert.doesNotMatch(page, /(src|href)="(https?:|\/\/)/, 'no external resources');
   const written = fs.readdirSync(frames);
   assert.ok(written.includes('region1-frame0.png') && written.includes('region1-frame8.png') && written.includes('region1-imagined1.png'));
-  assert.equal(written.filter((f) => f.startsWith('region1-') && f.endsWith('-key.png')).length, 2);
+  assert.ok(
+    written.includes('region1-full0.png') && written.includes('region1-full8.png') && written.includes('region1-full-imagined1.png'),
+  );
+  assert.equal(written.filter((f) => f.startsWith('region1-frame') && f.endsWith('-key.png')).length, 2);
+  assert.equal(written.filter((f) => f.startsWith('region1-full') && f.endsWith('-key.png')).length, 2);
 });
 
 /** The chunk types of a PNG file and, for an APNG, its frame count (acTL) and canvas width. */
@@ -93,7 +97,10 @@ test('describe --procedure FILE writes the first changed region as an animated P
   assert.equal(apng.types.filter((t) => t === 'fdAT').length, 8);
   assert.deepEqual(apng.types.slice(0, 4), ['IHDR', 'acTL', 'fcTL', 'IDAT']);
   const still = decodePng(bytes, file);
-  assert.ok(still.width >= 96 && still.width % 96 === 0, `scaled by a whole factor from the 96 px frames (${still.width})`);
+  // the full-resolution frames, over the region's box (the JSON keeps the box, not the pictures)
+  const full = report.regions[0].procedure.full;
+  assert.deepEqual(full.frames, [], 'no base64 pictures in the JSON');
+  assert.deepEqual([still.width, still.height], [full.box[2] - full.box[0], full.box[3] - full.box[1]], 'the frames are the region box');
   // the page shows each region's animation beside its filmstrip
   const page = fs.readFileSync(html, 'utf8');
   const embedded = [...page.matchAll(/<figure class="animation"><img[^>]* src="data:image\/png;base64,([^"]+)"/g)];
