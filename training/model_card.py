@@ -685,8 +685,11 @@ def write_card(models: Path, training: str) -> str:
         "and quote words only through the text reader."
     )
     w(
-        "- The imagined keyframes (the masked-modelling head through the tokenizer's decoder) are faint; opacity and "
-        "colour changes are interpolated as a cross-fade.\n"
+        "- The imagined keyframes (the masked-modelling head through the tokenizer's decoder) are 96 px, "
+        "16 px per code: too blurred to read. The panel shows them as the share of the change each patch "
+        "shows, over the before image "
+        '(docs/API.md "Full-resolution frames"). Opacity and colour changes are interpolated as a cross-fade; the '
+        "full-resolution frames come from the reader's element correspondences, not the interpolator.\n"
     )
     text = "\n".join(lines) + "\n"
     return text
