@@ -5,7 +5,7 @@
 import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, rmSync, statSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { join } from 'node:path';
 import { DESCRIBE_TIMEOUT_MS, panelChecks } from './review-panel.mjs';
@@ -247,9 +247,23 @@ async function checkProcedurePlayer(panel) {
 /** "Export animation…" saves the region's procedure, through the save dialog, as an APNG of all its frames. */
 async function checkAnimationExport(page, panel) {
   const target = join(userDataDir, `procedure-export-${Date.now()}.png`);
-  await panel.locator('[data-testid="export-animation"]').click();
-  await saveInSaveDialog(page, /animated PNG/, target);
-  await waitUntil(() => existsSync(target) && statSync(target).size > 0, `the animation is written to ${target}`);
+  // the dialog suggests a file in the home folder; on a loaded machine it may finish reading that folder
+  // after the path was typed and save under its suggestion instead: that file is removed, the export tried again
+  const home = process.env.HOME ?? '/root';
+  const suggested = () => readdirSync(home).filter((name) => name.endsWith('.procedure.png'));
+  const earlier = new Set(suggested());
+  for (let attempt = 1; ; attempt++) {
+    await panel.locator('[data-testid="export-animation"]').click();
+    await saveInSaveDialog(page, /animated PNG/, target);
+    try {
+      await waitUntil(() => existsSync(target) && statSync(target).size > 0, `the animation is written to ${target}`, 10_000);
+      break;
+    } catch (error) {
+      const stray = suggested().filter((name) => !earlier.has(name));
+      for (const name of stray) rmSync(join(home, name));
+      if (attempt >= 3 || stray.length === 0) throw error;
+    }
+  }
   const bytes = readFileSync(target);
   const types = [];
   let frames;

@@ -318,11 +318,11 @@ export async function saveInSaveDialog(page, titlePattern, absolutePath) {
   for (let attempt = 1; ; attempt++) {
     try {
       await widget.locator('.quick-input-box input').fill(absolutePath, { timeout: 8000 });
-      await page.waitForFunction(
-        (path) => document.querySelector('.quick-input-widget .quick-input-box input')?.value === path,
-        absolutePath,
-        { timeout: 8000 },
-      );
+      const typed = (path) => document.querySelector('.quick-input-widget .quick-input-box input')?.value === path;
+      await page.waitForFunction(typed, absolutePath, { timeout: 8000 });
+      // a folder read still under way may put its suggestion back: the path must stay typed a moment
+      await page.waitForTimeout(500);
+      await page.waitForFunction(typed, absolutePath, { timeout: 2000 });
       await page.keyboard.press('Enter');
       await title.waitFor({ state: 'hidden', timeout: 8000 });
       return;
