@@ -39,6 +39,7 @@ import {
   frameBoxOf,
   fullBoxFor,
   fullFramesInput,
+  motionsForKind,
   rasterToReportImage,
   type ElementMotion,
   type FullFramesInput,
@@ -762,7 +763,7 @@ async function reviewPair(
   // the full frames' inputs: crops of each sample's box (never the screenshots), kept for later
   const full =
     keepFull && run && !analysis.sizeChange && a.image.width === b.image.width && a.image.height === b.image.height
-      ? fullSamples(a.image, b.image, samples, regions, pairReading)
+      ? fullSamples(a.image, b.image, samples, regions, pairReading, global?.kind)
       : [];
 
   // models/CONTRACT.md "Summary caption of a pair": when the whole-screen rule fires the pair is
@@ -807,13 +808,15 @@ function fullSamples(
   samples: ModelSample[],
   regions: ChangeRegion[],
   reading: PairReading | undefined,
+  globalKind: ChangeKind | undefined,
 ): (FullSample | undefined)[] {
   const { width, height } = before;
-  const elementsOf = (id: number): ElementMotion[] => reading?.elements?.[id - 1] ?? [];
+  const kindOf = (id: number) => regions.find((r) => r.id === id)?.kind;
+  const elementsOf = (id: number): ElementMotion[] => motionsForKind(kindOf(id), reading?.elements?.[id - 1] ?? []);
   const regionSamples = samples.filter((s) => !s.wholeScreen).length;
   return samples.map((s, i) => {
     if (s.wholeScreen) {
-      const elements = Array.from({ length: regionSamples }, (_, j) => elementsOf(j + 1)).flat();
+      const elements = motionsForKind(globalKind, Array.from({ length: regionSamples }, (_, j) => elementsOf(j + 1)).flat());
       const box: Box = [0, 0, width, height];
       return { input: fullFramesInput(before, after, box, elements), cropBox: s.cropBox };
     }

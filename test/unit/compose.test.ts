@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  motionsForKind,
   blendByGrid,
   captureBox,
   composeFrames,
@@ -197,4 +198,13 @@ test('imagined shares: an imagined frame a quarter of the way between the decode
   const target: Raster = { width: 2, height: 1, rgb: Uint8Array.from([200, 200, 200, 100, 100, 100]) };
   const blended = blendByGrid(base, target, Float32Array.from([0.25, 1]), 2, 1, [0, 0, 2, 1]);
   assert.deepEqual([...blended.rgb], [50, 50, 50, 100, 100, 100]);
+});
+
+test('a colour, opacity or theme change is a cross-fade: what the reader matched there does not move or re-fade', () => {
+  const elements = [
+    { kind: 'reworded' as const, before: [10, 10, 60, 24] as Box, after: [10, 10, 60, 24] as Box },
+    { kind: 'moved' as const, before: [10, 40, 60, 54] as Box, after: [10, 48, 60, 62] as Box },
+  ];
+  for (const kind of ['color', 'opacity', 'theme']) assert.deepEqual(motionsForKind(kind, elements), [], kind);
+  for (const kind of ['move', 'text', 'add', 'reflow', undefined]) assert.deepEqual(motionsForKind(kind, elements), elements, String(kind));
 });

@@ -28,6 +28,15 @@ export interface Raster {
 }
 
 /** The longer side of a full frame; a larger box is scaled down to it. */
+/**
+ * The correspondences that drive a region's frames, given its kind: a colour, opacity or theme change
+ * moves nothing, and a linear cross-fade is its procedure (what the reader matched there, words re-read
+ * in another colour, would fade out and in instead).
+ */
+export function motionsForKind(kind: string | undefined, elements: ElementMotion[]): ElementMotion[] {
+  return kind === 'color' || kind === 'opacity' || kind === 'theme' ? [] : elements;
+}
+
 export const FULL_FRAME_MAX_SIDE = 640;
 /** Context shown around a region's box, in image pixels. */
 export const FULL_CONTEXT_MARGIN = 24;
