@@ -162,14 +162,21 @@ def procedure_frames_section(models: Path) -> list[str]:
     kinds = r["per_kind"]
     full = any("runtime_full" in v for v in kinds.values())
     shown = "runtime_full" if full else "runtime_96"
-    methods = (["runtime_full"] if full else []) + ["runtime_96", "crossfade", "warp"]
+    # each method beside the cross-fade and warp over the same box: the full frames' own box, or the crop box
+    methods = ["runtime_full", "crossfade_full", "warp_full"] if full else ["runtime_96", "crossfade", "warp"]
     lines = ["### Procedure frames\n"]
     w = lines.append
     w(
-        f"The 7 intermediate frames against the data engine's true frames at full resolution, over each region's "
-        f"crop box (`{r['command']}`: {r['pairs_scored']} single-change {r['split']} pairs, {r['regions']} "
-        "regions; the methods and measures: docs/CLI.md, `frames-eval`). PSNR dB / SSIM, means over regions, and "
-        f"`{shown}` minus the cross-fade with a 95% bootstrap interval over pairs:\n"
+        f"The 7 intermediate frames against the data engine's true frames at full resolution "
+        f"(`{r['command']}`: {r['pairs_scored']} single-change {r['split']} pairs, {r['regions']} regions; the "
+        "methods and measures: docs/CLI.md, `frames-eval`), "
+        + (
+            "over the full frames' box, beside a cross-fade and a pure warp of the before image over the same box"
+            if full
+            else "over each region's crop box"
+        )
+        + f". PSNR dB / SSIM, means over regions, and `{shown}` minus the cross-fade with a 95% bootstrap interval "
+        "over pairs:\n"
     )
     w("| kind | n | " + " | ".join(methods) + " | minus cross-fade |")
     w("|---|---|" + "---|" * len(methods) + "---|")
@@ -187,8 +194,8 @@ def procedure_frames_section(models: Path) -> list[str]:
         + (", ".join(beat) if beat else "no kind")
         + "."
         + (
-            f" Minus a cross-fade of its own 96 px ends, scaled up the same way: {small['mean']:+.2f} dB "
-            f"[{small['lo']:+.2f}, {small['hi']:+.2f}]; the rest of its difference is what the 96 px size costs."
+            f" The interpolator's 96 px frames scaled up (`runtime_96`, in the JSON) minus a cross-fade of their own "
+            f"96 px ends: {small['mean']:+.2f} dB [{small['lo']:+.2f}, {small['hi']:+.2f}]."
             if small
             else ""
         )

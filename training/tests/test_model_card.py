@@ -306,4 +306,18 @@ def test_procedure_frames_section_quotes_the_figures_and_says_where_the_frames_w
     assert "| move | 4 | 25.0 / 0.900 | 23.5 / 0.890 | 20.0 / 0.800 | +1.50 [+1.00, +2.00] / +0.010 |" in text
     assert "beyond the interval on move, all." not in text
     assert "beyond the interval on move." in text
-    assert "scaled up the same way: +0.40 dB [+0.10, +0.70]" in text
+    assert "minus a cross-fade of their own 96 px ends: +0.40 dB [+0.10, +0.70]" in text
+
+
+def test_full_frames_are_shown_beside_the_cross_fade_and_warp_over_their_own_box(tmp_path):
+    _frames_json(tmp_path)
+    record = json.loads((tmp_path / "procedure_frames.json").read_text())
+    for v in record["per_kind"].values():
+        v["runtime_full"] = v["runtime_96"] | {"psnr": {"mean": 30.0, "lo": 29.0, "hi": 31.0}}
+        v["crossfade_full"] = v["crossfade"]
+        v["warp_full"] = v["warp"]
+    (tmp_path / "procedure_frames.json").write_text(json.dumps(record))
+    text = "\n".join(model_card.procedure_frames_section(tmp_path))
+    assert "| kind | n | runtime_full | crossfade_full | warp_full | minus cross-fade |" in text
+    assert "| move | 4 | 30.0 / 0.900 | 23.5 / 0.890 | 20.0 / 0.800 | +1.50 [+1.00, +2.00] / +0.010 |" in text
+    assert "over the full frames' box" in text and "`runtime_full` beats the cross-fade" in text
