@@ -17,9 +17,9 @@ const USAGE = 'usage: node scripts/origins-eval.mjs [--count N] [--models DIR] [
 // the sets: the split the data engine renders them for, its --origins and the seed (fixed: the figures
 // of two runs are of the same pairs)
 const SETS = [
-  { name: 'templates', split: 'test', origins: 'templates', seed: 4242, role: 'the engine templates, test split' },
-  { name: 'pico', split: 'val', origins: 'pico', seed: 8102, role: 'validation origin (never trained on)' },
-  { name: 'primer', split: 'test', origins: 'primer', seed: 8103, role: 'test origin (never trained on or validated on)' },
+  { name: 'templates', split: 'test', origins: 'templates', seed: 4242, role: 'engine templates, test split' },
+  { name: 'pico', split: 'val', origins: 'pico', seed: 8102, role: 'validation origin' },
+  { name: 'primer', split: 'test', origins: 'primer', seed: 8103, role: 'test origin' },
 ];
 const { parseOptions, integerValue } = await import('../dist/src/cli/args.js').catch(() => {
   console.error(`origins-eval: dist/src/cli/args.js is missing: run npm run build first\n${USAGE}`);
