@@ -8,10 +8,10 @@
 // cross-fade of the two images there, which is what a linear colour transition is.
 // Pure arithmetic on packed RGB; no model runs here (the ProCap interpolator's 96 px frames still pick
 // the keyframes: pipeline.ts).
-import { deflateSync } from 'node:zlib';
-import { PNG_SIGNATURE, pngChunk, type RgbaImage } from '../image.js';
+import { writeRgbPng, type RgbaImage } from '../image.js';
 import { resampleArea } from '../crop.js';
 import type { Box, ReportImage } from '../report.js';
+import { commonBorderColour } from '../read/colour.js';
 
 /** What became of one element between the two images; boxes in image pixels [x0, y0, x1, y1). */
 export type ElementMotion =
@@ -125,34 +125,6 @@ function pixelSpan(b: FBox, width: number, height: number): [number, number, num
   ];
 }
 
-/** The commonest colour (quantised to 8 levels a channel) on the border of a span: the element's background. */
-function borderColourOf(r: Raster, span: [number, number, number, number]): [number, number, number] {
-  const [x0, y0, x1, y1] = [Math.max(0, span[0]), Math.max(0, span[1]), Math.min(r.width, span[2]), Math.min(r.height, span[3])];
-  const counts = new Map<number, [number, number, number, number]>();
-  const add = (x: number, y: number) => {
-    const i = (y * r.width + x) * 3;
-    const key = ((r.rgb[i] >> 5) << 6) | ((r.rgb[i + 1] >> 5) << 3) | (r.rgb[i + 2] >> 5);
-    const e = counts.get(key) ?? [0, 0, 0, 0];
-    e[0]++;
-    e[1] += r.rgb[i];
-    e[2] += r.rgb[i + 1];
-    e[3] += r.rgb[i + 2];
-    counts.set(key, e);
-  };
-  if (x1 <= x0 || y1 <= y0) return [255, 255, 255];
-  for (let x = x0; x < x1; x++) {
-    add(x, y0);
-    add(x, y1 - 1);
-  }
-  for (let y = y0; y < y1; y++) {
-    add(x0, y);
-    add(x1 - 1, y);
-  }
-  let best: [number, number, number, number] = [0, 255, 255, 255];
-  for (const e of counts.values()) if (e[0] > best[0]) best = e;
-  return best[0] ? [best[1] / best[0], best[2] / best[0], best[3] / best[0]] : [255, 255, 255];
-}
-
 /** Bilinear sample of channel values at (x, y) (pixel centres at +0.5), edges clamped, into out[o..o+2]. */
 function sample(r: Raster, x: number, y: number, out: Float32Array, o: number): void {
   const fx = Math.min(r.width - 1, Math.max(0, x - 0.5)),
@@ -213,7 +185,8 @@ function cleanPlates(before: Raster, after: Raster, placed: Placed[]): { before:
       const b = p[side];
       if (!b) continue;
       const span = paddedSpan(b, own);
-      const fill = borderColourOf(own, [span[0] - 1, span[1] - 1, span[2] + 1, span[3] + 1]);
+      // the commonest colour on the border of the span: the element's background
+      const fill = commonBorderColour(own.rgb, own.width, own.height, 3, [span[0] - 1, span[1] - 1, span[2] + 1, span[3] + 1]);
       for (let y = span[1]; y < span[3]; y++) {
         for (let x = span[0]; x < span[2]; x++) {
           const i = y * own.width + x;
@@ -370,25 +343,6 @@ export { toFrame as frameBoxOf };
 
 /** Packed RGB -> an opaque 8-bit PNG (rows filtered "Up": flat UI areas deflate to little), as a ReportImage. */
 export function rasterToReportImage(r: Raster): ReportImage {
-  const stride = r.width * 3 + 1;
-  const raw = new Uint8Array(stride * r.height);
-  for (let y = 0; y < r.height; y++) {
-    const row = y * r.width * 3;
-    raw[y * stride] = y === 0 ? 0 : 2;
-    for (let i = 0; i < r.width * 3; i++) {
-      raw[y * stride + 1 + i] = y === 0 ? r.rgb[row + i] : (r.rgb[row + i] - r.rgb[row - r.width * 3 + i]) & 0xff;
-    }
-  }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(r.width, 0);
-  header.writeUInt32BE(r.height, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const png = Buffer.concat([
-    Buffer.from(PNG_SIGNATURE),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(raw, { level: 3 })),
-    pngChunk('IEND', new Uint8Array(0)),
-  ]);
+  const png = writeRgbPng(r.rgb, r.width, r.height, { upFilter: true, level: 3 });
   return { width: r.width, height: r.height, pngBase64: png.toString('base64') };
 }

@@ -1,8 +1,7 @@
 // Imagined procedure frames (ProCap stage 1 head at inference): the procedure encoder predicts a
 // codebook index for every one of the k*n_I query positions; the tokenizer decoder turns each
 // frame's n_I codes back into a 96x96 image. Mirrors training/imagine in training/encode.py.
-import { deflateSync } from 'node:zlib';
-import { PNG_SIGNATURE, pngChunk } from '../image.js';
+import { writeRgbPng } from '../image.js';
 import { ort } from '../session.js';
 import type { ReportImage } from '../report.js';
 
@@ -35,37 +34,17 @@ export async function decodeCodes(
   return out.image.data as Float32Array;
 }
 
-/**
- * One CHW float image in [0, 1] (at `offset` in `data`) -> an 8-bit RGB PNG as a ReportImage.
- * Written directly (filter 0, fast deflate): a report carries up to 11 small frames per region
- * and pngjs's general encoder was the slowest part of the imagined-frames stage.
- */
+/** One CHW float image in [0, 1] (at `offset` in `data`) -> an 8-bit RGB PNG (unfiltered, fast deflate) as a ReportImage. */
 export function chwToReportImage(data: Float32Array, offset: number, width: number, height: number): ReportImage {
   const plane = width * height;
-  const stride = width * 3 + 1;
-  const raw = new Uint8Array(stride * height);
-  for (let y = 0; y < height; y++) {
-    raw[y * stride] = 0; // filter type: none
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const o = y * stride + 1 + x * 3;
-      for (let c = 0; c < 3; c++) {
-        const v = data[offset + c * plane + i];
-        raw[o + c] = v > 0 ? (v < 1 ? Math.round(v * 255) : 255) : 0; // NaN -> 0
-      }
+  const rgb = new Uint8Array(plane * 3);
+  for (let i = 0; i < plane; i++) {
+    for (let c = 0; c < 3; c++) {
+      const v = data[offset + c * plane + i];
+      rgb[i * 3 + c] = v > 0 ? (v < 1 ? Math.round(v * 255) : 255) : 0; // NaN -> 0
     }
   }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // colour type RGB
-  const png = Buffer.concat([
-    Buffer.from(PNG_SIGNATURE),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(raw, { level: 1 })),
-    pngChunk('IEND', new Uint8Array(0)),
-  ]);
+  const png = writeRgbPng(rgb, width, height, { upFilter: false, level: 1 });
   return { width, height, pngBase64: png.toString('base64') };
 }
 

@@ -4,6 +4,44 @@ import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import { clipTo } from './box.js';
 
+/**
+ * The most common colour on a box's border (its background), per channel quantised to 8 levels of 32,
+ * over pixels of `channels` bytes each (RGBA images, packed RGB frames); the box is clipped to the
+ * picture, and an empty one is white.
+ */
+export function commonBorderColour(
+  pixels: Uint8Array,
+  width: number,
+  height: number,
+  channels: number,
+  box: Box,
+): [number, number, number] {
+  const [x0, y0, x1, y1] = [Math.max(0, box[0]), Math.max(0, box[1]), Math.min(width, box[2]), Math.min(height, box[3])];
+  if (x1 <= x0 || y1 <= y0) return [255, 255, 255];
+  const counts = new Map<number, { n: number; r: number; g: number; b: number }>();
+  const add = (x: number, y: number) => {
+    const i = (y * width + x) * channels;
+    const key = ((pixels[i] >> 5) << 6) | ((pixels[i + 1] >> 5) << 3) | (pixels[i + 2] >> 5);
+    const e = counts.get(key) ?? { n: 0, r: 0, g: 0, b: 0 };
+    e.n++;
+    e.r += pixels[i];
+    e.g += pixels[i + 1];
+    e.b += pixels[i + 2];
+    counts.set(key, e);
+  };
+  for (let x = x0; x < x1; x++) {
+    add(x, y0);
+    add(x, y1 - 1);
+  }
+  for (let y = y0; y < y1; y++) {
+    add(x0, y);
+    add(x1 - 1, y);
+  }
+  let best = { n: 0, r: 255, g: 255, b: 255 };
+  for (const e of counts.values()) if (e.n > best.n) best = e;
+  return best.n ? [best.r / best.n, best.g / best.n, best.b / best.n] : [255, 255, 255];
+}
+
 /** A plain English name for an sRGB colour: greys by lightness, others by hue, with light/dark where clear. */
 export function colourName(r: number, g: number, b: number): string {
   const max = Math.max(r, g, b),

@@ -14,6 +14,7 @@ import type { RgbaImage } from '../image.js';
 import ort from 'onnxruntime-node';
 import { cpuSessionOptions } from '../session-options.js';
 import { clipTo } from './box.js';
+import { commonBorderColour } from './colour.js';
 
 export const OCR = contract.ocr;
 const DET_MEAN = [0.406, 0.456, 0.485];
@@ -304,29 +305,7 @@ const NO_SPACE_AFTER = /[([{@$#]/;
 
 /** The most common colour on a box's border (its background), per channel quantised to 8 levels of 32. */
 export function borderColour(image: RgbaImage, box: Box): [number, number, number] {
-  const [x0, y0, x1, y1] = box;
-  const counts = new Map<number, { n: number; r: number; g: number; b: number }>();
-  const add = (x: number, y: number) => {
-    const i = (y * image.width + x) * 4;
-    const key = ((image.data[i] >> 5) << 6) | ((image.data[i + 1] >> 5) << 3) | (image.data[i + 2] >> 5);
-    const e = counts.get(key) ?? { n: 0, r: 0, g: 0, b: 0 };
-    e.n++;
-    e.r += image.data[i];
-    e.g += image.data[i + 1];
-    e.b += image.data[i + 2];
-    counts.set(key, e);
-  };
-  for (let x = x0; x < x1; x++) {
-    add(x, y0);
-    add(x, y1 - 1);
-  }
-  for (let y = y0; y < y1; y++) {
-    add(x0, y);
-    add(x1 - 1, y);
-  }
-  let best = { n: 0, r: 255, g: 255, b: 255 };
-  for (const e of counts.values()) if (e.n > best.n) best = e;
-  return best.n ? [best.r / best.n, best.g / best.n, best.b / best.n] : [255, 255, 255];
+  return commonBorderColour(image.data, image.width, image.height, 4, box);
 }
 
 /** Text as a person would type it: full-width forms folded (NFKC), runs of spaces one, ends trimmed. */
