@@ -5,7 +5,7 @@
 // every other pair, the output is byte for byte what it is without it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
@@ -14,6 +14,7 @@ import { launchBrowser, RenderPage } from '../../src/data/render.js';
 import { runData, type DataOptions } from '../../src/data/cli.js';
 import { readManifest } from '../../src/data/manifest.js';
 import type { Op } from '../../src/data/changes.js';
+import { listFiles } from './data-fixtures.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'procap-all-frames-test-'));
 let browser: Browser;
@@ -134,15 +135,6 @@ test('grow: in block flow with collapsing margins the next block still moves by 
     'visible height',
   );
 });
-
-function listFiles(dir: string, prefix = ''): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const rel = path.join(prefix, name);
-      return statSync(path.join(dir, name)).isDirectory() ? listFiles(path.join(dir, name), rel) : [rel];
-    });
-}
 
 const options = (out: string, over: Partial<DataOptions> = {}): DataOptions => ({
   seed: 4242,

@@ -3,7 +3,7 @@
 // and the recorded boxes really contain the pixels that changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
@@ -11,15 +11,7 @@ import { parseArgs, runData } from '../../src/data/cli.js';
 import type { PairRecord } from '../../src/data/generate.js';
 import type { Box } from '../../src/core/report.js';
 import { readManifest, validateRecord } from '../../src/data/manifest.js';
-
-function listFiles(dir: string, prefix = ''): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const rel = path.join(prefix, name);
-      return statSync(path.join(dir, name)).isDirectory() ? listFiles(path.join(dir, name), rel) : [rel];
-    });
-}
+import { listFiles } from './data-fixtures.js';
 
 function readPng(file: string): PNG {
   return PNG.sync.read(readFileSync(file));

@@ -3,25 +3,17 @@
 // split, and the re-encoded negative (same pixels, other PNG bytes).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { parseArgs, runData, type DataOptions } from '../../src/data/cli.js';
 import { readManifest, validateRecord } from '../../src/data/manifest.js';
 import { ORIGINS, originsForSplit, parseOrigins } from '../../src/data/origins/index.js';
+import { listFiles } from './data-fixtures.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'procap-origins-test-'));
 test.after(() => rmSync(tmp, { recursive: true, force: true }));
-
-function listFiles(dir: string, prefix = ''): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const rel = path.join(prefix, name);
-      return statSync(path.join(dir, name)).isDirectory() ? listFiles(path.join(dir, name), rel) : [rel];
-    });
-}
 
 const base = (out: string, over: Partial<DataOptions> = {}): DataOptions => ({
   seed: 31,
