@@ -604,7 +604,8 @@ const planTheme: Planner = (ctx) => {
 /**
  * Harmless noise that must be described as no visible change: identical renders, sub-pixel offsets
  * (anti-aliasing), a blinking caret, a tint no eye sees. A whole-pixel shift is not among them: an
- * element 1 px lower moved, and the product says so ("moved 1 px down").
+ * element 1 px lower moved, and the product says so ("moved 1 px down"); a sub-pixel offset the
+ * browser drew as one is rejected after rendering (generate.ts drawnAsWholePixelShift).
  */
 const planNone: Planner = (ctx) => {
   const { rng } = ctx;

@@ -23,6 +23,10 @@ import { KINDS, ScreenBuilder, type Kind } from './screen.js';
 import { DEFAULT_TEMPLATE_SET, buildTemplate, leanTemplates, templateNames, type TemplateSet } from './templates.js';
 import { TEMPLATES_ORIGIN, applyMeasured, buildOriginScreen, originPlanners, pickOrigin } from './origins/index.js';
 import type { LoadOptions } from './render.js';
+import { decodePng } from '../core/image.js';
+import { jitterShiftOf } from '../core/jitter.js';
+import { diffImages } from '../core/diff.js';
+import { findRegions } from '../core/regions.js';
 
 export type Split = 'train' | 'val' | 'test';
 export const SPLITS: Split[] = ['train', 'val', 'test'];
@@ -357,6 +361,8 @@ async function attempt(
   const reflowed = isTheme ? [] : await page.reflowed(exclude);
 
   if (!isNone && beforePng.equals(afterPng)) return reject('no visible pixels: ' + changes.map((c) => c.kind).join('+')); // try again
+  if (isNone && changes[0].attrs.noise === 'subpixel' && drawnAsWholePixelShift(beforePng, afterPng))
+    return reject('a sub-pixel offset was drawn as a whole-pixel move');
 
   const page_: Box = [0, 0, width, height];
   const records: ChangeRecord[] = [];
@@ -401,6 +407,19 @@ async function attempt(
     },
     files,
   };
+}
+
+/**
+ * Whether a "sub-pixel" offset was drawn as a whole-pixel move: Chromium snaps text and borders to
+ * the pixel grid, so a 0.4 px nudge can move a line of text by 1 px. A changed region that is its own
+ * pixels shifted by a pixel or two is a visible move (the runtime says "moved 1 px down"), not the
+ * anti-aliasing noise the pair is labelled as.
+ */
+export function drawnAsWholePixelShift(beforePng: Buffer, afterPng: Buffer): boolean {
+  const before = decodePng(beforePng, 'before.png'),
+    after = decodePng(afterPng, 'after.png');
+  const { regions } = findRegions(diffImages(before, after));
+  return regions.some((r) => r.diffPixels > 0 && !!jitterShiftOf(before, after, r.box, { maxShift: 2 }));
 }
 
 /** Render pair `index` (retrying with the next attempt stream when a change cannot be shown) and write its PNGs. */
