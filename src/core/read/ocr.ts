@@ -30,6 +30,10 @@ export interface TextLine {
   role?: 'button' | 'badge' | 'input' | 'avatar';
 }
 
+/** The detector's default upscale of an area, and the longest side (after scaling) it is given. */
+export const DETECT_SCALE = 2;
+export const DETECT_MAX_SIDE = 1600;
+
 export interface ReadOptions {
   /** upscale factor for detection and recognition (default 2; capped so the area stays under maxSide). */
   scale?: number;
@@ -383,6 +387,25 @@ export function mergeRows(lines: TextLine[]): TextLine[] {
   return out;
 }
 
+/** How many line readings a reader keeps for lines drawn again with the same pixels (a few hundred bytes each). */
+const RECOGNIZED_LINES_KEPT = 4096;
+
+/** A key for a box's pixels: its size and two 32-bit FNV-style hashes of its RGBA words. */
+export function pixelKey(image: RgbaImage, box: Box): string {
+  const [x0, y0, x1, y1] = box;
+  const d = image.data;
+  let h1 = 0x811c9dc5,
+    h2 = 0x9e3779b9;
+  for (let y = y0; y < y1; y++) {
+    for (let i = (y * image.width + x0) * 4, end = (y * image.width + x1) * 4; i < end; i += 4) {
+      const v = d[i] | (d[i + 1] << 8) | (d[i + 2] << 16) | (d[i + 3] << 24);
+      h1 = Math.imul(h1 ^ v, 0x01000193);
+      h2 = Math.imul(h2 ^ v, 0x85ebca6b) ^ (h2 >>> 15);
+    }
+  }
+  return `${x1 - x0}x${y1 - y0}:${(h1 >>> 0).toString(36)}:${(h2 >>> 0).toString(36)}`;
+}
+
 export interface TextReaderOptions {
   /** the OCR package's folder (default: found in node_modules). */
   dir?: string;
@@ -397,6 +420,10 @@ export class TextReader {
   /** ms spent in the detector and the recognizer, for the benchmark. */
   detectMs = 0;
   recognizeMs = 0;
+  /** lines whose reading was taken from `recognized` */
+  recognizedHits = 0;
+  /** readings of lines by their pixels (pixelKey), the most recent RECOGNIZED_LINES_KEPT */
+  private readonly recognized = new Map<string, { text: string; confidence: number }>();
 
   constructor(options: TextReaderOptions = {}) {
     this.dir = options.dir;
@@ -429,8 +456,8 @@ export class TextReader {
       ah = clipped[3] - clipped[1];
     if (aw < 4 || ah < 4) return [];
     const { det, rec, dictionary } = await this.load();
-    const maxSide = options.maxSide ?? 1600;
-    const scale = Math.max(0.25, Math.min(options.scale ?? 2, maxSide / Math.max(aw, ah)));
+    const maxSide = options.maxSide ?? DETECT_MAX_SIDE;
+    const scale = Math.max(0.25, Math.min(options.scale ?? DETECT_SCALE, maxSide / Math.max(aw, ah)));
     let t = performance.now();
     const input = detectorInput(image, clipped, scale);
     const out = await det.run({ [OCR.detector.input]: new ort.Tensor('float32', input.tensor, [1, 3, input.height, input.width]) });
@@ -457,19 +484,34 @@ export class TextReader {
       .sort((a, b) => (Math.abs(a.box[1] - b.box[1]) > 4 ? a.box[1] - b.box[1] : a.box[0] - b.box[0]));
   }
 
-  /** Recognizes the text of each box (image pixels), in batches of similar widths. */
+  /** Recognizes the text of each box (image pixels), in batches of similar widths. A box whose
+   * pixels were recognized before (the same line in the other screenshot of a pair, or read again by
+   * an overlapping region) takes that reading. */
   private async recognize(rec: ort.InferenceSession, dictionary: string[], image: RgbaImage, boxes: Box[]): Promise<TextLine[]> {
-    const inputs = boxes.map((b) => recognizerInput(image, b));
-    const order = inputs.map((_, i) => i).sort((a, b) => inputs[a].width - inputs[b].width);
     const lines: TextLine[] = new Array(boxes.length);
+    const keys = boxes.map((b) => pixelKey(image, b));
+    const pending: number[] = [];
+    const firstOf = new Map<string, number>();
+    boxes.forEach((box, i) => {
+      const known = this.recognized.get(keys[i]);
+      if (known) {
+        lines[i] = { box, ...known };
+        this.recognizedHits++;
+      } else if (!firstOf.has(keys[i])) {
+        firstOf.set(keys[i], i);
+        pending.push(i);
+      }
+    });
+    const inputs = new Map(pending.map((i) => [i, recognizerInput(image, boxes[i])]));
+    const order = pending.sort((a, b) => inputs.get(a)!.width - inputs.get(b)!.width);
     const BATCH = 8;
     for (let s = 0; s < order.length; s += BATCH) {
       const group = order.slice(s, s + BATCH);
-      const width = Math.ceil(Math.max(...group.map((i) => inputs[i].width)) / 8) * 8;
+      const width = Math.ceil(Math.max(...group.map((i) => inputs.get(i)!.width)) / 8) * 8;
       const plane = REC_HEIGHT * width;
       const batch = new Float32Array(group.length * 3 * plane);
       group.forEach((i, j) => {
-        const { data, width: w } = inputs[i];
+        const { data, width: w } = inputs.get(i)!;
         for (let c = 0; c < 3; c++) {
           for (let y = 0; y < REC_HEIGHT; y++) {
             batch.set(data.subarray(c * REC_HEIGHT * w + y * w, c * REC_HEIGHT * w + (y + 1) * w), (j * 3 + c) * plane + y * width);
@@ -482,13 +524,20 @@ export class TextReader {
       group.forEach((i, j) => {
         const decoded = ctcDecode(probs.data as Float32Array, j * steps * classes, steps, classes, dictionary);
         // one CTC step covers 8 input columns; the line was scaled to `inputs[i].width` columns
-        const stepWidth = (8 * (boxes[i][2] - boxes[i][0])) / inputs[i].width;
-        lines[i] = {
-          box: boxes[i],
-          text: normaliseText(recoverSpaces(image, boxes[i], decoded, stepWidth)),
-          confidence: decoded.confidence,
-        };
+        const stepWidth = (8 * (boxes[i][2] - boxes[i][0])) / inputs.get(i)!.width;
+        const read = { text: normaliseText(recoverSpaces(image, boxes[i], decoded, stepWidth)), confidence: decoded.confidence };
+        lines[i] = { box: boxes[i], ...read };
+        this.recognized.set(keys[i], read);
       });
+    }
+    // boxes with the same pixels as one recognized in this call
+    boxes.forEach((box, i) => {
+      if (!lines[i]) lines[i] = { box, ...this.recognized.get(keys[i])! };
+    });
+    // the oldest readings go first (a Map iterates in insertion order)
+    for (const key of this.recognized.keys()) {
+      if (this.recognized.size <= RECOGNIZED_LINES_KEPT) break;
+      this.recognized.delete(key);
     }
     return lines;
   }

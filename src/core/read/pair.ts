@@ -6,12 +6,13 @@
 import type { Box, ChangeRegion } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { TextLine, TextReader } from './ocr.js';
-import { lettersOf, readRegion, shiftWords, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
+import { lettersOf, readArea, readRegion, shiftWords, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
 import { coreKey, editDistance, lineShift, samePixels, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
 import { elementAround } from './element.js';
+import { groupedReader } from './areas.js';
 import type { ElementMotion } from '../procap/compose.js';
 
 /** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
@@ -67,9 +68,14 @@ export async function readPair(
         : undefined;
     if (whole) return { regions: boxes.map(() => undefined), whole };
   }
+  // regions close together share their reads (areas.ts)
+  const shared = groupedReader(reader, [
+    { image: before, areas: boxes.map((b) => readArea(b, before)) },
+    { image: after, areas: boxes.map((b) => readArea(b, after)) },
+  ]);
   const readings: RegionReading[] = [];
   for (const box of boxes) {
-    readings.push(await readRegion(reader, before, after, box));
+    readings.push(await readRegion(shared, before, after, box));
     checkpoint();
   }
   const across = acrossRegions(readings, before, after);

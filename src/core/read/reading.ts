@@ -5,7 +5,8 @@
 // explain keeps the model's caption.
 import type { Box, ChangeKind } from '../report.js';
 import type { RgbaImage } from '../image.js';
-import type { TextLine, TextReader } from './ocr.js';
+import type { TextLine } from './ocr.js';
+import type { LineReader } from './areas.js';
 import { matchLines, changedWords, samePixels, textKey, type LineChange } from './correspond.js';
 import { colourChangeOf, colourName, inkColour, isFade, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
@@ -118,7 +119,7 @@ export function blockShiftOf(
 const READ_SIDE = 160;
 
 /** The area read around a region: the box grown by the margin, and widened towards whole lines. */
-function readArea(box: Box, image: RgbaImage): Box {
+export function readArea(box: Box, image: RgbaImage): Box {
   const width = Math.min(image.width, box[2] - box[0] + 2 * READ_SIDE);
   const cx = (box[0] + box[2]) / 2;
   const x0 = Math.max(0, Math.min(image.width - width, Math.round(cx - width / 2)));
@@ -238,7 +239,7 @@ function inkShare(image: RgbaImage, box: Box, background: [number, number, numbe
 
 /** Reads one region: lines in both images around `box` (common-area pixels), matched; shift; colour. */
 export async function readRegion(
-  reader: TextReader,
+  reader: LineReader,
   before: RgbaImage,
   after: RgbaImage,
   box: Box,
