@@ -31,14 +31,21 @@ export interface TextLine {
 }
 
 /** The detector's default upscale of an area, and the longest side (after scaling) it is given. */
-export const DETECT_SCALE = 2;
-export const DETECT_MAX_SIDE = 1600;
+const DETECT_SCALE = 2;
+const DETECT_MAX_SIDE = 1600;
+
+/** A line's reading, kept by its pixels (pixelKey) for the reads of one pair. */
+export type LineReadings = Map<string, { text: string; confidence: number }>;
 
 export interface ReadOptions {
   /** upscale factor for detection and recognition (default 2; capped so the area stays under maxSide). */
   scale?: number;
   /** longest side, in pixels after scaling, given to the detector (default 1600). */
   maxSide?: number;
+  /** readings shared by the reads of one pair (readPair): a box whose pixels are in it is not
+   * recognized again, and what is recognized is added. Scoped to a pair, so that a pair reads the same
+   * whatever was read before it (the recognizer's batches, padded to their widest line, differ). */
+  recognized?: LineReadings;
 }
 
 /** Where the OCR package's files are: its folder in node_modules (or the folder given). */
@@ -387,9 +394,6 @@ export function mergeRows(lines: TextLine[]): TextLine[] {
   return out;
 }
 
-/** How many line readings a reader keeps for lines drawn again with the same pixels (a few hundred bytes each). */
-const RECOGNIZED_LINES_KEPT = 4096;
-
 /** A key for a box's pixels: its size and two 32-bit FNV-style hashes of its RGBA words. */
 export function pixelKey(image: RgbaImage, box: Box): string {
   const [x0, y0, x1, y1] = box;
@@ -420,10 +424,8 @@ export class TextReader {
   /** ms spent in the detector and the recognizer, for the benchmark. */
   detectMs = 0;
   recognizeMs = 0;
-  /** lines whose reading was taken from `recognized` */
+  /** lines whose reading was taken from ReadOptions.recognized */
   recognizedHits = 0;
-  /** readings of lines by their pixels (pixelKey), the most recent RECOGNIZED_LINES_KEPT */
-  private readonly recognized = new Map<string, { text: string; confidence: number }>();
 
   constructor(options: TextReaderOptions = {}) {
     this.dir = options.dir;
@@ -482,7 +484,7 @@ export class TextReader {
       .filter((b) => b[2] - b[0] >= 3 && b[3] - b[1] >= 4);
     if (!boxes.length) return [];
     t = performance.now();
-    const lines = await this.recognize(rec, dictionary, image, boxes);
+    const lines = await this.recognize(rec, dictionary, image, boxes, options.recognized ?? new Map());
     this.recognizeMs += performance.now() - t;
     return mergeRows(lines.filter((l) => isReadable(l)))
       .map((l) => ({ ...l, text: withoutIconGlyphs(l.text) }))
@@ -490,15 +492,21 @@ export class TextReader {
   }
 
   /** Recognizes the text of each box (image pixels), in batches of similar widths. A box whose
-   * pixels were recognized before (the same line in the other screenshot of a pair, or read again by
-   * an overlapping region) takes that reading. */
-  private async recognize(rec: ort.InferenceSession, dictionary: string[], image: RgbaImage, boxes: Box[]): Promise<TextLine[]> {
+   * pixels are in `recognized` (the same line in the other screenshot of a pair, or read again by an
+   * overlapping region) takes that reading. */
+  private async recognize(
+    rec: ort.InferenceSession,
+    dictionary: string[],
+    image: RgbaImage,
+    boxes: Box[],
+    recognized: LineReadings,
+  ): Promise<TextLine[]> {
     const lines: TextLine[] = new Array(boxes.length);
     const keys = boxes.map((b) => pixelKey(image, b));
     const pending: number[] = [];
     const firstOf = new Map<string, number>();
     boxes.forEach((box, i) => {
-      const known = this.recognized.get(keys[i]);
+      const known = recognized.get(keys[i]);
       if (known) {
         lines[i] = { box, ...known };
         this.recognizedHits++;
@@ -532,18 +540,13 @@ export class TextReader {
         const stepWidth = (8 * (boxes[i][2] - boxes[i][0])) / inputs.get(i)!.width;
         const read = { text: normaliseText(recoverSpaces(image, boxes[i], decoded, stepWidth)), confidence: decoded.confidence };
         lines[i] = { box: boxes[i], ...read };
-        this.recognized.set(keys[i], read);
+        recognized.set(keys[i], read);
       });
     }
     // boxes with the same pixels as one recognized in this call
     boxes.forEach((box, i) => {
-      if (!lines[i]) lines[i] = { box, ...this.recognized.get(keys[i])! };
+      if (!lines[i]) lines[i] = { box, ...recognized.get(keys[i])! };
     });
-    // the oldest readings go first (a Map iterates in insertion order)
-    for (const key of this.recognized.keys()) {
-      if (this.recognized.size <= RECOGNIZED_LINES_KEPT) break;
-      this.recognized.delete(key);
-    }
     return lines;
   }
 

@@ -5,14 +5,13 @@
 // and content that only moved because of another region's change is folded under it ("pushed by").
 import type { Box, ChangeRegion } from '../report.js';
 import type { RgbaImage } from '../image.js';
-import type { TextLine, TextReader } from './ocr.js';
-import { lettersOf, readArea, readRegion, shiftWords, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
+import type { LineReadings, TextLine, TextReader } from './ocr.js';
+import { lettersOf, readRegion, shiftWords, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
 import { coreKey, editDistance, lineShift, samePixels, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
 import { elementAround } from './element.js';
-import { groupedReader } from './areas.js';
 import type { ElementMotion } from '../procap/compose.js';
 
 /** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
@@ -49,6 +48,8 @@ export async function readPair(
   boxes: Box[],
   checkpoint: () => void = () => undefined,
 ): Promise<PairReading> {
+  // a line drawn the same in both screenshots, or read again by a neighbouring region, is recognized once
+  const recognized: LineReadings = new Map();
   const resized = before.width !== after.width || before.height !== after.height;
   if (resized && before.width * before.height <= MAX_WHOLE_READ_PIXELS && after.width * after.height <= MAX_WHOLE_READ_PIXELS) {
     const full = (img: RgbaImage): Box => [0, 0, img.width, img.height];
@@ -58,6 +59,7 @@ export async function readPair(
       after,
       [0, 0, Math.min(before.width, after.width), Math.min(before.height, after.height)],
       { before: full(before), after: full(after) },
+      { recognized },
     );
     checkpoint();
     const verdict = verdictOf({ changes: reading.changes });
@@ -68,14 +70,9 @@ export async function readPair(
         : undefined;
     if (whole) return { regions: boxes.map(() => undefined), whole };
   }
-  // regions close together share their reads (areas.ts)
-  const shared = groupedReader(reader, [
-    { image: before, areas: boxes.map((b) => readArea(b, before)) },
-    { image: after, areas: boxes.map((b) => readArea(b, after)) },
-  ]);
   const readings: RegionReading[] = [];
   for (const box of boxes) {
-    readings.push(await readRegion(shared, before, after, box));
+    readings.push(await readRegion(reader, before, after, box, undefined, { recognized }));
     checkpoint();
   }
   const across = acrossRegions(readings, before, after);

@@ -5,8 +5,7 @@
 // explain keeps the model's caption.
 import type { Box, ChangeKind } from '../report.js';
 import type { RgbaImage } from '../image.js';
-import type { TextLine } from './ocr.js';
-import type { LineReader } from './areas.js';
+import type { ReadOptions, TextLine, TextReader } from './ocr.js';
 import { matchLines, changedWords, samePixels, textKey, type LineChange } from './correspond.js';
 import { colourChangeOf, colourName, inkColour, isFade, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
@@ -119,7 +118,7 @@ export function blockShiftOf(
 const READ_SIDE = 160;
 
 /** The area read around a region: the box grown by the margin, and widened towards whole lines. */
-export function readArea(box: Box, image: RgbaImage): Box {
+function readArea(box: Box, image: RgbaImage): Box {
   const width = Math.min(image.width, box[2] - box[0] + 2 * READ_SIDE);
   const cx = (box[0] + box[2]) / 2;
   const x0 = Math.max(0, Math.min(image.width - width, Math.round(cx - width / 2)));
@@ -239,15 +238,16 @@ function inkShare(image: RgbaImage, box: Box, background: [number, number, numbe
 
 /** Reads one region: lines in both images around `box` (common-area pixels), matched; shift; colour. */
 export async function readRegion(
-  reader: LineReader,
+  reader: TextReader,
   before: RgbaImage,
   after: RgbaImage,
   box: Box,
   areas?: { before: Box; after: Box },
+  readOptions: ReadOptions = {},
 ): Promise<RegionReading> {
   const [linesBefore, linesAfter] = [
-    await reader.read(before, areas?.before ?? readArea(box, before)),
-    await reader.read(after, areas?.after ?? readArea(box, after)),
+    await reader.read(before, areas?.before ?? readArea(box, before), readOptions),
+    await reader.read(after, areas?.after ?? readArea(box, after), readOptions),
   ];
   const touch = grow(box, 2);
   const keep = (lines: TextLine[], limit?: Box) => lines.filter((l) => intersects(l.box, limit ?? touch));
