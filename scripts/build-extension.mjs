@@ -2,7 +2,6 @@
 //   src/extension/extension.ts -> dist/extension.cjs   (extension host, CommonJS, Node)
 //   src/core/worker.ts         -> dist/core-worker.cjs (the engine's worker thread; Reviewer finds it by workerPath)
 //   src/core/decode-worker.ts  -> dist/decode-worker.cjs (decodes a large pair's second image; found beside core-worker.cjs)
-//   src/core/read-worker.ts    -> dist/read-worker.cjs (the text reader's thread; found beside core-worker.cjs)
 //   webview/src/main.ts        -> dist/webview.js      (the review panel page, browser IIFE)
 // 'vscode' is provided by VS Code; onnxruntime-node is a native module shipped in node_modules.
 // Type-checking is separate (esbuild does not type-check): pass --check to run tsc on both
@@ -70,15 +69,6 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: ['src/core/read-worker.ts'],
-    outfile: 'dist/read-worker.cjs',
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    external: ['onnxruntime-node'],
-  }),
-  build({
-    ...common,
     entryPoints: ['webview/src/main.ts'],
     outfile: 'dist/webview.js',
     sourcemap: false, // inlined into the page: a sourceMappingURL would point nowhere
@@ -93,4 +83,4 @@ const { readFileSync } = await import('node:fs');
 const webviewBundle = readFileSync(path.join(root, 'dist/webview.js'), 'utf8');
 const unsafe = /<\/?script/i.exec(webviewBundle);
 if (unsafe) throw new Error(`dist/webview.js contains "${unsafe[0]}" at offset ${unsafe.index}: it cannot be inlined in the panel page`);
-console.log('built dist/extension.cjs, dist/core-worker.cjs, dist/decode-worker.cjs, dist/read-worker.cjs, dist/webview.js');
+console.log('built dist/extension.cjs, dist/core-worker.cjs, dist/decode-worker.cjs, dist/webview.js');

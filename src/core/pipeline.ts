@@ -47,7 +47,6 @@ import {
 import { readPair, applyReading, readerWritesAll, slotTextsOf, type PairReading } from './read/pair.js';
 import { fillCaptionSlots, unreadSlots, type SlotText } from './read/slots.js';
 import { DEFAULT_BEAM_WIDTH } from './defaults.js';
-import { readElsewhere, startReadThread } from './parallel-read.js';
 
 /** A screenshot: a PNG file path, PNG bytes, or an already decoded image. */
 export type ImageSource = string | Uint8Array | RgbaImage;
@@ -294,46 +293,6 @@ function slotTextsFor(samples: ModelSample[], reading: PairReading | undefined):
   return samples.map((s, i) => (s.wholeScreen ? undefined : texts[i]));
 }
 
-/** The pair's reading (readPair): on the read thread where it can be, else on this one; its time goes to timings.readMs. */
-async function readAll(
-  sessions: SessionManager,
-  before: RgbaImage,
-  after: RgbaImage,
-  boxes: Box[],
-  timings: StageTimings,
-  signal?: AbortSignal,
-): Promise<PairReading> {
-  const elsewhere = await untilAborted(readElsewhere(before, after, boxes, sessions.readerThreads), signal);
-  if (elsewhere) {
-    timings.readMs = elsewhere.readMs;
-    return elsewhere.reading;
-  }
-  const t = performance.now();
-  const reading = await readPair(sessions.textReader, before, after, boxes, () => signal?.throwIfAborted());
-  timings.readMs = performance.now() - t;
-  return reading;
-}
-
-/** `promise`, or a rejection with the signal's reason as soon as it is aborted (the work goes on, unheard). */
-function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', abort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener('abort', abort);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** Runs the ProCap models on a batch of crop pairs. */
 async function runModels(
   sessions: SessionManager,
@@ -345,9 +304,8 @@ async function runModels(
   onCaptions: (results: ModelResult[]) => void,
   /** per sample, given every sample's kind: whether the text reader will write its caption */
   readerWillCaption: (kinds: string[], captions: string[]) => boolean[] = (kinds) => kinds.map(() => false),
-  /** per sample: the text the reader read there, for the decoder's slot tokens (none: no slots); awaited
-   * only when the captions are decoded, so the encoders and the kinds run while the reader reads */
-  slotTexts: () => Promise<(SlotText | undefined)[]> = async () => [],
+  /** per sample: the text the reader read there, for the decoder's slot tokens (none: no slots) */
+  slotTexts: (SlotText | undefined)[] = [],
 ): Promise<ModelRun> {
   const c = sessions.contract;
   const R = samples.length;
@@ -390,8 +348,8 @@ async function runModels(
     layers: c.decoder_layers,
     dModel: c.d_model,
     checkpoint,
-    // a slot token is written only where the reader read the text it stands for (set once it has read)
-    banned: [] as (readonly number[] | undefined)[],
+    // a slot token is written only where the reader read the text it stands for
+    banned: samples.map((_, i) => unreadSlots(sessions.vocab, slotTexts[i])),
   };
   const width = options.beamWidth ?? DEFAULT_BEAM_WIDTH;
   let step: ReturnType<typeof onnxStep> | undefined;
@@ -427,8 +385,6 @@ async function runModels(
       captions: async () => {
         timings.encodeMs += performance.now() - t;
         checkpoint();
-        const read = await slotTexts();
-        settings.banned = samples.map((_, i) => unreadSlots(sessions.vocab, read[i]));
         t = performance.now();
         step = onnxStep(await sessions.get('decoder_step'));
         const decoded =
@@ -636,8 +592,6 @@ async function reviewPair(
     throw new RangeError(`beamWidth must be an integer from 1 to 16 (got ${options.beamWidth})`);
   }
   checkThresholds(options);
-  // the read thread and its OCR models start loading now, while this thread decodes the pair
-  if (options.read !== false) void startReadThread(sessions.readerThreads);
   const limits = imageLimitsFor(options);
 
   let t = performance.now();
@@ -688,22 +642,19 @@ async function reviewPair(
   timings.regionsMs = performance.now() - t;
   await pause();
 
-  // the text reader reads on its own thread while the models run here (parallel-read.ts); what it
-  // read is awaited where the captions need it
   let pairReading: PairReading | undefined;
-  const readingDone: Promise<PairReading | undefined> = reading
-    ? readAll(
-        sessions,
-        a.image,
-        b.image,
-        analysis.regions.filter((r) => !r.noiseOnly).map((r) => r.box),
-        timings,
-        options.signal,
-      )
-    : Promise.resolve(undefined);
-  // (awaited below; a failure while the models run is not left unhandled meanwhile)
-  readingDone.catch(() => undefined);
-  const readingNow = async () => (pairReading = await readingDone);
+  if (reading) {
+    t = performance.now();
+    pairReading = await readPair(
+      sessions.textReader,
+      a.image,
+      b.image,
+      analysis.regions.filter((r) => !r.noiseOnly).map((r) => r.box),
+      checkpoint,
+    );
+    timings.readMs = performance.now() - t;
+    await pause();
+  }
 
   // model samples: every meaningful region, plus the whole screen when the change is global
   const meaningful = analysis.regions.filter((r) => !r.noiseOnly);
@@ -802,11 +753,10 @@ async function reviewPair(
         const written = pairReading ? readerWritesAll(pairReading, regionKinds, regionCaptions) : regionKinds.map(() => false);
         return kinds.map((_, i) => !samples[i].wholeScreen && written[i]);
       },
-      async () => slotTextsFor(samples, await readingNow()),
+      slotTextsFor(samples, pairReading),
     );
     results = run.results;
   } else {
-    await readingNow();
     options.onCaptions?.(buildRegions([]).regions, performance.now() - started);
   }
   const { regions, global } = buildRegions(results);

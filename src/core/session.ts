@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import ort from 'onnxruntime-node';
 import { CONTEXT_FEATURES } from './context.js';
 import { TextReader } from './read/ocr.js';
-import { startReadThread } from './parallel-read.js';
 import { cpuSessionOptions } from './session-options.js';
 
 export type ProviderChoice = 'auto' | 'cpu' | 'cuda';
@@ -361,11 +360,6 @@ export class SessionManager {
     return this.get('kind_members');
   }
 
-  /** Intra-op threads each session is given (undefined: onnxruntime's default choice, see cpuSessionOptions). */
-  get readerThreads(): number | undefined {
-    return this.threads;
-  }
-
   /** The text reader (src/core/read/ocr.ts), created on first use; its models load on its first read. */
   get textReader(): TextReader {
     if (this.disposed) throw new Error('the session manager was disposed');
@@ -373,11 +367,9 @@ export class SessionManager {
     return this.reader;
   }
 
-  /** Loads every model now, the text reader's included (the benchmark's model load time; warm start for the extension). */
+  /** Loads every model now (the benchmark's model load time; warm start for the extension). */
   async loadAll(): Promise<void> {
-    // the OCR models load on the read thread where the reader runs there (parallel-read.ts), else here
-    const reader = startReadThread(this.threads).then((onThread) => (onThread ? undefined : this.textReader.load()));
-    await Promise.all([...MODEL_NAMES.map((n) => this.get(n)), this.kindMembers(), reader]);
+    await Promise.all([...MODEL_NAMES.map((n) => this.get(n)), this.kindMembers()]);
   }
 
   private baseOptions(): ort.InferenceSession.SessionOptions {

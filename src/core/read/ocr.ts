@@ -432,12 +432,7 @@ export class TextReader {
     this.threads = options.threads;
   }
 
-  /** Loads the OCR models now (they load on the first read otherwise). */
-  async load(): Promise<void> {
-    await this.models();
-  }
-
-  private models() {
+  private load() {
     this.loaded ??= (async () => {
       const dir = this.dir ?? ocrModelsDir();
       const options = cpuSessionOptions(this.threads);
@@ -462,7 +457,7 @@ export class TextReader {
     const aw = clipped[2] - clipped[0],
       ah = clipped[3] - clipped[1];
     if (aw < 4 || ah < 4) return [];
-    const { det, rec, dictionary } = await this.models();
+    const { det, rec, dictionary } = await this.load();
     const maxSide = options.maxSide ?? DETECT_MAX_SIDE;
     const scale = Math.max(0.25, Math.min(options.scale ?? DETECT_SCALE, maxSide / Math.max(aw, ah)));
     let t = performance.now();
