@@ -499,14 +499,14 @@ export class TextReader {
     const lines: TextLine[] = new Array(boxes.length);
     const keys = boxes.map((b) => pixelKey(image, b));
     const pending: number[] = [];
-    const firstOf = new Map<string, number>();
+    const queued = new Set<string>();
     boxes.forEach((box, i) => {
       const known = recognized.get(keys[i]);
       if (known) {
         lines[i] = { box, ...known };
         this.recognizedHits++;
-      } else if (!firstOf.has(keys[i])) {
-        firstOf.set(keys[i], i);
+      } else if (!queued.has(keys[i])) {
+        queued.add(keys[i]);
         pending.push(i);
       }
     });
