@@ -20,6 +20,7 @@ import { decodeElsewhere, decodeInParallel } from './parallel-decode.js';
 import { applyMasks, belowThreshold, checkThresholds, type BelowThreshold } from './masks.js';
 import { findRegions, type PixelRegion } from './regions.js';
 import { withRenderingNoise } from './jitter.js';
+import { withMovedTogether } from './moved-together.js';
 import { cropBoxFor, extractCrop, wholeScreenCrop, wholeScreenBox, cropsToTensor, CROP_SIZE } from './crop.js';
 import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, StageTimings } from './report.js';
 import { ort, type SessionManager } from './session.js';
@@ -636,7 +637,11 @@ async function reviewPair(
   // a rigid shift of a block by one pixel is a move a reviewer wants to hear about when the text
   // reader can say what moved; without the reader it stays noise, as the models were trained
   const reading = options.read !== false;
-  const found = withRenderingNoise(findRegions(diff), a.image, b.image, reading ? { jitter: { maxShift: 0 } } : {});
+  const found = withMovedTogether(
+    withRenderingNoise(findRegions(diff), a.image, b.image, reading ? { jitter: { maxShift: 0 } } : {}),
+    a.image,
+    b.image,
+  );
   // under the thresholds no region is a change: nothing is read, captioned or boxed
   const analysis = under ? { ...found, regions: [], coverage: 0, wholeScreen: false } : found;
   timings.regionsMs = performance.now() - t;

@@ -16,6 +16,7 @@ import { readPngFile, type RgbaImage } from '../core/image.js';
 import { diffImages } from '../core/diff.js';
 import { findRegions } from '../core/regions.js';
 import { withRenderingNoise } from '../core/jitter.js';
+import { withMovedTogether } from '../core/moved-together.js';
 import { CROP_SIZE, cropBoxFor, extractCrop, wholeScreenBox, wholeScreenCrop } from '../core/crop.js';
 import { reflowCaptions } from '../data/captions.js';
 import { parseOptions } from '../cli/args.js';
@@ -173,7 +174,7 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
   const before = readPngFile(resolvePath(manifestDir, pair.before));
   const after = readPngFile(resolvePath(manifestDir, pair.after));
   const diff = diffImages(before, after);
-  const analysis = withRenderingNoise(findRegions(diff), before, after); // as the runtime does
+  const analysis = withMovedTogether(withRenderingNoise(findRegions(diff), before, after), before, after); // as the runtime does
   const width = diff.width;
   const height = diff.height;
   const changes = pair.changes ?? [];
