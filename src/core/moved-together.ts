@@ -13,7 +13,7 @@
 import type { Box } from './report.js';
 import type { RgbaImage } from './image.js';
 import { differingAfterShift } from './jitter.js';
-import { DEFAULT_REGION_OPTIONS, type PixelRegion, type RegionAnalysis } from './regions.js';
+import { DEFAULT_REGION_OPTIONS, type RegionAnalysis } from './regions.js';
 
 export interface MovedTogetherOptions {
   /** largest shift searched, in pixels per axis (default 64). */
