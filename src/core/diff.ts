@@ -15,6 +15,9 @@ export const MASK_AA = 2;
 /** the bytes differ but by less than the colour threshold (sub-pixel / rendering noise). */
 export const MASK_FAINT = 3;
 
+/** pixelmatch's own default colour threshold, the runtime's too. */
+export const DEFAULT_DIFF_THRESHOLD = 0.1;
+
 export interface DiffOptions {
   /** pixelmatch colour threshold (0..1, OKLab HyAB distance); 0.1 is pixelmatch's default. */
   threshold?: number;
@@ -115,7 +118,7 @@ export function diffImages(beforeImage: RgbaImage, afterImage: RgbaImage, option
     const b = rowsOf(after, width, from, to, scratchAfter);
     const out = output.subarray(0, rows * width * 4);
     const bandDiff = pixelmatch(a, b, out, width, rows, {
-      threshold: options.threshold ?? 0.1,
+      threshold: options.threshold ?? DEFAULT_DIFF_THRESHOLD,
       includeAA: false,
       alpha: 0,
       diffColor: DIFF_COLOUR,

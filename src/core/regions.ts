@@ -27,6 +27,8 @@ export interface PixelRegion {
   jitter?: boolean;
   /** set when the region's differences are its content re-rendered in place (src/core/rerender.ts). */
   rerendered?: boolean;
+  /** set when a region under the diff threshold is a solid area recoloured by one colour (src/core/faint-recolour.ts). */
+  recoloured?: boolean;
 }
 
 export interface RegionOptions {

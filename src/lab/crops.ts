@@ -17,6 +17,7 @@ import { diffImages } from '../core/diff.js';
 import { findRegions } from '../core/regions.js';
 import { withRenderingNoise } from '../core/jitter.js';
 import { withMovedTogether } from '../core/moved-together.js';
+import { withFaintRecolours } from '../core/faint-recolour.js';
 import { CROP_SIZE, cropBoxFor, extractCrop, wholeScreenBox, wholeScreenCrop } from '../core/crop.js';
 import { reflowCaptions } from '../data/captions.js';
 import { parseOptions } from '../cli/args.js';
@@ -174,7 +175,12 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
   const before = readPngFile(resolvePath(manifestDir, pair.before));
   const after = readPngFile(resolvePath(manifestDir, pair.after));
   const diff = diffImages(before, after);
-  const analysis = withMovedTogether(withRenderingNoise(findRegions(diff), before, after), before, after); // as the runtime does
+  // as the runtime does (src/core/pipeline.ts)
+  const analysis = withMovedTogether(
+    withFaintRecolours(withRenderingNoise(findRegions(diff), before, after), before, after),
+    before,
+    after,
+  );
   const width = diff.width;
   const height = diff.height;
   const changes = pair.changes ?? [];
