@@ -163,6 +163,38 @@ test('verdictOf: an insertion is one change with its consequence; numbers are re
   assert.equal(verdictOf({ changes: matchLines(before, before) }), undefined, 'nothing changed: no verdict');
 });
 
+test('verdictOf: content moved as far right as down is new padding around it, other moves are moves', () => {
+  const at = (dx: number, dy: number) => [
+    line('Tickets', [44 + dx, 179 + dy, 106 + dx, 193 + dy]),
+    line('Open', [44 + dx, 210 + dy, 90 + dx, 224 + dy]),
+  ];
+  const grown = verdictOf({ changes: matchLines(at(0, 0), at(13, 13)) });
+  assert.equal(grown?.kind, 'spacing');
+  assert.equal(grown?.caption, "more space around 'Tickets' and 'Open'; 'Tickets' and 'Open' moved 13 px right and 13 px down");
+  assert.equal(grown?.detail, "'Tickets' and 'Open' moved 13 px right and 13 px down");
+  const shrunk = verdictOf({ changes: matchLines(at(0, 0), at(-15, -15)) });
+  assert.equal(shrunk?.kind, 'spacing');
+  assert.ok(shrunk?.caption.startsWith("less space around 'Tickets' and 'Open'"));
+  // a straight move, a diagonal of unequal steps, one the other way (right and up) and a small
+  // diagonal step stay moves
+  for (const [dx, dy] of [
+    [0, 13],
+    [13, 9],
+    [13, -13],
+    [3, 3],
+  ])
+    assert.equal(verdictOf({ changes: matchLines(at(0, 0), at(dx, dy)) })?.kind, 'move', `${dx},${dy}`);
+  // where the models see the container re-spaced, their words lead and the reader's measure follows
+  const regions = [region('spacing', 'the padding of the white card increased', 1)];
+  applyReading(regions, { regions: [grown] });
+  assert.equal(regions[0].kind, 'spacing');
+  assert.equal(regions[0].caption, "the padding of the white card increased; 'Tickets' and 'Open' moved 13 px right and 13 px down");
+  // measured on unread pixels only, new padding overrides only a layout kind or a move of the models
+  const unread = { kind: 'spacing' as const, caption: 'more space around the content here', basis: 'pixels' as const };
+  assert.equal(readerDecides(unread, 'color'), false);
+  assert.equal(readerDecides(unread, 'move'), true);
+});
+
 test('captions of re-wordings: whole labels, or the changed words inside a sentence', () => {
   assert.equal(rewordingCaption('Select...', 'Choose an option'), "the text 'Select...' now reads 'Choose an option'");
   assert.equal(

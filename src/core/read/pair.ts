@@ -371,6 +371,8 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
     (LAYOUT_KINDS.has(modelKind) || ['move', 'reorder'].includes(modelKind) || RECOLOURS.has(modelKind))
   )
     return false;
+  // new padding measured on unread pixels alone decides only where the models see the layout change
+  if (verdict.kind === 'spacing' && verdict.basis === 'pixels') return LAYOUT_KINDS.has(modelKind) || MOVES.has(modelKind);
   if (verdict.kind === 'move' && verdict.basis === 'pixels' && !LAYOUT_KINDS.has(modelKind) && modelKind !== 'move') {
     const s = verdict.shift ?? { dx: Infinity, dy: Infinity };
     return Math.max(Math.abs(s.dx), Math.abs(s.dy)) <= SMALL_SHIFT;
@@ -414,7 +416,7 @@ export function readerWrites(
  */
 function wording(verdict: ReadVerdict, modelKind: string, modelCaption = ''): 'reader' | 'model' | 'both' {
   if (verdict.kind === 'font' || verdict.kind === 'icon') return 'model';
-  if (verdict.kind === 'move' && (modelKind === 'spacing' || modelKind === 'resize')) return 'both';
+  if ((verdict.kind === 'move' || verdict.kind === 'spacing') && (modelKind === 'spacing' || modelKind === 'resize')) return 'both';
   if (verdict.kind === modelKind && !readsWords(verdict)) {
     // "an icon" is a name the models' caption must share to be preferred to it
     const unnamed = /^(the content here|the colour here|the border here)\b/.test(verdict.caption);
@@ -482,7 +484,7 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     }
     if (words === 'both') {
       // the models' words say what changed, the reader's how far the content went
-      setCaption(fillCaptionSlots(r.caption, slotTextOf(v)), v.caption);
+      setCaption(fillCaptionSlots(r.caption, slotTextOf(v)), v.kind === 'spacing' ? v.detail : v.caption);
       r.captionSource = 'reader';
       return;
     }

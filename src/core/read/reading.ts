@@ -76,6 +76,9 @@ const READ_MARGIN = 24;
 const MAX_BLOCK_SEARCH_SHIFT = 240;
 /** Share of a line's ink that, still drawn at its place on the other side, makes its addition or removal doubtful. */
 const STILL_DRAWN = 0.5;
+/** Content that moved as far right as down (or left as up), by at least this many px, sits in a
+ * container whose padding changed on every side: the space around it changed, not its place. */
+const PADDING_SHIFT = 4;
 /** Longest quote kept whole; longer ones are cut with an ellipsis. */
 const MAX_QUOTE = 48;
 
@@ -520,6 +523,23 @@ export function rewordingCaption(before: string, after: string, role?: TextLine[
 }
 
 /**
+ * Content moved diagonally by the same distance on both axes (right and down, or left and up): the
+ * padding of what holds it grew or shrank on every side ("more space around 'Tickets'"); the move
+ * is the detail. Undefined for any other shift.
+ */
+function paddingVerdict(words: string, shift: { dx: number; dy: number }, subject?: string): ReadVerdict | undefined {
+  if (shift.dx !== shift.dy || Math.abs(shift.dx) < PADDING_SHIFT) return undefined;
+  const detail = `${words} moved ${shiftWords(shift.dx, shift.dy)}`;
+  return {
+    kind: 'spacing',
+    ...withDetail(`${shift.dx > 0 ? 'more' : 'less'} space around ${words}`, detail),
+    basis: 'words',
+    shift: { dx: shift.dx, dy: shift.dy },
+    ...(subject !== undefined ? { subject } : {}),
+  };
+}
+
+/**
  * The verdict of a reading: text first (re-worded, added, removed lines, with the lines they pushed),
  * then moves of the region's content (lines or pixels), then a recolour. Undefined when the reading
  * explains nothing (no text difference, no clean shift, no consistent recolour): the model's caption stands.
@@ -714,6 +734,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   // also moves its text, but leaves pixels the move does not explain: the model describes those)
   if (moved.length && pushedShift && (!shift || shift.explained >= 0.8)) {
     const s = subject(moved.map((m) => m.after.text))!;
+    const padding = paddingVerdict(s.words, pushedShift, moved.length === 1 ? moved[0].after.text : undefined);
+    if (padding) return padding;
     return {
       kind: 'move',
       caption: `${named(
@@ -727,6 +749,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   }
   if (shift && shift.explained >= 0.9 && (shift.dx || shift.dy)) {
     const s = subject(same.map((m) => m.after.text));
+    const padding = paddingVerdict(s ? s.words : 'the content here', shift, same.length === 1 ? same[0].after.text : undefined);
+    if (padding) return { ...padding, basis: s ? 'words' : 'pixels' };
     return {
       kind: 'move',
       caption: `${s ? s.words : 'the content here'} moved ${shiftWords(shift.dx, shift.dy)}`,
