@@ -175,13 +175,17 @@ test('verdictOf: content moved as far right as down is new padding around it, ot
   const shrunk = verdictOf({ changes: matchLines(at(0, 0), at(-15, -15)) });
   assert.equal(shrunk?.kind, 'spacing');
   assert.ok(shrunk?.caption.startsWith("less space around 'Tickets' and 'Open'"));
+  // a pixel apart (a padding drawn at a zoom) is still padding
+  assert.equal(verdictOf({ changes: matchLines(at(0, 0), at(11, 12)) })?.kind, 'spacing');
   // a straight move, a diagonal of unequal steps, one the other way (right and up) and a small
   // diagonal step stay moves
   for (const [dx, dy] of [
     [0, 13],
     [13, 9],
     [13, -13],
+    [13, -12],
     [3, 3],
+    [3, 4],
   ])
     assert.equal(verdictOf({ changes: matchLines(at(0, 0), at(dx, dy)) })?.kind, 'move', `${dx},${dy}`);
   // where the models see the container re-spaced, their words lead and the reader's measure follows

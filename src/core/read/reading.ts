@@ -77,7 +77,8 @@ const MAX_BLOCK_SEARCH_SHIFT = 240;
 /** Share of a line's ink that, still drawn at its place on the other side, makes its addition or removal doubtful. */
 const STILL_DRAWN = 0.5;
 /** Content that moved as far right as down (or left as up), by at least this many px, sits in a
- * container whose padding changed on every side: the space around it changed, not its place. */
+ * container whose padding changed on every side: the space around it changed, not its place. The
+ * two distances may differ by a pixel (a padding drawn at a zoom rounds differently on each axis). */
 const PADDING_SHIFT = 4;
 /** Longest quote kept whole; longer ones are cut with an ellipsis. */
 const MAX_QUOTE = 48;
@@ -528,7 +529,8 @@ export function rewordingCaption(before: string, after: string, role?: TextLine[
  * is the detail. Undefined for any other shift.
  */
 function paddingVerdict(words: string, shift: { dx: number; dy: number }, subject?: string): ReadVerdict | undefined {
-  if (shift.dx !== shift.dy || Math.abs(shift.dx) < PADDING_SHIFT) return undefined;
+  const sameWay = Math.sign(shift.dx) === Math.sign(shift.dy);
+  if (!sameWay || Math.abs(shift.dx - shift.dy) > 1 || Math.min(Math.abs(shift.dx), Math.abs(shift.dy)) < PADDING_SHIFT) return undefined;
   const detail = `${words} moved ${shiftWords(shift.dx, shift.dy)}`;
   return {
     kind: 'spacing',
