@@ -37,20 +37,16 @@ export function faintRecolourPixels(before: RgbaImage, after: RgbaImage, region:
   const w = x1 - x0,
     h = y1 - y0;
   if (w < o.block || h < o.block || w * h > o.maxArea) return 0;
-  // the commonest delta among the pixels that differ
+  // the commonest delta among the pixels that differ (two passes over the pixels rather than a
+  // stored delta per pixel: a noise region can be large)
   const counts = new Map<number, number>();
-  const deltas = new Int16Array(w * h * 3);
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const a = (y * before.width + x) * 4,
-        b = (y * after.width + x) * 4,
-        k = ((y - y0) * w + (x - x0)) * 3;
+        b = (y * after.width + x) * 4;
       const dr = after.data[b] - before.data[a],
         dg = after.data[b + 1] - before.data[a + 1],
         db = after.data[b + 2] - before.data[a + 2];
-      deltas[k] = dr;
-      deltas[k + 1] = dg;
-      deltas[k + 2] = db;
       if (dr === 0 && dg === 0 && db === 0) continue;
       const key = ((dr + 255) * 511 + (dg + 255)) * 511 + (db + 255);
       counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -68,11 +64,18 @@ export function faintRecolourPixels(before: RgbaImage, after: RgbaImage, region:
   // (column run lengths, then runs of columns tall enough along each row)
   const shared = new Uint8Array(w * h);
   let count = 0;
-  for (let i = 0; i < w * h; i++) {
-    const k = i * 3;
-    if (Math.abs(deltas[k] - mr) <= o.slack && Math.abs(deltas[k + 1] - mg) <= o.slack && Math.abs(deltas[k + 2] - mb) <= o.slack) {
-      shared[i] = 1;
-      count++;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const a = (y * before.width + x) * 4,
+        b = (y * after.width + x) * 4;
+      if (
+        Math.abs(after.data[b] - before.data[a] - mr) <= o.slack &&
+        Math.abs(after.data[b + 1] - before.data[a + 1] - mg) <= o.slack &&
+        Math.abs(after.data[b + 2] - before.data[a + 2] - mb) <= o.slack
+      ) {
+        shared[(y - y0) * w + (x - x0)] = 1;
+        count++;
+      }
     }
   }
   if (count < o.minPixels) return 0;
