@@ -7,7 +7,7 @@
 // and that delta is large enough to see (the data engine's "no visible change" tint is 1.2%, about 3
 // levels; `minLevels` is well above it).
 import type { RgbaImage } from './image.js';
-import { DEFAULT_REGION_OPTIONS, type PixelRegion, type RegionAnalysis } from './regions.js';
+import { DEFAULT_REGION_OPTIONS, withRegions, type PixelRegion, type RegionAnalysis } from './regions.js';
 
 export interface FaintRecolourOptions {
   /** the shared delta's largest channel change, in levels of 255 (default 8, about 3%). */
@@ -121,12 +121,5 @@ export function withFaintRecolours(
       changed = true;
     } else (r.noiseOnly ? noise : meaningful).push(r);
   }
-  if (!changed) return analysis;
-  const byPosition = (a: PixelRegion, b: PixelRegion) =>
-    a.box[1] - b.box[1] || a.box[0] - b.box[0] || a.box[3] - b.box[3] || a.box[2] - b.box[2];
-  meaningful.sort(byPosition);
-  const area = analysis.width * analysis.height;
-  const covered = meaningful.reduce((s, r) => s + (r.box[2] - r.box[0]) * (r.box[3] - r.box[1]), 0);
-  const coverage = area ? Math.min(1, covered / area) : 0;
-  return { ...analysis, regions: [...meaningful, ...noise], coverage, wholeScreen: coverage > wholeScreenCoverage };
+  return changed ? withRegions(analysis, meaningful, noise, wholeScreenCoverage) : analysis;
 }

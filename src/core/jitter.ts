@@ -11,7 +11,7 @@
 
 import type { Box } from './report.js';
 import type { RgbaImage } from './image.js';
-import { DEFAULT_REGION_OPTIONS, type PixelRegion, type RegionAnalysis } from './regions.js';
+import { DEFAULT_REGION_OPTIONS, withRegions, type PixelRegion, type RegionAnalysis } from './regions.js';
 import { isRerendered, type RerenderOptions } from './rerender.js';
 
 export interface JitterOptions {
@@ -129,12 +129,5 @@ export function withRenderingNoise(
       changed = true;
     } else meaningful.push(r);
   }
-  if (!changed) return analysis;
-  const byPosition = (a: PixelRegion, b: PixelRegion) =>
-    a.box[1] - b.box[1] || a.box[0] - b.box[0] || a.box[3] - b.box[3] || a.box[2] - b.box[2];
-  noise.sort(byPosition);
-  const area = analysis.width * analysis.height;
-  const covered = meaningful.reduce((s, r) => s + (r.box[2] - r.box[0]) * (r.box[3] - r.box[1]), 0);
-  const coverage = area ? Math.min(1, covered / area) : 0;
-  return { ...analysis, regions: [...meaningful, ...noise], coverage, wholeScreen: coverage > wholeScreenCoverage };
+  return changed ? withRegions(analysis, meaningful, noise, wholeScreenCoverage) : analysis;
 }

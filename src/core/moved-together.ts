@@ -13,7 +13,7 @@
 import type { Box } from './report.js';
 import type { RgbaImage } from './image.js';
 import { differingAfterShift } from './jitter.js';
-import { DEFAULT_REGION_OPTIONS, type RegionAnalysis } from './regions.js';
+import { DEFAULT_REGION_OPTIONS, withRegions, type RegionAnalysis } from './regions.js';
 
 export interface MovedTogetherOptions {
   /** largest shift searched, in pixels per axis (default 64). */
@@ -181,11 +181,10 @@ export function withMovedTogether(
     }
   }
   if (!merged) return analysis;
-  const meaningful = groups.map((g) => g.region);
-  meaningful.sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0] || a.box[3] - b.box[3] || a.box[2] - b.box[2]);
-  const noise = analysis.regions.filter((r) => r.noiseOnly);
-  const area = analysis.width * analysis.height;
-  const covered = meaningful.reduce((s, r) => s + (r.box[2] - r.box[0]) * (r.box[3] - r.box[1]), 0);
-  const coverage = area ? Math.min(1, covered / area) : 0;
-  return { ...analysis, regions: [...meaningful, ...noise], coverage, wholeScreen: coverage > wholeScreenCoverage };
+  return withRegions(
+    analysis,
+    groups.map((g) => g.region),
+    analysis.regions.filter((r) => r.noiseOnly),
+    wholeScreenCoverage,
+  );
 }

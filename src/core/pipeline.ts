@@ -18,10 +18,8 @@ import {
 import { DEFAULT_DIFF_THRESHOLD, diffImages } from './diff.js';
 import { decodeElsewhere, decodeInParallel } from './parallel-decode.js';
 import { applyMasks, belowThreshold, checkThresholds, type BelowThreshold } from './masks.js';
-import { findRegions, type PixelRegion } from './regions.js';
-import { withRenderingNoise } from './jitter.js';
-import { withMovedTogether } from './moved-together.js';
-import { withFaintRecolours } from './faint-recolour.js';
+import type { PixelRegion } from './regions.js';
+import { changeRegions } from './change-regions.js';
 import { cropBoxFor, extractCrop, wholeScreenCrop, wholeScreenBox, cropsToTensor, CROP_SIZE } from './crop.js';
 import type { Box, ChangeKind, ChangeRegion, ChangeReport, ProcedureFrames, StageTimings } from './report.js';
 import { ort, type SessionManager } from './session.js';
@@ -638,12 +636,12 @@ async function reviewPair(
   // a rigid shift of a block by one pixel is a move a reviewer wants to hear about when the text
   // reader can say what moved; without the reader it stays noise, as the models were trained
   const reading = options.read !== false;
-  let found = withRenderingNoise(findRegions(diff), a.image, b.image, reading ? { jitter: { maxShift: 0 } } : {});
   // a visible recolour the default diff threshold hid is a change (src/core/faint-recolour.ts); a
   // looser threshold than the default says colour shifts under it do not count, and is obeyed
-  if ((options.diffThreshold ?? DEFAULT_DIFF_THRESHOLD) <= DEFAULT_DIFF_THRESHOLD) found = withFaintRecolours(found, a.image, b.image);
-  // the edges and the text of one element that moved are one region (src/core/moved-together.ts)
-  found = withMovedTogether(found, a.image, b.image);
+  const found = changeRegions(diff, a.image, b.image, {
+    noise: reading ? { jitter: { maxShift: 0 } } : {},
+    faintRecolours: (options.diffThreshold ?? DEFAULT_DIFF_THRESHOLD) <= DEFAULT_DIFF_THRESHOLD,
+  });
   // under the thresholds no region is a change: nothing is read, captioned or boxed
   const analysis = under ? { ...found, regions: [], coverage: 0, wholeScreen: false } : found;
   timings.regionsMs = performance.now() - t;

@@ -376,3 +376,27 @@ export function findRegions(diff: DiffResult, options: RegionOptions = {}): Regi
     sizeChange,
   };
 }
+
+/**
+ * The analysis with its regions replaced, as the passes after findRegions need it (rendering noise,
+ * faint recolours, regions that moved together): meaningful regions first, then noise-only ones, each
+ * by position, and the coverage and whole-screen rule recomputed from the meaningful ones.
+ */
+export function withRegions(
+  analysis: RegionAnalysis,
+  meaningful: PixelRegion[],
+  noise: PixelRegion[],
+  wholeScreenCoverage = DEFAULT_REGION_OPTIONS.wholeScreenCoverage,
+): RegionAnalysis {
+  const byBox = (a: PixelRegion, b: PixelRegion) =>
+    a.box[1] - b.box[1] || a.box[0] - b.box[0] || a.box[3] - b.box[3] || a.box[2] - b.box[2];
+  const area = analysis.width * analysis.height;
+  const covered = meaningful.reduce((s, r) => s + (r.box[2] - r.box[0]) * (r.box[3] - r.box[1]), 0);
+  const coverage = area ? Math.min(1, covered / area) : 0;
+  return {
+    ...analysis,
+    regions: [...[...meaningful].sort(byBox), ...[...noise].sort(byBox)],
+    coverage,
+    wholeScreen: coverage > wholeScreenCoverage,
+  };
+}

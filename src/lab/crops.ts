@@ -14,10 +14,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import type { Box } from '../core/report.js';
 import { readPngFile, type RgbaImage } from '../core/image.js';
 import { diffImages } from '../core/diff.js';
-import { findRegions } from '../core/regions.js';
-import { withRenderingNoise } from '../core/jitter.js';
-import { withMovedTogether } from '../core/moved-together.js';
-import { withFaintRecolours } from '../core/faint-recolour.js';
+import { changeRegions } from '../core/change-regions.js';
 import { CROP_SIZE, cropBoxFor, extractCrop, wholeScreenBox, wholeScreenCrop } from '../core/crop.js';
 import { reflowCaptions } from '../data/captions.js';
 import { parseOptions } from '../cli/args.js';
@@ -175,12 +172,7 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
   const before = readPngFile(resolvePath(manifestDir, pair.before));
   const after = readPngFile(resolvePath(manifestDir, pair.after));
   const diff = diffImages(before, after);
-  // as the runtime does (src/core/pipeline.ts)
-  const analysis = withMovedTogether(
-    withFaintRecolours(withRenderingNoise(findRegions(diff), before, after), before, after),
-    before,
-    after,
-  );
+  const analysis = changeRegions(diff, before, after); // as the runtime finds them (src/core/change-regions.ts)
   const width = diff.width;
   const height = diff.height;
   const changes = pair.changes ?? [];
