@@ -179,15 +179,26 @@ export function summaryCaptions(
 const PLAIN_MOVE =
   /^('[^']*')(?: and ('[^']*')| and (\d+) more lines)? moved (\d+ px (?:left|right|up|down)(?: and \d+ px (?:left|right|up|down))?)$/;
 
+/** The reader's caption of two quoted elements that traded places. */
+const SWAP = /^('[^']*') and ('[^']*') swapped places$/;
+
 /**
  * The regions' captions for the summary, where lines the reader saw move by the same shift in several
- * regions are said once ("'Hello World' and 'Text input' moved 8 px down", not two clauses); the
- * regions keep their own captions.
+ * regions are said once ("'Hello World' and 'Text input' moved 8 px down", not two clauses), and so is
+ * a swap both of whose places are regions; the regions keep their own captions.
  */
 function mergedMoves(regions: { kind: string; caption: string; captionSource?: string }[]): string[] {
   const groups = new Map<string, { first: string; second?: string; lines: number }>();
   const out: (string | { shift: string })[] = [];
+  const swaps = new Set<string>();
   for (const r of regions) {
+    // the two places of one swap are two regions that each say it: the summary says it once
+    const swap = SWAP.exec(r.caption);
+    if (swap) {
+      const key = [swap[1], swap[2]].sort().join('\n');
+      if (swaps.has(key)) continue;
+      swaps.add(key);
+    }
     const m = r.captionSource === 'reader' ? PLAIN_MOVE.exec(r.caption) : null;
     if (!m) {
       out.push(r.caption);

@@ -32,6 +32,9 @@ export interface ManifestChange {
   bbox_after?: Box | null;
   from?: unknown;
   to?: unknown;
+  /** the part of bbox_before / bbox_after whose pixels differ between the two screenshots (withInk) */
+  ink_before?: Box | null;
+  ink_after?: Box | null;
 }
 
 export interface ManifestPair {
@@ -110,12 +113,65 @@ export function isBox(value: unknown): value is Box {
  */
 export const MATCH_OVERLAP = 0.25;
 export function regionMatchesChange(region: Box, change: ManifestChange): boolean {
-  for (const candidate of [change.bbox_before, change.bbox_after]) {
+  for (const candidate of [change.bbox_before, change.bbox_after, change.ink_before, change.ink_after]) {
     if (!isBox(candidate)) continue;
     const overlap = intersection(region, candidate);
     if (overlap > 0 && overlap >= MATCH_OVERLAP * Math.min(boxArea(region), boxArea(candidate))) return true;
   }
   return false;
+}
+
+/** A pixel differs for the ink boxes when a channel moved by more than this (rendering noise stays below). */
+export const INK_CHANNEL_DELTA = 24;
+
+/** The bounding box of the pixels inside `box` that differ between the two screenshots, or null when none do. */
+export function inkBox(before: RgbaImage, after: RgbaImage, box: Box): Box | null {
+  const x0 = Math.max(0, Math.floor(box[0])),
+    y0 = Math.max(0, Math.floor(box[1]));
+  const x1 = Math.min(before.width, after.width, Math.ceil(box[2])),
+    y1 = Math.min(before.height, after.height, Math.ceil(box[3]));
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -1,
+    maxY = -1;
+  for (let y = y0; y < y1; y++) {
+    let i = (y * before.width + x0) * 4;
+    for (let x = x0; x < x1; x++, i += 4) {
+      const a = before.data,
+        b = after.data;
+      if (
+        Math.abs(a[i] - b[i]) > INK_CHANNEL_DELTA ||
+        Math.abs(a[i + 1] - b[i + 1]) > INK_CHANNEL_DELTA ||
+        Math.abs(a[i + 2] - b[i + 2]) > INK_CHANNEL_DELTA
+      ) {
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+      }
+    }
+  }
+  return maxX < 0 ? null : [minX, minY, maxX + 1, maxY + 1];
+}
+
+/**
+ * The pair's changes with the boxes of their visible pixels (ink_before, ink_after). An element's
+ * box holds its padding: a nav link is 64 px tall around a 16 px line of text, and the region of
+ * its removal (the text, and the links after it that moved into its place) overlapped that box too
+ * little to match, so it was labelled as content pushed aside. Matching the ink as well fixes that.
+ * No-change and theme records keep their boxes only (their "ink" is noise or the whole screen).
+ */
+export function withInk(changes: ManifestChange[], before: RgbaImage, after: RgbaImage): ManifestChange[] {
+  if (before.width !== after.width || before.height !== after.height) return changes;
+  return changes.map((c) =>
+    c.kind === 'none' || c.kind === 'theme'
+      ? c
+      : {
+          ...c,
+          ink_before: isBox(c.bbox_before) ? inkBox(before, after, c.bbox_before) : null,
+          ink_after: isBox(c.bbox_after) ? inkBox(before, after, c.bbox_after) : null,
+        },
+  );
 }
 
 /**
@@ -175,7 +231,7 @@ export function samplesForPair(pair: ManifestPair, pairIndex: number, manifestDi
   const analysis = changeRegions(diff, before, after); // as the runtime finds them (src/core/change-regions.ts)
   const width = diff.width;
   const height = diff.height;
-  const changes = pair.changes ?? [];
+  const changes = withInk(pair.changes ?? [], before, after);
   const frameFiles = pair.frames ?? [];
   const hasFrames = frameFiles.length === FRAME_COUNT;
   if (frameFiles.length !== 0 && !hasFrames) {

@@ -12,7 +12,8 @@ import { SessionManager, ModelLoadError, type ProviderChoice } from '../core/ses
 import { captionWords, ciderCeiling, ciderD, scoreCaptions, type CaptionSample } from '../core/metrics.js';
 import type { PairSample } from './compare.js';
 import { describe as describePair, DEFAULT_BEAM_WIDTH, NO_CHANGE_CAPTION, NONE_MIN_PROBABILITY } from '../core/pipeline.js';
-import { boxArea, globalKindOf, isBox, reflowShiftOf, regionMatchesChange } from './crops.js';
+import { boxArea, globalKindOf, isBox, reflowShiftOf, regionMatchesChange, withInk } from './crops.js';
+import { readPngFile } from '../core/image.js';
 import type { Box, ChangeRegion, ChangeReport } from '../core/report.js';
 import { similarity } from '../core/read/correspond.js';
 import { integerValue, parseOptions } from '../cli/args.js';
@@ -26,6 +27,8 @@ interface ManifestChange {
   to?: string | null;
   bbox_before: Box | null;
   bbox_after: Box | null;
+  ink_before?: Box | null;
+  ink_after?: Box | null;
 }
 interface ManifestPair {
   id: string;
@@ -303,7 +306,9 @@ async function run(options: EvalOptions): Promise<Record<string, unknown>> {
         noneTotal++;
         if (report.summary === NO_CHANGE_CAPTION) noneHit++;
       }
-      const pairKinds = kindSamples(pair, report);
+      // labelled as the training crops are: the changes' boxes and the boxes of their visible pixels
+      const inked = withInk(pair.changes, readPngFile(path.join(dataDir, pair.before)), readPngFile(path.join(dataDir, pair.after)));
+      const pairKinds = kindSamples({ ...pair, changes: inked as ManifestChange[] }, report);
       tallyKinds(kinds, pairKinds);
       pairSamples.push({ pair: pair.id, summary: report.summary, cider: 0, kinds: pairKinds });
     }

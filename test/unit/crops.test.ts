@@ -8,7 +8,7 @@ import { decodePng } from '../../src/core/image.js';
 import { cropBoxFor, extractCrop, CROP_SIZE } from '../../src/core/crop.js';
 import { cloneImage, fillRect, sampleScreen, tempDir, writePng, type Rgba } from './image-fixtures.js';
 import type { Box } from '../../src/core/report.js';
-import { reflowShiftOf } from '../../src/lab/crops.js';
+import { inkBox, reflowShiftOf, regionMatchesChange, withInk } from '../../src/lab/crops.js';
 import { reflowCaptions } from '../../src/data/captions.js';
 
 const CROPS_CLI = fileURLToPath(new URL('../../src/lab/crops.js', import.meta.url));
@@ -275,4 +275,22 @@ test('crops: a region explained only by reflow is labelled "reflow" with its shi
     reflowCaptions(-60, 5).every((c) => /far left/.test(c)),
     reflowCaptions(-60, 5).join(' | '),
   );
+});
+
+test('crops: a region matches a change by its box or by the box of its visible pixels (ink)', () => {
+  // a nav link 64 px tall around its 16 px label was removed; the region is the label's line and the
+  // links that moved into its place
+  const before = sampleScreen(400, 100);
+  const after = cloneImage(before);
+  fillRect(after, [120, 36, 160, 52], [255, 0, 255, 255]);
+  const link = { kind: 'remove', bbox_before: [110, 10, 167, 74] as Box, bbox_after: null };
+  assert.deepEqual(inkBox(before, after, link.bbox_before), [120, 36, 160, 52]);
+  assert.equal(inkBox(before, before, link.bbox_before), null, 'nothing differs: no ink');
+  const region: Box = [120, 36, 400, 52];
+  assert.equal(regionMatchesChange(region, link), false, 'its box alone overlaps the region too little');
+  const [inked] = withInk([link], before, after);
+  assert.equal(regionMatchesChange(region, inked), true);
+  // no-change and theme records keep their boxes only
+  const none = { kind: 'none', bbox_before: [110, 10, 167, 74] as Box, bbox_after: [110, 10, 167, 74] as Box };
+  assert.deepEqual(withInk([none], before, after), [none]);
 });

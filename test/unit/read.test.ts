@@ -17,6 +17,7 @@ import {
   readerWrites,
   readerWritesAll,
   elementMotions,
+  withSymmetricPadding,
 } from '../../src/core/read/pair.js';
 import { colourName } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
@@ -197,6 +198,101 @@ test('verdictOf: content moved as far right as down is new padding around it, ot
   const unread = { kind: 'spacing' as const, caption: 'more space around the content here', basis: 'pixels' as const };
   assert.equal(readerDecides(unread, 'color'), false);
   assert.equal(readerDecides(unread, 'move'), true);
+});
+
+test('verdictOf: lines a push ran over went out of view or under what moved onto them; removed before the push, they were removed', () => {
+  const rows = (texts: string[], y0: number, step = 24) => texts.map((t, i) => line(t, [40, y0 + i * step, 120, y0 + i * step + 16]));
+  const size = { width: 640, height: 480 };
+  // a card above grew 33 px: the form moved down, and the buttons at the bottom left the screenshot
+  const before = rows(['Project name', 'Remember me', 'Continue'], 400);
+  const after = rows(['Project name', 'Remember me'], 433);
+  const out = verdictOf({ changes: matchLines(before, after), size });
+  assert.equal(out?.kind, 'move');
+  assert.equal(out?.caption, "'Project name' and 'Remember me' moved 33 px down; 'Continue' went out of view");
+  // a menu grew over the table under it: its items moved down onto the first row's name
+  const menu = rows(['Cut', 'Redo', 'Select all'], 100);
+  const covered = verdictOf({
+    changes: matchLines([...menu, line('Alice Larsen', [40, 172, 120, 188])], rows(['Cut', 'Redo', 'Select all'], 124)),
+    size,
+  });
+  assert.equal(covered?.kind, 'move');
+  assert.ok(covered?.caption.endsWith("; 'Alice Larsen' is now covered"), covered?.caption);
+  // with something added, the push is its detail
+  const added = verdictOf({ changes: matchLines(before, [line('Notes', [40, 400, 120, 416]), ...after]), size });
+  assert.equal(added?.kind, 'add');
+  assert.equal(added?.caption, "'Notes' was added; 2 lines moved 33 px down and 'Continue' went out of view");
+  // a line removed above the lines that moved up into its place was removed
+  const removed = verdictOf({ changes: matchLines(rows(['Alpha', 'Beta', 'Gamma'], 100), rows(['Beta', 'Gamma'], 100)), size });
+  assert.equal(removed?.kind, 'remove');
+  // nothing moved onto it and it stays in view: still a removal
+  const apart = verdictOf({
+    changes: matchLines([...rows(['Cut', 'Redo'], 100), line('Total', [300, 300, 360, 316])], rows(['Cut', 'Redo'], 110)),
+    size,
+  });
+  assert.equal(apart?.kind, 'remove');
+  // along a row the links before a removed one move right onto its place (a right-aligned nav): removed
+  const nav = (texts: string[], x0: number) => texts.map((t, i) => line(t, [x0 + i * 60, 20, x0 + i * 60 + 50, 36]));
+  const closed = verdictOf({ changes: matchLines(nav(['Docs', 'Blog', 'Home'], 400), nav(['Docs', 'Blog'], 460)), size });
+  assert.equal(closed?.kind, 'remove');
+});
+
+test('withSymmetricPadding: content moving toward (or away from) each other by as much is new padding, not a swap or a push', () => {
+  const move = (words: string, dx: number, dy: number) => ({
+    kind: 'move' as const,
+    caption: `${words} moved ${shiftWords(dx, dy)}`,
+    basis: 'words' as const,
+    shift: { dx, dy },
+  });
+  const title = move("'Rename file'", 17, 0),
+    buttons = move("'Update' and 'Reset'", -17, 0);
+  const boxes: Box[] = [
+    [161, 211, 541, 297],
+    [400, 333, 640, 395],
+  ];
+  const grown = withSymmetricPadding([title, buttons], boxes);
+  assert.deepEqual(
+    grown.map((v) => v?.kind),
+    ['spacing', 'spacing'],
+  );
+  assert.equal(grown[0]?.caption, "more space around 'Rename file'; 'Rename file' moved 17 px right");
+  assert.equal(grown[1]?.detail, "'Update' and 'Reset' moved 17 px left");
+  // apart: less space; the same along the other axis
+  const shrunk = withSymmetricPadding([move("'A'", -8, 3), move("'B'", 8, 3)], boxes);
+  assert.ok(shrunk[0]?.caption.startsWith("less space around 'A'"), shrunk[0]?.caption);
+  const vertical = withSymmetricPadding(
+    [move("'Top'", 0, 9), move("'Bottom'", 0, -9)],
+    [
+      [10, 10, 100, 30],
+      [10, 200, 100, 220],
+    ],
+  );
+  assert.deepEqual(
+    vertical.map((v) => v?.kind),
+    ['spacing', 'spacing'],
+  );
+  const unchanged = (vs: ReturnType<typeof move>[], bs: Box[], why: string) => assert.deepEqual(withSymmetricPadding(vs, bs), vs, why);
+  unchanged([title, move("'Update'", -17, 4)], boxes, 'the other axis differs');
+  unchanged([title, move("'Update'", -12, 0)], boxes, 'not as far');
+  unchanged([move("'A'", 2, 0), move("'B'", -2, 0)], boxes, 'too small to tell from a nudge');
+  // the regions' order does not matter: the right one moving right and the left one left is less padding
+  const apart = withSymmetricPadding([move("'B'", 17, 0), move("'A'", -17, 0)], boxes.slice().reverse());
+  assert.deepEqual(
+    apart.map((v) => v?.caption.split(';')[0]),
+    ["less space around 'B'", "less space around 'A'"],
+  );
+  unchanged(
+    [move("'Share'", 40, 0), move("'Find'", -40, 0)],
+    [
+      [100, 10, 140, 30],
+      [140, 10, 180, 30],
+    ],
+    'each landed where the other was: a swap',
+  );
+  unchanged(
+    [title, buttons, { kind: 'add' as const, caption: "'Copy' was added", basis: 'words' as const }] as ReturnType<typeof move>[],
+    [...boxes, [380, 300, 420, 320]],
+    'something that changed between them pushed them apart',
+  );
 });
 
 test('captions of re-wordings: whole labels, or the changed words inside a sentence', () => {
@@ -702,6 +798,8 @@ test("readerDecides: a line still drawn where it was said to go, or read cut, is
   assert.equal(readerDecides({ ...cut, textBefore: 'Download', textAfter: 'ownloa' }, 'text'), true, 'the models see new words too');
   assert.equal(readerDecides({ ...cut, textBefore: 'Open Files', textAfter: 'File Browser' }, 'move'), true, 'other words');
   assert.equal(misreadOnly({ textBefore: 'page 6', textAfter: 'page 7' }), false, 'a short change is a change');
+  assert.equal(misreadOnly({ textBefore: 'Save', textAfter: 'a\ne' }), true, 'some of its letters, in order: cut by a narrower button');
+  assert.equal(misreadOnly({ textBefore: 'Save', textAfter: 'Sent' }), false);
 });
 
 test('elementOf: capital initials on a filled disc are an avatar; the same in a filled square are not named', () => {

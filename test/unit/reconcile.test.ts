@@ -95,6 +95,16 @@ test('the summary names the causes: reflow regions only when nothing else change
       "'Docs' moved 4 px up, pushed by the change above",
     ],
   );
+  // one swap, said by the regions of both its places, is one clause; another swap is another
+  const swap = (caption: string) => ({ kind: 'reorder', caption, noiseOnly: false, captionSource: 'reader' });
+  assert.deepEqual(
+    summaryCaptions([
+      swap("'Share' and 'Find' swapped places"),
+      swap("'Find' and 'Share' swapped places"),
+      swap("'Find' and 'Copy' swapped places"),
+    ]),
+    ["'Share' and 'Find' swapped places", "'Find' and 'Copy' swapped places"],
+  );
 });
 
 test("a reflow kind with an element caption, or a change kind with a reflow caption, gets the kind's wording", () => {

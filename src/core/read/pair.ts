@@ -76,7 +76,79 @@ export async function readPair(
     checkpoint();
   }
   const across = acrossRegions(readings, before, after);
-  return { regions: across.map(verdictOf), elements: across.map((r) => elementMotions(r, before, after)) };
+  return { regions: withSymmetricPadding(across.map(verdictOf), boxes), elements: across.map((r) => elementMotions(r, before, after)) };
+}
+
+/** Shortest move (px) of two regions' content toward or away from each other that is read as padding. */
+const SYMMETRIC_SHIFT = 4;
+/** Longest such move (px): padding changes by a few steps of a spacing scale; farther is something else. */
+const MAX_SYMMETRIC_SHIFT = 48;
+
+/**
+ * Content on two sides of a container moving toward each other (or apart) by the same distance,
+ * the other axis alike, is the container's padding: its left-aligned title moves right and its
+ * right-aligned buttons left by as much ("more space around 'Rename file'"). Each move becomes a
+ * spacing verdict, the move its detail. Not when the two traded places (each lands where the other
+ * was: a swap reads the same way), nor when anything else that changed lies between them along that
+ * axis (an element grown, added or re-worded between them pushes both aside in a centred row).
+ */
+export function withSymmetricPadding(verdicts: (ReadVerdict | undefined)[], boxes: Box[]): (ReadVerdict | undefined)[] {
+  const out = verdicts.slice();
+  const moveOf = (i: number) => {
+    const v = verdicts[i];
+    return v && v.kind === 'move' && v.shift && !v.pushed ? v.shift : undefined;
+  };
+  const along = (axis: 0 | 1, s: { dx: number; dy: number }) => (axis === 0 ? s.dx : s.dy);
+  for (let i = 0; i < verdicts.length; i++) {
+    for (let j = 0; j < verdicts.length; j++) {
+      const a = moveOf(i),
+        b = moveOf(j);
+      if (i === j || !a || !b) continue;
+      for (const axis of [0, 1] as const) {
+        const [da, db] = [along(axis, a), along(axis, b)];
+        const [oa, ob] = [along(axis === 0 ? 1 : 0, a), along(axis === 0 ? 1 : 0, b)];
+        // i is the one before j along the axis (its centre first), and they move by opposite amounts
+        const centre = (k: number) => (boxes[k][axis] + boxes[k][axis + 2]) / 2;
+        if (centre(i) >= centre(j) || Math.abs(da + db) > 1 || Math.abs(oa - ob) > 1) continue;
+        if (Math.abs(da) < SYMMETRIC_SHIFT || Math.abs(da) > MAX_SYMMETRIC_SHIFT) continue;
+        // traded places: i moved onto j's old place (or j onto i's)
+        const lands = (k: number, s: { dx: number; dy: number }, other: number) =>
+          overlapShare(translate(boxes[k], s.dx, s.dy), boxes[other]) >= 0.5;
+        if (lands(i, a, j) || lands(j, b, i)) continue;
+        // anything else that changed between them, in the band they span, may have pushed them apart
+        const band: [number, number] = [Math.min(boxes[i][1 - axis], boxes[j][1 - axis]), Math.max(boxes[i][3 - axis], boxes[j][3 - axis])];
+        const between = boxes.some((box, k) => {
+          if (k === i || k === j) return false;
+          const c = (box[axis] + box[axis + 2]) / 2;
+          const inBand = box[1 - axis] < band[1] && band[0] < box[3 - axis];
+          const same = moveOf(k) && [a, b].some((s) => s.dx === moveOf(k)!.dx && s.dy === moveOf(k)!.dy);
+          return inBand && c > centre(i) && c < centre(j) && !same;
+        });
+        if (between) continue;
+        const more = da > 0; // moving toward each other: the padding grew
+        for (const k of [i, j]) {
+          const v = verdicts[k]!;
+          const words = v.caption.replace(/ moved [^;]*$/, '');
+          out[k] = {
+            ...v,
+            kind: 'spacing',
+            caption: `${more ? 'more' : 'less'} space around ${words}; ${v.caption}`,
+            detail: v.caption,
+          };
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The share of the smaller of two boxes that their intersection covers. */
+function overlapShare(a: Box, b: Box): number {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  if (w <= 0 || h <= 0) return 0;
+  const area = (x: Box) => (x[2] - x[0]) * (x[3] - x[1]);
+  return (w * h) / Math.min(area(a), area(b));
 }
 
 /**
@@ -383,15 +455,23 @@ const RECOLOURS = new Set(['color', 'opacity']);
 const MOVES = new Set(['move', 'reorder']);
 
 /** Whether a re-wording is more likely a reading error: one side's letters are part of the other's
- * (a line cut by the edge of what was read, or by what slid over it), or, with the same digits, the
+ * (a line cut by the edge of what was read, by what slid over it, or by its own box), or, with the same digits, the
  * letters differ by two or fewer in eight or more (a letter misread or split off). */
 export function misreadOnly(verdict: Pick<ReadVerdict, 'textBefore' | 'textAfter'>): boolean {
   const [a, b] = [lettersOf(verdict.textBefore ?? ''), lettersOf(verdict.textAfter ?? '')];
   if (!a || !b || a === b) return false;
-  if (a.includes(b) || b.includes(a)) return true;
+  // (in order, not only side by side: a label cut by its narrower box, or wrapped mid-word, reads
+  // as some of its letters - 'Save' as 'a' and 'e')
+  if (isSubsequence(b, a) || isSubsequence(a, b)) return true;
   const digits = (t: string) => t.replace(/\D/g, '');
   const words = (t: string) => t.replace(/\d/g, '');
   return digits(a) === digits(b) && Math.min(words(a).length, words(b).length) >= 8 && editDistance(words(a), words(b)) <= 2;
+}
+/** Whether the letters of `part` all occur in `whole`, in order. */
+function isSubsequence(part: string, whole: string): boolean {
+  let i = 0;
+  for (const ch of whole) if (i < part.length && ch === part[i]) i++;
+  return i === part.length;
 }
 /** kinds whose change moves content without the content itself changing */
 const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);

@@ -41,6 +41,8 @@ export interface RegionReading {
   recoloured?: { text: string; before: string; after: string }[];
   /** the recolour of the changed pixels, and the region's background colour (name and RGB). */
   colour?: ColourChange & { background: string; backgroundRgb: [number, number, number] };
+  /** the after screenshot's size: where content pushed along leaves the view */
+  size?: { width: number; height: number };
 }
 
 export interface ReadVerdict {
@@ -379,6 +381,7 @@ export async function readRegion(
   }
   return {
     changes,
+    size: { width: after.width, height: after.height },
     ...(Object.keys(inPlace).length ? { inPlace } : {}),
     ...(blocks.length ? { blocks } : {}),
     ...(shift ? { shift } : {}),
@@ -524,6 +527,33 @@ export function rewordingCaption(before: string, after: string, role?: TextLine[
 }
 
 /**
+ * The removed lines that content pushed down ran over: each lies below lines that moved, and either the push
+ * would carry it past the edge of the screenshot (gone: out of view) or a moved line now sits on its
+ * place (covered: a menu that grew over a table). A line removed above the moved ones, or with the
+ * content moving up or sideways, is a removal.
+ */
+export function overrunLines(
+  removed: Extract<LineChange, { kind: 'removed' }>[],
+  moved: Extract<LineChange, { kind: 'moved' }>[],
+  push: { dx: number; dy: number },
+  size: { width: number; height: number } | undefined,
+): { gone: Extract<LineChange, { kind: 'removed' }>[]; covered: Extract<LineChange, { kind: 'removed' }>[] } {
+  const gone: Extract<LineChange, { kind: 'removed' }>[] = [],
+    covered: Extract<LineChange, { kind: 'removed' }>[] = [];
+  // (down only: along a row, a right-aligned or centred group closes the gap of a removed item by
+  // moving the items before it right, onto its place)
+  if (!(push.dy > 0 && Math.abs(push.dx) <= 2) || !moved.length) return { gone, covered };
+  for (const r of removed) {
+    const b = r.before.box;
+    if (!moved.some((m) => m.before.box[1] < b[1])) continue;
+    const pushedTo = translate(b, push.dx, push.dy);
+    if (size && pushedTo[3] > size.height) gone.push(r);
+    else if (moved.some((m) => intersects(m.after.box, b))) covered.push(r);
+  }
+  return { gone, covered };
+}
+
+/**
  * Content moved diagonally by the same distance on both axes (right and down, or left and up): the
  * padding of what holds it grew or shrank on every side ("more space around 'Tickets'"); the move
  * is the detail. Undefined for any other shift.
@@ -571,8 +601,20 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const same = changes.filter((c): c is Extract<LineChange, { kind: 'same' }> => c.kind === 'same');
   const pushedShift = commonShift(moved);
   const pushed = pushedShift && moved.length ? { lines: moved.length, ...pushedShift } : undefined;
+  // lines below content pushed down went out of view or under what moved onto them: consequences
+  // of the push, not removals
+  const overrun = pushed ? overrunLines(removed, moved, pushed, reading.size) : { gone: [], covered: [] };
+  if (overrun.gone.length || overrun.covered.length)
+    removed = removed.filter((x) => !overrun.gone.includes(x) && !overrun.covered.includes(x));
+  const overrunWords = [
+    ...(overrun.gone.length ? [`${quoteList(overrun.gone.map((x) => x.before.text)).words} went out of view`] : []),
+    ...(overrun.covered.length
+      ? [`${quoteList(overrun.covered.map((x) => x.before.text)).words} ${overrun.covered.length > 1 ? 'are' : 'is'} now covered`]
+      : []),
+  ].join(' and ');
   const pushClause = pushed
-    ? `${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}`
+    ? `${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}` +
+      (overrunWords ? ` and ${overrunWords}` : '')
     : undefined;
 
   // lines that traded places read as re-wordings whose old and new words are the same set: a reorder
@@ -700,6 +742,22 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       ...(pushed ? { pushed } : {}),
       ...(stillDrawn(removed.map((x) => x.before.text)) ? { stillDrawn: true } : {}),
       basis: 'words',
+    };
+  }
+  // only lines the push ran over vanished: the region's content moved (the pixels they leave
+  // behind are not explained by the shift, so this is said before the shift is checked)
+  if (overrunWords && pushed && !added.length && !reworded.length) {
+    return {
+      kind: 'move',
+      ...withDetail(
+        `${named(
+          moved.map((m) => m.after),
+          quoteList(moved.map((m) => m.after.text)).words,
+        )} moved ${shiftWords(pushed.dx, pushed.dy)}`,
+        overrunWords,
+      ),
+      basis: 'words',
+      shift: { dx: pushed.dx, dy: pushed.dy },
     };
   }
   // nothing re-worded, added or removed: an icon came, went or was swapped, the text changed colour,
