@@ -200,7 +200,7 @@ test('verdictOf: content moved as far right as down is new padding around it, ot
   assert.equal(readerDecides(unread, 'move'), true);
 });
 
-test('verdictOf: lines a push ran over went out of view or under what moved onto them; removed before the push, they were removed', () => {
+test('verdictOf: lines a push ran over went out of view (past the edge, or under what moved onto them); removed before the push, they were removed', () => {
   const rows = (texts: string[], y0: number, step = 24) => texts.map((t, i) => line(t, [40, y0 + i * step, 120, y0 + i * step + 16]));
   const size = { width: 640, height: 480 };
   // a card above grew 33 px: the form moved down, and the buttons at the bottom left the screenshot
@@ -216,7 +216,7 @@ test('verdictOf: lines a push ran over went out of view or under what moved onto
     size,
   });
   assert.equal(covered?.kind, 'move');
-  assert.ok(covered?.caption.endsWith("; 'Alice Larsen' is now covered"), covered?.caption);
+  assert.ok(covered?.caption.endsWith("; 'Alice Larsen' went out of view"), covered?.caption);
   // with something added, the push is its detail
   const added = verdictOf({ changes: matchLines(before, [line('Notes', [40, 400, 120, 416]), ...after]), size });
   assert.equal(added?.kind, 'add');
@@ -234,6 +234,66 @@ test('verdictOf: lines a push ran over went out of view or under what moved onto
   const nav = (texts: string[], x0: number) => texts.map((t, i) => line(t, [x0 + i * 60, 20, x0 + i * 60 + 50, 36]));
   const closed = verdictOf({ changes: matchLines(nav(['Docs', 'Blog', 'Home'], 400), nav(['Docs', 'Blog'], 460)), size });
   assert.equal(closed?.kind, 'remove');
+});
+
+test('applyReading: a move is pushed by a change above or before it, or below (after) it when it moved away from it', () => {
+  const at = (kind: ChangeRegion['kind'], box: Box, id: number): ChangeRegion => ({
+    ...region(kind, 'the model says', id),
+    boxBefore: box,
+    boxAfter: box,
+  });
+  const moved = (dx: number, dy: number) => ({
+    kind: 'move' as const,
+    caption: `'Rename file' moved ${shiftWords(dx, dy)}`,
+    basis: 'words' as const,
+    shift: { dx, dy },
+  });
+  const grown = { kind: 'resize' as const, caption: 'the button grew taller', basis: 'pixels' as const };
+  const run = (cause: Box, dx: number, dy: number) => {
+    const regions = [at('move', [40, 60, 220, 100], 1), at('resize', cause, 2)];
+    applyReading(regions, { regions: [moved(dx, dy), grown] });
+    return regions[0];
+  };
+  // a dialog grew at its bottom and, centred, moved its title up
+  const up = run([40, 200, 440, 300], 0, -18);
+  assert.equal(up.kind, 'reflow');
+  assert.equal(up.pushedBy, 2);
+  assert.equal(up.caption, "'Rename file' moved 18 px up, pushed by the change below");
+  assert.equal(run([40, 0, 440, 40], 0, 18).caption, "'Rename file' moved 18 px down, pushed by the change above");
+  assert.equal(run([300, 60, 400, 100], -12, 0).caption, "'Rename file' moved 12 px left, pushed by the change after it");
+  // moving toward a change below or after it is not its push
+  assert.equal(run([40, 200, 440, 300], 0, 18).kind, 'move');
+  assert.equal(run([300, 60, 400, 100], 12, 0).kind, 'move');
+});
+
+test('acrossRegions: a line that appeared where content that moved up was drawn came into view; one gone under content that moved down went out of view', () => {
+  // a menu lost an item: its last items moved up (one region) and the table row under it shows (another)
+  const menu = acrossRegions([
+    {
+      changes: matchLines(
+        [line('Delete', [52, 430, 112, 446]), line('Export', [52, 478, 112, 494])],
+        [line('Delete', [52, 381, 112, 397]), line('Export', [52, 429, 112, 445])],
+      ),
+    },
+    { changes: matchLines([], [line('Zoe Berg', [50, 477, 133, 493])]) },
+  ]);
+  assert.deepEqual(menu[1].uncovered, ['Zoe Berg']);
+  assert.equal(verdictOf(menu[1])?.kind, 'reflow');
+  assert.equal(verdictOf(menu[1])?.caption, "'Zoe Berg' came into view");
+  // the menu grew over it
+  const grew = acrossRegions([
+    { changes: matchLines([line('Select all', [40, 230, 120, 246])], [line('Select all', [40, 270, 120, 286])]) },
+    { changes: matchLines([line('Alice Larsen', [40, 268, 130, 284])], []) },
+  ]);
+  assert.deepEqual(grew[1].covered, ['Alice Larsen']);
+  assert.equal(verdictOf(grew[1])?.caption, "'Alice Larsen' went out of view");
+  // a line added below content that moved down, or where nothing moved from, was added
+  const added = acrossRegions([
+    { changes: matchLines([line('Delete', [52, 430, 112, 446])], [line('Delete', [52, 480, 112, 496])]) },
+    { changes: matchLines([], [line('Zoe Berg', [50, 430, 133, 446])]) },
+  ]);
+  assert.equal(added[1].uncovered, undefined);
+  assert.equal(verdictOf(added[1])?.kind, 'add');
 });
 
 test('withSymmetricPadding: content moving toward (or away from) each other by as much is new padding, not a swap or a push', () => {

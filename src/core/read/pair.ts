@@ -9,7 +9,7 @@ import type { LineReadings, TextLine, TextReader } from './ocr.js';
 import { lettersOf, readRegion, shiftWords, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
 import { coreKey, editDistance, lineShift, samePixels, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
-import { translate, unionOf } from './box.js';
+import { intersects, translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
 import { elementAround } from './element.js';
 import type { ElementMotion } from '../procap/compose.js';
@@ -362,6 +362,34 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       });
     }
   }
+  // a line read added where a line that moved up was drawn before (a menu that shrank uncovered the
+  // table under it), or read removed where a line that moved down now is (the menu grew over it),
+  // came into or went out of view; it was not added or removed
+  const moves = out.flatMap((r) => r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved'));
+  const vertical = (m: { dx: number; dy: number }) => Math.abs(m.dx) <= 2 && Math.abs(m.dy) > SMALL_SHIFT;
+  for (const r of out) {
+    const uncovered: string[] = [],
+      covered: string[] = [];
+    r.changes = r.changes.filter((c) => {
+      if (
+        c.kind === 'added' &&
+        moves.some((m) => vertical(m) && m.dy < 0 && m.after.box[1] < c.after.box[1] && intersects(m.before.box, c.after.box))
+      ) {
+        uncovered.push(c.after.text);
+        return false;
+      }
+      if (
+        c.kind === 'removed' &&
+        moves.some((m) => vertical(m) && m.dy > 0 && m.before.box[1] < c.before.box[1] && intersects(m.after.box, c.before.box))
+      ) {
+        covered.push(c.before.text);
+        return false;
+      }
+      return true;
+    });
+    if (uncovered.length) r.uncovered = uncovered;
+    if (covered.length) r.covered = covered;
+  }
   // the same for icons: one that left a region and arrived, the same shape, in another moved
   for (const to of out) {
     for (const added of [...(to.blocks ?? [])]) {
@@ -406,6 +434,9 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   if (verdict.kind === modelKind) return true;
   // the same words drawn differently, or one blob for another: the models, which see the whole
   // element, say whether it is a font, a resize, a spacing or a picture swapped
+  // ... except letters now drawn at another size where the models see the layout move: a move, a
+  // resize or new spacing carries text along without changing its size
+  if (verdict.kind === 'font' && verdict.glyphsResized && (LAYOUT_KINDS.has(modelKind) || MOVES.has(modelKind))) return true;
   if (verdict.kind === 'icon' || verdict.kind === 'font') return false;
   // words that vanished (or appeared) with nothing around them moving: removed from the layout, or
   // only hidden (shown) in place - the models, which saw the element fade, tell these apart
@@ -495,6 +526,8 @@ export function readerWrites(
  * where the models see a container re-spaced or resized and the reader measured the content it carried.
  */
 function wording(verdict: ReadVerdict, modelKind: string, modelCaption = ''): 'reader' | 'model' | 'both' {
+  // (a font change the models did not see is said in the reader's words, not theirs of a move)
+  if (verdict.kind === 'font' && modelKind !== 'font') return 'reader';
   if (verdict.kind === 'font' || verdict.kind === 'icon') return 'model';
   if ((verdict.kind === 'move' || verdict.kind === 'spacing') && (modelKind === 'spacing' || modelKind === 'resize')) return 'both';
   if (verdict.kind === modelKind && !readsWords(verdict)) {
@@ -608,17 +641,25 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
   const readMoves = reading.regions
     .map((v, i) => ({ v, r: regions[i] }))
     .filter(({ v, r }) => r && v?.kind === 'move' && r.captionSource === 'reader' && (r.kind === 'move' || r.kind === 'reflow'));
-  for (const { r } of readMoves) {
+  for (const { r, v } of readMoves) {
     const box = r.boxBefore;
-    const cause = causes.find((c) => {
+    const shift = v?.shift ?? { dx: 0, dy: 0 };
+    // (or below it, or after it on its row, where the content moved away from it: a centred dialog
+    // or row that grew around the change moves what is above it up and what is before it left)
+    const where = (c: ChangeRegion): string | undefined => {
       const cb = reading.whole && c.id === regions.length ? c.boxAfter : c.boxBefore;
-      const above = cb[1] <= box[1] && cb[0] < box[2] && box[0] < cb[2];
-      const leftOnRow = cb[0] <= box[0] && cb[1] < box[3] && box[1] < cb[3];
-      return c !== r && (above || leftOnRow);
-    });
+      const overColumns = cb[0] < box[2] && box[0] < cb[2],
+        onRow = cb[1] < box[3] && box[1] < cb[3];
+      if (cb[1] <= box[1] && overColumns) return 'above';
+      if (cb[0] <= box[0] && onRow) return 'before it';
+      if (cb[1] >= box[3] && overColumns && shift.dy < 0) return 'below';
+      if (cb[0] >= box[2] && onRow && shift.dx < 0 && shift.dy === 0) return 'after it';
+      return undefined;
+    };
+    const cause = causes.find((c) => c !== r && where(c));
     if (!cause) continue;
     r.kind = 'reflow';
     r.pushedBy = cause.id;
-    r.caption = `${r.caption}, pushed by the change ${cause.boxBefore[1] <= box[1] ? 'above' : 'before it'}`;
+    r.caption = `${r.caption}, pushed by the change ${where(cause)}`;
   }
 }

@@ -43,6 +43,10 @@ export interface RegionReading {
   colour?: ColourChange & { background: string; backgroundRgb: [number, number, number] };
   /** the after screenshot's size: where content pushed along leaves the view */
   size?: { width: number; height: number };
+  /** lines read added here where content that moved up (in any region) was drawn before, and lines
+   * read removed where content that moved down now is (acrossRegions): uncovered and covered */
+  uncovered?: string[];
+  covered?: string[];
 }
 
 export interface ReadVerdict {
@@ -65,7 +69,14 @@ export interface ReadVerdict {
   /** the caption's last clause, after "; ", where it says what the change carried along (the content
    * it pushed): the region's caption says it, the pair's summary names only the change. */
   detail?: string;
+  /** a font verdict whose line's box grew or shrank (RESIZED_GLYPHS): the letters themselves were
+   * drawn larger, smaller, wider or narrower, which no move, resize or spacing of their element does */
+  glyphsResized?: boolean;
 }
+
+/** How much a line's box must change (px, width or height) for its same letters to be drawn at
+ * another size rather than re-rendered where they were (a sub-pixel move redraws the edges only). */
+export const RESIZED_GLYPHS = { width: 4, height: 3 };
 
 /** A caption with its trailing detail clause ("'A' was added" + "3 lines moved 24 px down"). */
 function withDetail(caption: string, detail: string | undefined): { caption: string; detail?: string } {
@@ -527,30 +538,25 @@ export function rewordingCaption(before: string, after: string, role?: TextLine[
 }
 
 /**
- * The removed lines that content pushed down ran over: each lies below lines that moved, and either the push
- * would carry it past the edge of the screenshot (gone: out of view) or a moved line now sits on its
- * place (covered: a menu that grew over a table). A line removed above the moved ones, or with the
- * content moving up or sideways, is a removal.
+ * The removed lines that content pushed down ran over: each lies below lines that moved, and either
+ * the push would carry it past the bottom of the screenshot, or a moved line now sits on its place (a
+ * menu that grew over a table, a scrolled list whose last item left its frame): it went out of view.
+ * A line removed above the moved ones, or with the content moving up or sideways, is a removal.
  */
 export function overrunLines(
   removed: Extract<LineChange, { kind: 'removed' }>[],
   moved: Extract<LineChange, { kind: 'moved' }>[],
   push: { dx: number; dy: number },
   size: { width: number; height: number } | undefined,
-): { gone: Extract<LineChange, { kind: 'removed' }>[]; covered: Extract<LineChange, { kind: 'removed' }>[] } {
-  const gone: Extract<LineChange, { kind: 'removed' }>[] = [],
-    covered: Extract<LineChange, { kind: 'removed' }>[] = [];
+): Extract<LineChange, { kind: 'removed' }>[] {
   // (down only: along a row, a right-aligned or centred group closes the gap of a removed item by
   // moving the items before it right, onto its place)
-  if (!(push.dy > 0 && Math.abs(push.dx) <= 2) || !moved.length) return { gone, covered };
-  for (const r of removed) {
+  if (!(push.dy > 0 && Math.abs(push.dx) <= 2) || !moved.length) return [];
+  return removed.filter((r) => {
     const b = r.before.box;
-    if (!moved.some((m) => m.before.box[1] < b[1])) continue;
-    const pushedTo = translate(b, push.dx, push.dy);
-    if (size && pushedTo[3] > size.height) gone.push(r);
-    else if (moved.some((m) => intersects(m.after.box, b))) covered.push(r);
-  }
-  return { gone, covered };
+    if (!moved.some((m) => m.before.box[1] < b[1])) return false;
+    return (size && translate(b, push.dx, push.dy)[3] > size.height) || moved.some((m) => intersects(m.after.box, b));
+  });
 }
 
 /**
@@ -601,16 +607,16 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const same = changes.filter((c): c is Extract<LineChange, { kind: 'same' }> => c.kind === 'same');
   const pushedShift = commonShift(moved);
   const pushed = pushedShift && moved.length ? { lines: moved.length, ...pushedShift } : undefined;
-  // lines below content pushed down went out of view or under what moved onto them: consequences
-  // of the push, not removals
-  const overrun = pushed ? overrunLines(removed, moved, pushed, reading.size) : { gone: [], covered: [] };
-  if (overrun.gone.length || overrun.covered.length)
-    removed = removed.filter((x) => !overrun.gone.includes(x) && !overrun.covered.includes(x));
+  // lines below content pushed down went out of view (past the bottom edge, or under what moved onto
+  // them), and lines another region's content uncovered or covered (acrossRegions): consequences of a
+  // push, not removals or additions
+  const overrun = pushed ? overrunLines(removed, moved, pushed, reading.size) : [];
+  if (overrun.length) removed = removed.filter((x) => !overrun.includes(x));
+  const wentOut = [...overrun.map((x) => x.before.text), ...(reading.covered ?? [])];
+  const cameIn = reading.uncovered ?? [];
   const overrunWords = [
-    ...(overrun.gone.length ? [`${quoteList(overrun.gone.map((x) => x.before.text)).words} went out of view`] : []),
-    ...(overrun.covered.length
-      ? [`${quoteList(overrun.covered.map((x) => x.before.text)).words} ${overrun.covered.length > 1 ? 'are' : 'is'} now covered`]
-      : []),
+    ...(wentOut.length ? [`${quoteList(wentOut).words} went out of view`] : []),
+    ...(cameIn.length ? [`${quoteList(cameIn).words} came into view`] : []),
   ].join(' and ');
   const pushClause = pushed
     ? `${moved.length === 1 ? `${quote(moved[0].after.text)}` : `${moved.length} lines`} moved ${shiftWords(pushed.dx, pushed.dy)}` +
@@ -635,7 +641,15 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const wb = r.before.box[2] - r.before.box[0],
       wa = r.after.box[2] - r.after.box[0];
     const width = Math.abs(wa - wb) >= 3 ? `: it is ${Math.abs(wa - wb)} px ${wa > wb ? 'wider' : 'narrower'}` : '';
-    return { kind: 'font', caption: `the font of the text ${quote(r.after.text)} changed${width}`, basis: 'words', subject: r.after.text };
+    const hb = r.before.box[3] - r.before.box[1],
+      ha = r.after.box[3] - r.after.box[1];
+    return {
+      kind: 'font',
+      caption: `the font of the text ${quote(r.after.text)} changed${width}`,
+      basis: 'words',
+      subject: r.after.text,
+      ...(Math.abs(wa - wb) >= RESIZED_GLYPHS.width || Math.abs(ha - hb) >= RESIZED_GLYPHS.height ? { glyphsResized: true } : {}),
+    };
   }
   // beside new words, a line only drawn differently is not what the caption quotes
   if (restyled.length < reworded.length) reworded = reworded.filter((r) => !restyled.includes(r));
@@ -760,6 +774,9 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       shift: { dx: pushed.dx, dy: pushed.dy },
     };
   }
+  // only lines that came into or went out of view, nothing moved here: the region is a consequence
+  if (overrunWords && !moved.length && !added.length && !removed.length && !reworded.length)
+    return { kind: 'reflow', caption: overrunWords, basis: 'words' };
   // nothing re-worded, added or removed: an icon came, went or was swapped, the text changed colour,
   // or the content moved
   const subject = (texts: string[]) => (texts.length ? quoteList(texts) : undefined);
