@@ -5,6 +5,7 @@
 
 import pixelmatch from 'pixelmatch';
 import { DIFF_BAND_ROWS, type RgbaImage } from './image.js';
+import type { Box } from './report.js';
 
 /** Values of DiffResult.mask. */
 export const MASK_SAME = 0;
@@ -165,4 +166,36 @@ export function diffImages(beforeImage: RgbaImage, afterImage: RgbaImage, option
     before: { width: before.width, height: before.height },
     after: { width: after.width, height: after.height },
   };
+}
+
+/**
+ * The bounding box of the pixels inside `box` where a colour channel of the two images differs by
+ * more than `level`, or null when none does. The images may differ in size: the box is cut to both.
+ */
+export function differingBox(a: RgbaImage, b: RgbaImage, box: Box, level: number): Box | null {
+  const x0 = Math.max(0, Math.floor(box[0])),
+    y0 = Math.max(0, Math.floor(box[1]));
+  const x1 = Math.min(a.width, b.width, Math.ceil(box[2])),
+    y1 = Math.min(a.height, b.height, Math.ceil(box[3]));
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -1,
+    maxY = -1;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const oa = (y * a.width + x) * 4,
+        ob = (y * b.width + x) * 4;
+      if (
+        Math.abs(a.data[oa] - b.data[ob]) <= level &&
+        Math.abs(a.data[oa + 1] - b.data[ob + 1]) <= level &&
+        Math.abs(a.data[oa + 2] - b.data[ob + 2]) <= level
+      )
+        continue;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+  }
+  return maxX < 0 ? null : [minX, minY, maxX + 1, maxY + 1];
 }

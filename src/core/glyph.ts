@@ -5,6 +5,7 @@
 // profile, another width). Part of the layout context (context.ts); no model, plain arithmetic.
 import type { Box } from './report.js';
 import type { RgbaImage } from './image.js';
+import { differingBox } from './diff.js';
 
 /** Feature names, in order (appended to the layout context; models/CONTRACT.md). */
 export const GLYPH_FEATURES = [
@@ -36,36 +37,17 @@ interface Window {
 
 /** The bounding box of the pixels that differ inside box (both images), grown by MARGIN; null if none. */
 function changedWindow(a: RgbaImage, b: RgbaImage, box: Box): Window | null {
+  const changed = differingBox(a, b, box, CHANGED_LEVEL);
+  if (!changed) return null;
   const x0 = Math.max(0, Math.floor(box[0])),
     y0 = Math.max(0, Math.floor(box[1]));
   const x1 = Math.min(a.width, b.width, Math.ceil(box[2])),
     y1 = Math.min(a.height, b.height, Math.ceil(box[3]));
-  let minX = Infinity,
-    minY = Infinity,
-    maxX = -1,
-    maxY = -1;
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const oa = (y * a.width + x) * 4,
-        ob = (y * b.width + x) * 4;
-      if (
-        Math.abs(a.data[oa] - b.data[ob]) <= CHANGED_LEVEL &&
-        Math.abs(a.data[oa + 1] - b.data[ob + 1]) <= CHANGED_LEVEL &&
-        Math.abs(a.data[oa + 2] - b.data[ob + 2]) <= CHANGED_LEVEL
-      )
-        continue;
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-    }
-  }
-  if (maxX < 0) return null;
   return {
-    x0: Math.max(x0, minX - MARGIN),
-    y0: Math.max(y0, minY - MARGIN),
-    x1: Math.min(x1, maxX + 1 + MARGIN),
-    y1: Math.min(y1, maxY + 1 + MARGIN),
+    x0: Math.max(x0, changed[0] - MARGIN),
+    y0: Math.max(y0, changed[1] - MARGIN),
+    x1: Math.min(x1, changed[2] + MARGIN),
+    y1: Math.min(y1, changed[3] + MARGIN),
   };
 }
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { Box } from '../core/report.js';
 import { readPngFile, type RgbaImage } from '../core/image.js';
-import { diffImages } from '../core/diff.js';
+import { diffImages, differingBox } from '../core/diff.js';
 import { changeRegions } from '../core/change-regions.js';
 import { CROP_SIZE, cropBoxFor, extractCrop, wholeScreenBox, wholeScreenCrop } from '../core/crop.js';
 import { reflowCaptions } from '../data/captions.js';
@@ -126,32 +126,7 @@ export const INK_CHANNEL_DELTA = 24;
 
 /** The bounding box of the pixels inside `box` that differ between the two screenshots, or null when none do. */
 export function inkBox(before: RgbaImage, after: RgbaImage, box: Box): Box | null {
-  const x0 = Math.max(0, Math.floor(box[0])),
-    y0 = Math.max(0, Math.floor(box[1]));
-  const x1 = Math.min(before.width, after.width, Math.ceil(box[2])),
-    y1 = Math.min(before.height, after.height, Math.ceil(box[3]));
-  let minX = Infinity,
-    minY = Infinity,
-    maxX = -1,
-    maxY = -1;
-  for (let y = y0; y < y1; y++) {
-    let i = (y * before.width + x0) * 4;
-    for (let x = x0; x < x1; x++, i += 4) {
-      const a = before.data,
-        b = after.data;
-      if (
-        Math.abs(a[i] - b[i]) > INK_CHANNEL_DELTA ||
-        Math.abs(a[i + 1] - b[i + 1]) > INK_CHANNEL_DELTA ||
-        Math.abs(a[i + 2] - b[i + 2]) > INK_CHANNEL_DELTA
-      ) {
-        if (x < minX) minX = x;
-        if (x > maxX) maxX = x;
-        if (y < minY) minY = y;
-        if (y > maxY) maxY = y;
-      }
-    }
-  }
-  return maxX < 0 ? null : [minX, minY, maxX + 1, maxY + 1];
+  return differingBox(before, after, box, INK_CHANNEL_DELTA);
 }
 
 /**

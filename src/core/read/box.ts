@@ -23,3 +23,12 @@ export function unionOf(boxes: Box[]): Box | undefined {
   if (!boxes.length) return undefined;
   return boxes.reduce((u, b) => [Math.min(u[0], b[0]), Math.min(u[1], b[1]), Math.max(u[2], b[2]), Math.max(u[3], b[3])] as Box);
 }
+
+/** The share of the smaller of two boxes that their intersection covers. */
+export function overlapShare(a: Box, b: Box): number {
+  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+  if (w <= 0 || h <= 0) return 0;
+  const area = (x: Box) => (x[2] - x[0]) * (x[3] - x[1]);
+  return (w * h) / Math.min(area(a), area(b));
+}

@@ -9,7 +9,7 @@ import type { LineReadings, TextLine, TextReader } from './ocr.js';
 import { lettersOf, readRegion, shiftWords, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
 import { coreKey, editDistance, lineShift, samePixels, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
-import { intersects, translate, unionOf } from './box.js';
+import { intersects, overlapShare, translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
 import { elementAround } from './element.js';
 import type { ElementMotion } from '../procap/compose.js';
@@ -140,15 +140,6 @@ export function withSymmetricPadding(verdicts: (ReadVerdict | undefined)[], boxe
     }
   }
   return out;
-}
-
-/** The share of the smaller of two boxes that their intersection covers. */
-function overlapShare(a: Box, b: Box): number {
-  const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
-  const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
-  if (w <= 0 || h <= 0) return 0;
-  const area = (x: Box) => (x[2] - x[0]) * (x[3] - x[1]);
-  return (w * h) / Math.min(area(a), area(b));
 }
 
 /**
