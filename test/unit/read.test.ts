@@ -178,6 +178,12 @@ test('verdictOf: content moved as far right as down is new padding around it, ot
   assert.ok(shrunk?.caption.startsWith("less space around 'Tickets' and 'Open'"));
   // a pixel apart (a padding drawn at a zoom) is still padding
   assert.equal(verdictOf({ changes: matchLines(at(0, 0), at(11, 12)) })?.kind, 'spacing');
+  // the container's own edges, redrawn, leave pixels no move explains: padding needs half explained,
+  // a move four in five
+  const edges = (explained: number) => ({ dx: -15, dy: -15, explained });
+  assert.equal(verdictOf({ changes: matchLines(at(0, 0), at(-15, -15)), shift: edges(0.6) })?.kind, 'spacing');
+  assert.equal(verdictOf({ changes: matchLines(at(0, 0), at(-15, -15)), shift: edges(0.3) }), undefined);
+  assert.equal(verdictOf({ changes: matchLines(at(0, 0), at(0, -15)), shift: { dx: 0, dy: -15, explained: 0.6 } }), undefined);
   // a straight move, a diagonal of unequal steps, one the other way (right and up) and a small
   // diagonal step stay moves
   for (const [dx, dy] of [
@@ -294,6 +300,27 @@ test('acrossRegions: a line that appeared where content that moved up was drawn 
   ]);
   assert.equal(added[1].uncovered, undefined);
   assert.equal(verdictOf(added[1])?.kind, 'add');
+  // fields above grew: a line near the bottom, in another region, was pushed past the bottom edge
+  const size = { before: blankImage(600, 480), after: blankImage(600, 480) };
+  const pushed = acrossRegions(
+    [
+      { changes: matchLines([line('Project name', [40, 380, 160, 396])], [line('Project name', [40, 406, 160, 422])]) },
+      { changes: matchLines([line('Remember me', [75, 447, 180, 465])], []) },
+    ],
+    size.before,
+    size.after,
+  );
+  assert.deepEqual(pushed[1].covered, ['Remember me']);
+  // higher up, the same push keeps it in view
+  const kept = acrossRegions(
+    [
+      { changes: matchLines([line('Project name', [40, 300, 160, 316])], [line('Project name', [40, 326, 160, 342])]) },
+      { changes: matchLines([line('Remember me', [75, 400, 180, 418])], []) },
+    ],
+    size.before,
+    size.after,
+  );
+  assert.equal(kept[1].covered, undefined);
 });
 
 test('withSymmetricPadding: content moving toward (or away from) each other by as much is new padding, not a swap or a push', () => {
@@ -878,4 +905,182 @@ test('elementOf: capital initials on a filled disc are an avatar; the same in a 
   fillRect(square, [44, 44, 76, 76], [40, 120, 220, 255]);
   glyphs(square, [52, 53, 68, 67]);
   assert.equal(elementOf(square, { text: 'JG', box: [52, 53, 68, 67] }), undefined);
+});
+
+test('matchLines: a label that wraps in its narrower box, or that the screenshot edge cuts, is laid out anew, not added', () => {
+  const size = { width: 420, height: 300 };
+  // a button inserted into a row of two: the row overflowed, 'Sign in' wraps onto two lines
+  const wraps = matchLines(
+    [line('Export', [60, 110, 120, 130]), line('Sign in', [250, 110, 320, 130])],
+    [
+      line('Export', [40, 125, 100, 145]),
+      line('Open', [180, 125, 230, 145]),
+      line('Sign', [330, 110, 372, 130]),
+      line('in', [342, 140, 360, 160]),
+    ],
+  );
+  const relaid = wraps.find((c) => c.kind === 'rewrapped');
+  assert.ok(relaid && relaid.kind === 'rewrapped' && !relaid.cut);
+  assert.equal(relaid.after.text, 'Sign in');
+  assert.deepEqual(relaid.after.box, [330, 110, 372, 160]);
+  const v = verdictOf({ changes: wraps, size });
+  assert.equal(v?.kind, 'add');
+  assert.ok(v?.caption.startsWith("'Open' was added"), v?.caption);
+  // ... and one that the right edge now cuts ('Inv' of 'Invite'); without the images there is no edge
+  const images = { before: blankImage(size.width, size.height), after: blankImage(size.width, size.height) };
+  const before = [line('Preview', [60, 110, 140, 130]), line('Invite', [250, 110, 320, 130])];
+  const after = [line('Preview', [60, 110, 140, 130]), line('Edit', [200, 110, 250, 130]), line('Inv', [385, 110, 419, 130])];
+  const cut = matchLines(before, after, images).find((c) => c.kind === 'rewrapped');
+  assert.ok(cut && cut.kind === 'rewrapped' && cut.cut);
+  assert.deepEqual([cut.before.text, cut.after.text], ['Invite', 'Inv']);
+  assert.equal(verdictOf({ changes: matchLines(before, after, images), size })?.kind, 'add');
+  assert.ok(!matchLines(before, after).some((c) => c.kind === 'rewrapped'));
+  // a short line at the edge, or letters that are not the whole line's, are not cut parts of it
+  const other = matchLines(before, [line('Preview', [60, 110, 140, 130]), line('Log', [385, 110, 419, 130])], images);
+  assert.ok(!other.some((c) => c.kind === 'rewrapped'));
+  // the same words re-wrapped with nothing added stay the models' call
+  const alone = matchLines(
+    [line('Save changes', [300, 110, 400, 130])],
+    [line('Save', [330, 100, 370, 120]), line('changes', [315, 126, 385, 146])],
+  );
+  assert.equal(verdictOf({ changes: alone, size }), undefined);
+});
+
+test('verdictOf: lines that content moving up brought in from below the bottom edge came into view', () => {
+  const size = { width: 400, height: 300 };
+  const before = [line('Latency', [20, 200, 90, 216]), line('Budget team mobile', [20, 240, 200, 256])];
+  const after = [line('Latency', [20, 140, 90, 156]), line('Budget team mobile', [20, 180, 200, 196]), line('Apply', [20, 262, 70, 280])];
+  const v = verdictOf({ changes: matchLines(before, after), size });
+  assert.equal(v?.kind, 'move');
+  assert.equal(v?.caption, "'Latency' and 'Budget team mobile' moved 60 px up; 'Apply' came into view");
+  // far enough from the bottom that it was in view before: added
+  const inView = [...after.slice(0, 2), line('Apply', [20, 200, 70, 218])];
+  assert.equal(verdictOf({ changes: matchLines(before, inView), size })?.kind, 'add');
+});
+
+test('acrossRegions: a line one region read cut by the edge of its area, where another read it whole, is part of that change', () => {
+  const across = acrossRegions([
+    { changes: matchLines([line('Welcome back', [22, 99, 298, 129])], [line('Profile', [22, 99, 148, 129])]) },
+    { changes: matchLines([line('lelcome back', [210, 99, 298, 129])], []) },
+    { changes: matchLines([line('Orders', [400, 99, 460, 129])], []) },
+  ]);
+  assert.deepEqual(across[1].changes, []);
+  assert.equal(across[1].partOf, 0);
+  // a line removed elsewhere, or read whole by both, stays
+  assert.equal(across[2].changes.length, 1);
+  const twice = acrossRegions([
+    { changes: matchLines([line('Welcome back', [22, 99, 298, 129])], []) },
+    { changes: matchLines([line('Welcome back', [22, 99, 298, 129])], []) },
+  ]);
+  assert.equal(twice[1].changes.length, 1);
+});
+
+test('applyReading: content that moved apart or together by different shifts, one way on each axis, with nothing to push it, is new spacing', () => {
+  const moved = (dx: number, dy: number) => ({
+    kind: 'move' as const,
+    caption: `the content here moved ${shiftWords(dx, dy)}`,
+    basis: 'pixels' as const,
+    shift: { dx, dy },
+  });
+  const run = (shifts: [number, number][], kinds: ChangeRegion['kind'][] = shifts.map(() => 'reflow')) => {
+    const regions = kinds.map((k, i) => region(k, 'the layout here moved', i + 1));
+    applyReading(regions, { regions: shifts.map(([dx, dy]) => moved(dx, dy)) });
+    return regions;
+  };
+  // a card grid's gap: the second column 3 px left, the second row 9 px down
+  const grid = run([
+    [-3, 0],
+    [-3, 0],
+    [0, 9],
+    [-3, 9],
+  ]);
+  assert.deepEqual(
+    grid.map((r) => r.kind),
+    ['spacing', 'spacing', 'spacing', 'spacing'],
+  );
+  assert.equal(grid[0].caption, 'the spacing changed here; the content here moved 3 px left');
+  assert.equal(grid[0].detail, 'the content here moved 3 px left');
+  // content both ways (a centred dialog that grew), one shift for all (a push), a cause in the pair: unchanged
+  assert.ok(
+    run([
+      [0, -11],
+      [0, -11],
+      [0, 12],
+    ]).every((r) => r.kind === 'reflow'),
+  );
+  assert.ok(
+    run([
+      [0, 9],
+      [0, 9],
+      [0, 9],
+    ]).every((r) => r.kind === 'reflow'),
+  );
+  assert.ok(
+    run(
+      [
+        [0, 9],
+        [-3, 9],
+        [0, 0],
+      ],
+      ['reflow', 'reflow', 'resize'],
+    ).some((r) => r.kind !== 'spacing'),
+  );
+});
+
+test("applyReading: a container's thin edge the models call a reflow, where the pair's only change is spacing the reader measured, is part of it", () => {
+  const band = (kind: ChangeRegion['kind'], box: Box, id: number, caption: string): ChangeRegion => ({
+    ...region(kind, caption, id),
+    boxBefore: box,
+    boxAfter: box,
+  });
+  const padding = {
+    kind: 'spacing' as const,
+    caption: "more space around 'Rename file'; 'Rename file' moved 17 px right",
+    detail: "'Rename file' moved 17 px right",
+    basis: 'words' as const,
+    shift: { dx: 17, dy: 0 },
+  };
+  const run = (others: ChangeRegion[], measured = true) => {
+    const regions = [
+      band('spacing', [160, 210, 540, 300], 1, 'the dialog got more padding'),
+      band('reflow', [160, 191, 545, 193], 2, 'the content here shifted with the layout'),
+      ...others,
+    ];
+    applyReading(regions, { regions: measured ? [padding] : [] });
+    return regions;
+  };
+  const edge = run([])[1];
+  assert.equal(edge.kind, 'spacing');
+  assert.equal(edge.caption, 'the dialog got more padding; the content here shifted with the layout');
+  assert.equal(edge.detail, 'the content here shifted with the layout');
+  // spacing only the models see may be a child's new size: its edges are that child's push
+  assert.equal(run([], false)[1].kind, 'reflow');
+  // a thick region is content, not an edge; with another change in the pair the edge may be its push
+  assert.equal(run([band('reflow', [160, 320, 545, 360], 3, 'the layout here moved down')])[2].kind, 'reflow');
+  assert.equal(run([band('resize', [160, 320, 545, 360], 3, 'the button got taller')])[1].kind, 'reflow');
+});
+
+test('matchLines: the same words on two lines, both moved, keep their order (not matched crosswise)', () => {
+  const before = [
+    line('Project name', [26, 310, 150, 331]),
+    line('Send me updates', [93, 434, 258, 456]),
+    line('Send me updates', [93, 475, 257, 496]),
+  ];
+  const after = [
+    line('Project name', [26, 289, 150, 310]),
+    line('Send me updates', [93, 413, 257, 434]),
+    line('Send me updates', [93, 453, 258, 474]),
+  ];
+  const moves = matchLines(before, after).map((c) => (c.kind === 'moved' ? c.dy : c.kind));
+  assert.deepEqual(moves, [-21, -21, -22]);
+  assert.equal(verdictOf({ changes: matchLines(before, after) })?.caption, "'Project name' and 2 more lines moved 21 px up");
+});
+
+test('acrossRegions: a cut reading of a line that stayed where it was is dropped, and tells nothing', () => {
+  const across = acrossRegions([
+    { changes: matchLines([line('Welcome back', [22, 99, 298, 129])], [line('Welcome back', [22, 99, 298, 129])]) },
+    { changes: matchLines([line('lcome back', [210, 99, 298, 129])], []) },
+  ]);
+  assert.deepEqual(across[1].changes, []);
+  assert.equal(across[1].partOf, undefined);
 });

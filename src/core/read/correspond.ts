@@ -14,7 +14,10 @@ export type LineChange =
   | { kind: 'moved'; before: TextLine; after: TextLine; dx: number; dy: number }
   | { kind: 'reworded'; before: TextLine; after: TextLine }
   | { kind: 'added'; after: TextLine }
-  | { kind: 'removed'; before: TextLine };
+  | { kind: 'removed'; before: TextLine }
+  /** the same words laid out anew: wrapped onto more lines (or fewer), or cut by the screenshot's
+   * edge; a side of several lines is given as one line (their words joined, their boxes' union) */
+  | { kind: 'rewrapped'; before: TextLine; after: TextLine; cut?: true };
 
 /** Text compared for identity: case, spaces, quotes and the look-alikes of l the reader confuses are folded. */
 export function textKey(text: string): string {
@@ -207,7 +210,7 @@ export function matchLines(
     }),
   );
   candidates.sort((p, q) => p.d - q.d);
-  for (const { i, j } of candidates) {
+  for (const { i, j } of [...inOrder(beforeLines, afterLines), ...candidates]) {
     if (usedB.has(i) || usedA.has(j)) continue;
     usedB.add(i);
     usedA.add(j);
@@ -227,6 +230,7 @@ export function matchLines(
       changes.push({ kind: 'reworded', before: b, after: a });
     } else changes.push({ kind: 'moved', before: b, after: a, ...shift });
   }
+  for (const r of relaidOut(beforeLines, afterLines, usedB, usedA, images)) changes.push(r);
   // re-worded: the same place, other words
   const places: { i: number; j: number; score: number }[] = [];
   beforeLines.forEach((b, i) => {
@@ -262,6 +266,143 @@ export function matchLines(
   });
   const top = (c: LineChange) => ('after' in c ? c.after.box[1] : c.before.box[1]);
   return changes.sort((p, q) => top(p) - top(q));
+}
+
+/**
+ * The same words on more than one line, as many times before as after (two 'Send me updates'
+ * toggles, an 'Edit' in every row): matched in reading order, the first to the first. Matched nearest
+ * first instead, lines that all moved up by 21 px can pair crosswise (one 62 px up, one 18 px down);
+ * identical lines that traded places look the same as lines that stayed.
+ */
+function inOrder(beforeLines: TextLine[], afterLines: TextLine[]): { i: number; j: number }[] {
+  const groups = new Map<string, { b: number[]; a: number[] }>();
+  const group = (k: string) => groups.get(k) ?? groups.set(k, { b: [], a: [] }).get(k)!;
+  beforeLines.forEach((l, i) => group(textKey(l.text)).b.push(i));
+  afterLines.forEach((l, j) => group(textKey(l.text)).a.push(j));
+  const reading = (lines: TextLine[]) => (p: number, q: number) =>
+    Math.abs(lines[p].box[1] - lines[q].box[1]) > 4 ? lines[p].box[1] - lines[q].box[1] : lines[p].box[0] - lines[q].box[0];
+  const pairs: { i: number; j: number }[] = [];
+  for (const [key, { b, a }] of groups) {
+    if (!key || b.length < 2 || b.length !== a.length) continue;
+    const ob = [...b].sort(reading(beforeLines)),
+      oa = [...a].sort(reading(afterLines));
+    ob.forEach((i, k) => pairs.push({ i, j: oa[k] }));
+  }
+  return pairs;
+}
+
+/** Fewest letters of a line cut by the edge for it to be recognised as part of a whole line. */
+const MIN_CUT_LETTERS = 3;
+
+/**
+ * Unmatched lines whose words are another unmatched line's, laid out anew: one line on one side, two
+ * or three lines stacked on the other with the same words in order (a label that wraps in its
+ * narrower box: "Sign in" -> "Sign" / "in"), or a line the screenshot's left or right edge now cuts
+ * (or no longer cuts), its letters part of the whole line's ("Invite" -> "Inv" where a row grew past
+ * the edge). Such a line was neither added nor removed. Marks what it matches as used.
+ */
+function relaidOut(
+  beforeLines: TextLine[],
+  afterLines: TextLine[],
+  usedB: Set<number>,
+  usedA: Set<number>,
+  images?: { before: RgbaImage; after: RgbaImage },
+): LineChange[] {
+  const out: LineChange[] = [];
+  const sides = [
+    { lines: beforeLines, used: usedB, image: images?.before },
+    { lines: afterLines, used: usedA, image: images?.after },
+  ];
+  for (const [one, many] of [
+    [0, 1],
+    [1, 0],
+  ] as const) {
+    const from = sides[one],
+      to = sides[many];
+    from.lines.forEach((line, i) => {
+      if (from.used.has(i)) return;
+      const key = textKey(line.text);
+      if (key.length < 4) return;
+      const free = to.lines.map((l, j) => ({ l, j })).filter(({ j }) => !to.used.has(j));
+      const stack = wrappedAs(key, free);
+      if (!stack) return;
+      from.used.add(i);
+      stack.forEach(({ j }) => to.used.add(j));
+      const joined = joinLines(stack.map(({ l }) => l));
+      out.push(one === 0 ? { kind: 'rewrapped', before: line, after: joined } : { kind: 'rewrapped', before: joined, after: line });
+    });
+  }
+  // cut by the edge: only where the images are known (their width says where the edge is)
+  if (!images) return out;
+  const atEdge = (l: TextLine, image: RgbaImage) => l.box[0] <= 1 || l.box[2] >= image.width - 2;
+  for (const [cutSide, wholeSide] of [
+    [1, 0],
+    [0, 1],
+  ] as const) {
+    const cut = sides[cutSide],
+      whole = sides[wholeSide];
+    cut.lines.forEach((line, i) => {
+      if (cut.used.has(i) || !atEdge(line, cut.image!)) return;
+      const key = coreKey(line.text);
+      if ([...key].filter((ch) => /\p{L}/u.test(ch)).length < MIN_CUT_LETTERS) return;
+      const j = whole.lines.findIndex(
+        (w, k) => !whole.used.has(k) && !atEdge(w, whole.image!) && textKey(w.text).length > key.length && textKey(w.text).includes(key),
+      );
+      if (j < 0) return;
+      cut.used.add(i);
+      whole.used.add(j);
+      out.push(
+        cutSide === 1
+          ? { kind: 'rewrapped', before: whole.lines[j], after: line, cut: true }
+          : { kind: 'rewrapped', before: line, after: whole.lines[j], cut: true },
+      );
+    });
+  }
+  return out;
+}
+
+/** Two or three of `free` stacked as one paragraph (each just below the one before, overlapping it
+ * across) whose words, in order, are `key`; the shortest such stack. */
+function wrappedAs(key: string, free: { l: TextLine; j: number }[]): { l: TextLine; j: number }[] | undefined {
+  const sorted = [...free].sort((p, q) => p.l.box[1] - q.l.box[1]);
+  const below = (upper: TextLine, lower: TextLine) => {
+    const h = upper.box[3] - upper.box[1];
+    return (
+      lower.box[1] >= upper.box[1] + 0.5 * h &&
+      lower.box[1] - upper.box[3] <= 0.8 * h &&
+      overlap(upper.box[0], upper.box[2], lower.box[0], lower.box[2]) > 0
+    );
+  };
+  const extend = (stack: { l: TextLine; j: number }[]): { l: TextLine; j: number }[] | undefined => {
+    const joined = textKey(stack.map((s) => s.l.text).join(''));
+    if (stack.length >= 2 && joined === key) return stack;
+    if (stack.length === 3 || !key.startsWith(joined)) return undefined;
+    for (const next of sorted) {
+      if (stack.includes(next) || !below(stack[stack.length - 1].l, next.l)) continue;
+      const found = extend([...stack, next]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  for (const start of sorted) {
+    const found = extend([start]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Lines of one paragraph as one line: their words joined in order, their boxes' union. */
+function joinLines(lines: TextLine[]): TextLine {
+  return {
+    text: lines.map((l) => l.text).join(' '),
+    confidence: Math.min(...lines.map((l) => l.confidence)),
+    box: [
+      Math.min(...lines.map((l) => l.box[0])),
+      Math.min(...lines.map((l) => l.box[1])),
+      Math.max(...lines.map((l) => l.box[2])),
+      Math.max(...lines.map((l) => l.box[3])),
+    ],
+  };
 }
 
 /**

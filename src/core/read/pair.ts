@@ -76,7 +76,13 @@ export async function readPair(
     checkpoint();
   }
   const across = acrossRegions(readings, before, after);
-  return { regions: withSymmetricPadding(across.map(verdictOf), boxes), elements: across.map((r) => elementMotions(r, before, after)) };
+  const verdicts = withSymmetricPadding(across.map(verdictOf), boxes);
+  // (a region showing part of another's change is told by that change: the summary says it once)
+  const told = verdicts.map((v, i) => {
+    const whole = across[i].partOf;
+    return v || whole === undefined || across[whole].partOf !== undefined ? v : verdicts[whole];
+  });
+  return { regions: told, elements: across.map((r) => elementMotions(r, before, after)) };
 }
 
 /** Shortest move (px) of two regions' content toward or away from each other that is read as padding. */
@@ -172,6 +178,25 @@ export function elementMotions(reading: RegionReading, before: RgbaImage, after:
  */
 export function acrossRegions(readings: RegionReading[], before?: RgbaImage, after?: RgbaImage): RegionReading[] {
   const out: RegionReading[] = readings.map((r) => ({ ...r, changes: [...r.changes] }));
+  // a line one region read cut by the edge of its area, as removed (or added), where a neighbouring
+  // region read the whole line at that place: the same line ("lelcome back" in "Welcome back"), told
+  // by the region that read it whole
+  // (a whole line that stayed where it was is not a change: the cut reading is dropped, and the region
+  // is told by whatever else it shows)
+  const wholeLine = (o: RegionReading, side: 'before' | 'after', part: TextLine) =>
+    o.changes.find((c) => side in c && partOf(part, (c as Record<typeof side, TextLine>)[side]));
+  for (const r of out) {
+    let told: number | undefined;
+    r.changes = r.changes.filter((c) => {
+      if (c.kind !== 'removed' && c.kind !== 'added') return true;
+      const side = c.kind === 'removed' ? 'before' : 'after';
+      const line = c.kind === 'removed' ? c.before : c.after;
+      const k = out.findIndex((o) => o !== r && wholeLine(o, side, line));
+      if (k >= 0 && wholeLine(out[k], side, line)!.kind !== 'same') told ??= k;
+      return k < 0;
+    });
+    if (told !== undefined && r.changes.every((c) => c.kind === 'same')) r.partOf = told;
+  }
   // words that traded places between two regions (rows swapped): each region read old -> new, the
   // other new -> old
   for (const [i, a] of out.entries()) {
@@ -358,10 +383,32 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   // came into or went out of view; it was not added or removed
   const moves = out.flatMap((r) => r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved'));
   const vertical = (m: { dx: number; dy: number }) => Math.abs(m.dx) <= 2 && Math.abs(m.dy) > SMALL_SHIFT;
+  // (or pushed past the bottom edge: a line read removed below a line that moved down, in any region,
+  // whose push would carry it out of the screenshot; one read added below a line that moved up, which
+  // moved back would lie below the edge, came in from below)
+  const nearestAbove = (box: Box, image: 'before' | 'after') =>
+    moves.filter((m) => vertical(m) && m[image].box[3] <= box[1] + 2).sort((p, q) => q[image].box[3] - p[image].box[3])[0];
+  const height = after?.height;
+  const pastBottom = (c: LineChange): boolean => {
+    if (height === undefined) return false;
+    if (c.kind === 'removed') {
+      const m = nearestAbove(c.before.box, 'before');
+      return !!m && m.dy > 0 && c.before.box[1] + m.dy + 0.5 * (c.before.box[3] - c.before.box[1]) >= height;
+    }
+    if (c.kind === 'added') {
+      const m = nearestAbove(c.after.box, 'after');
+      return !!m && m.dy < 0 && c.after.box[1] - m.dy + 0.5 * (c.after.box[3] - c.after.box[1]) >= height;
+    }
+    return false;
+  };
   for (const r of out) {
     const uncovered: string[] = [],
       covered: string[] = [];
     r.changes = r.changes.filter((c) => {
+      if (pastBottom(c)) {
+        (c.kind === 'added' ? uncovered : covered).push(c.kind === 'added' ? c.after.text : (c as { before: TextLine }).before.text);
+        return false;
+      }
       if (
         c.kind === 'added' &&
         moves.some((m) => vertical(m) && m.dy < 0 && m.after.box[1] < c.after.box[1] && intersects(m.before.box, c.after.box))
@@ -406,6 +453,17 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
     }
   }
   return out;
+}
+
+/** Whether `part` is `whole` read cut: inside its box, and its letters the whole line's with some cut
+ * off and at most two misread. */
+function partOf(part: TextLine, whole: TextLine): boolean {
+  const [p, w] = [lettersOf(part.text), lettersOf(whole.text)];
+  if (!p || p === w || p.length > w.length) return false;
+  // (narrower by a letter at least: the same line read whole twice is not cut)
+  const width = (b: Box) => b[2] - b[0];
+  if (overlapShare(part.box, whole.box) < 0.6 || width(part.box) > width(whole.box) - 4) return false;
+  return editDistance(p, w) <= w.length - p.length + 2;
 }
 
 const CAUSES = new Set(['add', 'remove', 'text', 'resize', 'spacing']);
@@ -653,4 +711,64 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     r.pushedBy = cause.id;
     r.caption = `${r.caption}, pushed by the change ${where(cause)}`;
   }
+  const gaps = respaced(regions, reading);
+  edgesOfRespaced(
+    regions,
+    regions.filter((r, i) => r.kind === 'spacing' && (gaps || reading.regions[i]?.kind === 'spacing')),
+  );
+}
+
+/** Widest (tallest) a region can be to be the edge of a container: its border line and shadow (px). */
+const EDGE_BAND = 8;
+
+/**
+ * Where the only changes of a pair are new spacing the reader measured (content moved inward or
+ * outward, gaps changed: `measured`) and content it carried, a thin band the models call a reflow - a
+ * container's top, bottom or side edge, moved because the container grew or shrank around its new
+ * padding - is part of that change: it takes the spacing region's kind and caption (the summary says
+ * the change once), its own caption as the detail. (Spacing the models alone see is often a child's
+ * new size read as its container's padding: the edges are then that child's push.)
+ */
+function edgesOfRespaced(regions: ChangeRegion[], measured: ChangeRegion[]): void {
+  const changed = regions.filter((r) => !r.noiseOnly && r.kind !== 'none');
+  const spaced = measured[0];
+  if (!spaced || changed.some((r) => !['spacing', 'reflow', 'move'].includes(r.kind))) return;
+  const thin = (b: Box) => Math.min(b[2] - b[0], b[3] - b[1]) <= EDGE_BAND;
+  for (const r of changed) {
+    if (r.kind !== 'reflow' || r.pushedBy !== undefined || !thin(r.boxBefore) || !thin(r.boxAfter)) continue;
+    const detail = r.detail ?? r.caption;
+    r.kind = 'spacing';
+    r.caption = `${spaced.detail && spaced.caption.endsWith(`; ${spaced.detail}`) ? spaced.caption.slice(0, -spaced.detail.length - 2) : spaced.caption}; ${detail}`;
+    r.detail = detail;
+  }
+}
+
+/** Fewest regions whose content moved apart or together, with nothing changed to push it, read as new spacing. */
+const RESPACED_REGIONS = 3;
+
+/**
+ * Content that only moved, in three regions or more, by different shifts that all point one way on
+ * each axis (the second column 3 px left, the second row 9 px down), with no change anywhere in the
+ * pair to push it: the gaps between the elements changed (a grid's gap, a list's spacing). A push
+ * moves what follows by one shift; a container that grew around its centre moves content both ways.
+ * Each such region is then a spacing change, its move the detail.
+ */
+function respaced(regions: ChangeRegion[], reading: PairReading): boolean {
+  const changed = regions.map((r, i) => ({ r, v: reading.regions[i] })).filter(({ r }) => !r.noiseOnly && r.kind !== 'none');
+  if (changed.length < RESPACED_REGIONS || reading.whole) return false;
+  if (changed.some(({ r }) => r.pushedBy !== undefined || (r.kind !== 'reflow' && r.kind !== 'move'))) return false;
+  const shifts = changed.flatMap(({ v }) => (v?.kind === 'move' && v.shift ? [v.shift] : []));
+  if (shifts.length < 2) return false;
+  const distinct = shifts.some((s) => Math.abs(s.dx - shifts[0].dx) > 2 || Math.abs(s.dy - shifts[0].dy) > 2);
+  const oneWay = (values: number[]) => values.every((d) => d >= -1) || values.every((d) => d <= 1);
+  const largest = Math.max(...shifts.map((s) => Math.max(Math.abs(s.dx), Math.abs(s.dy))));
+  if (!distinct || !oneWay(shifts.map((s) => s.dx)) || !oneWay(shifts.map((s) => s.dy))) return false;
+  if (largest < SYMMETRIC_SHIFT || largest > MAX_SYMMETRIC_SHIFT) return false;
+  for (const { r } of changed) {
+    const detail = r.detail ?? r.caption;
+    r.kind = 'spacing';
+    r.caption = `the spacing changed here; ${detail}`;
+    r.detail = detail;
+  }
+  return true;
 }

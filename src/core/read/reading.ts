@@ -47,6 +47,9 @@ export interface RegionReading {
    * read removed where content that moved down now is (acrossRegions): uncovered and covered */
   uncovered?: string[];
   covered?: string[];
+  /** the index of another region (in the order read) that read whole a line this region read cut,
+   * where nothing else changed here: this region shows part of that region's change (acrossRegions) */
+  partOf?: number;
 }
 
 export interface ReadVerdict {
@@ -89,6 +92,8 @@ const READ_MARGIN = 24;
 const MAX_BLOCK_SEARCH_SHIFT = 240;
 /** Share of a line's ink that, still drawn at its place on the other side, makes its addition or removal doubtful. */
 const STILL_DRAWN = 0.5;
+/** Share of a region's differing pixels that text moved diagonally must explain to be read as new padding. */
+const PADDING_EXPLAINED = 0.5;
 /** Content that moved as far right as down (or left as up), by at least this many px, sits in a
  * container whose padding changed on every side: the space around it changed, not its place. The
  * two distances may differ by a pixel (a padding drawn at a zoom rounds differently on each axis). */
@@ -164,7 +169,7 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
   const common = [...counts.values()].sort((a, b) => b.n - a.n).filter((v) => v.n >= 2)[0];
   const out: LineChange[] = [];
   for (const c of changes) {
-    if (c.kind === 'same' || c.kind === 'moved') {
+    if (c.kind === 'same' || c.kind === 'moved' || c.kind === 'rewrapped') {
       out.push(c);
       continue;
     }
@@ -559,6 +564,30 @@ export function overrunLines(
   });
 }
 
+/** Shortest move up (px) that can bring a line in from below the screenshot's bottom edge. */
+const RISE_SHIFT = 4;
+
+/**
+ * The added lines that content moving up brought in from below the screenshot's bottom edge: each
+ * lies below a line that moved up, and moved back by that line's shift it would sit (mostly) below the
+ * bottom of the screenshot (the same size before and after): it came into view, it was not added.
+ */
+export function risenIntoView(
+  added: Extract<LineChange, { kind: 'added' }>[],
+  moved: Extract<LineChange, { kind: 'moved' }>[],
+  size: { width: number; height: number } | undefined,
+): Extract<LineChange, { kind: 'added' }>[] {
+  if (!size) return [];
+  return added.filter((a) => {
+    const box = a.after.box;
+    // the moved line nearest above it
+    const above = moved.filter((m) => m.after.box[3] <= box[1] + 2).sort((p, q) => q.after.box[3] - p.after.box[3])[0];
+    if (!above || above.dy > -RISE_SHIFT) return false;
+    const back = translate(box, -above.dx, -above.dy);
+    return back[1] + 0.5 * (box[3] - box[1]) >= size.height;
+  });
+}
+
 /**
  * Content moved diagonally by the same distance on both axes (right and down, or left and up): the
  * padding of what holds it grew or shrank on every side ("more space around 'Tickets'"); the move
@@ -612,8 +641,10 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   // push, not removals or additions
   const overrun = pushed ? overrunLines(removed, moved, pushed, reading.size) : [];
   if (overrun.length) removed = removed.filter((x) => !overrun.includes(x));
+  const risen = risenIntoView(added, moved, reading.size);
+  if (risen.length) added = added.filter((x) => !risen.includes(x));
   const wentOut = [...overrun.map((x) => x.before.text), ...(reading.covered ?? [])];
-  const cameIn = reading.uncovered ?? [];
+  const cameIn = [...risen.map((x) => x.after.text), ...(reading.uncovered ?? [])];
   const overrunWords = [
     ...(wentOut.length ? [`${quoteList(wentOut).words} went out of view`] : []),
     ...(cameIn.length ? [`${quoteList(cameIn).words} came into view`] : []),
@@ -667,6 +698,11 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const newLines = [...reworded.map((r) => r.after), ...added.map((a) => a.after)];
   if (oldLines.length + newLines.length >= 3 && oldLines.length && newLines.length && wordsOf(oldLines) === wordsOf(newLines))
     return undefined;
+  // (so is a region where text wrapped anew and no words came or went; a line only cut by the
+  // screenshot's edge, with nothing else changed, is for the models to describe too)
+  const rewrapped = changes.filter((c) => c.kind === 'rewrapped');
+  const wrapped = rewrapped.some((c) => !c.cut);
+  if (rewrapped.length && !reworded.length && !added.length && !removed.length && (wrapped || !moved.length)) return undefined;
   if (reworded.length) {
     const first = reworded[0];
     let caption = rewordingCaption(first.before.text, first.after.text, first.after.role ?? first.before.role);
@@ -809,10 +845,15 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   }
   // the lines moved and their move explains the region's pixels (a resized or re-spaced container
   // also moves its text, but leaves pixels the move does not explain: the model describes those)
+  // (a container whose padding changed moves its text diagonally and redraws its own edges, which
+  // no move explains: new padding needs only half the pixels explained)
+  const paddedBy = moved.length && pushedShift && (!shift || shift.explained >= PADDING_EXPLAINED);
+  const padding = paddedBy
+    ? paddingVerdict(subject(moved.map((m) => m.after.text))!.words, pushedShift, moved.length === 1 ? moved[0].after.text : undefined)
+    : undefined;
+  if (padding) return padding;
   if (moved.length && pushedShift && (!shift || shift.explained >= 0.8)) {
     const s = subject(moved.map((m) => m.after.text))!;
-    const padding = paddingVerdict(s.words, pushedShift, moved.length === 1 ? moved[0].after.text : undefined);
-    if (padding) return padding;
     return {
       kind: 'move',
       caption: `${named(
