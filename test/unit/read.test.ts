@@ -270,6 +270,21 @@ test('applyReading: a move is pushed by a change above or before it, or below (a
   // moving toward a change below or after it is not its push
   assert.equal(run([40, 200, 440, 300], 0, 18).kind, 'move');
   assert.equal(run([300, 60, 400, 100], 12, 0).kind, 'move');
+  // content the models call re-spaced that the reader saw only move is pushed by a change that grew,
+  // in the reader's words; by another region's spacing alone it is not
+  const respaced = (causeKind: ChangeRegion['kind']) => {
+    const regions = [
+      { ...at('spacing', [40, 60, 220, 100], 1), caption: 'the dialog got more padding' },
+      at(causeKind, [40, 200, 440, 300], 2),
+    ];
+    applyReading(regions, { regions: [moved(0, -18), undefined] });
+    return regions[0];
+  };
+  const pushedUp = respaced('resize');
+  assert.equal(pushedUp.kind, 'reflow');
+  assert.equal(pushedUp.caption, "'Rename file' moved 18 px up, pushed by the change below");
+  assert.equal(pushedUp.detail, undefined);
+  assert.equal(respaced('spacing').kind, 'spacing');
 });
 
 test('acrossRegions: a line that appeared where content that moved up was drawn came into view; one gone under content that moved down went out of view', () => {

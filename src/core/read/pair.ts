@@ -689,7 +689,10 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
   // (a region the models call resized or re-spaced keeps that: its content moved with its container)
   const readMoves = reading.regions
     .map((v, i) => ({ v, r: regions[i] }))
-    .filter(({ v, r }) => r && v?.kind === 'move' && r.captionSource === 'reader' && (r.kind === 'move' || r.kind === 'reflow'));
+    .filter(
+      ({ v, r }) =>
+        r && v?.kind === 'move' && r.captionSource === 'reader' && (r.kind === 'move' || r.kind === 'reflow' || r.kind === 'spacing'),
+    );
   for (const { r, v } of readMoves) {
     const box = r.boxBefore;
     const shift = v?.shift ?? { dx: 0, dy: 0 };
@@ -705,11 +708,18 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       if (cb[0] >= box[2] && onRow && shift.dx < 0 && shift.dy === 0) return 'after it';
       return undefined;
     };
-    const cause = causes.find((c) => c !== r && where(c));
+    // (content the models call re-spaced, that the reader saw only move, was pushed where something
+    // else in the pair changed size or came or went: a button that grew moves its dialog's content,
+    // which the models take for the dialog's new padding)
+    const respacedOnly = r.kind === 'spacing';
+    const cause = causes.find((c) => c !== r && (!respacedOnly || c.kind !== 'spacing') && where(c));
     if (!cause) continue;
     r.kind = 'reflow';
     r.pushedBy = cause.id;
-    r.caption = `${r.caption}, pushed by the change ${where(cause)}`;
+    if (respacedOnly) {
+      r.caption = `${v!.caption}, pushed by the change ${where(cause)}`;
+      delete r.detail;
+    } else r.caption = `${r.caption}, pushed by the change ${where(cause)}`;
   }
   const gaps = respaced(regions, reading);
   edgesOfRespaced(
