@@ -45,6 +45,7 @@ import {
   type FullFramesInput,
 } from './procap/compose.js';
 import { readPair, applyReading, readerWritesAll, slotTextsOf, type PairReading } from './read/pair.js';
+import { captionLead } from './read/reading.js';
 import { fillCaptionSlots, unreadSlots, type SlotText } from './read/slots.js';
 import { DEFAULT_BEAM_WIDTH } from './defaults.js';
 
@@ -169,9 +170,7 @@ export function summaryCaptions(
   const changed = regions.filter((r) => !r.noiseOnly && r.kind !== 'none');
   const causes = changed.filter((r) => r.kind !== 'reflow');
   // the summary names each change; what it pushed along, or how far it measured, is the region's detail
-  const lead = (r: { caption: string; detail?: string }) =>
-    r.detail && r.caption.endsWith(`; ${r.detail}`) ? r.caption.slice(0, -r.detail.length - 2) : r.caption;
-  return mergedMoves((causes.length ? causes : changed.slice(0, 1)).map((r) => ({ ...r, caption: lead(r) })));
+  return mergedMoves((causes.length ? causes : changed.slice(0, 1)).map((r) => ({ ...r, caption: captionLead(r) })));
 }
 
 /** The reader's caption of a plain move of quoted lines ("'A' moved 1 px right", "'A' and 'B' moved ...",

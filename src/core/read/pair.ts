@@ -6,7 +6,17 @@
 import type { Box, ChangeRegion } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { LineReadings, TextLine, TextReader } from './ocr.js';
-import { lettersOf, readRegion, shiftWords, verdictOf, type ReadVerdict, type RegionReading } from './reading.js';
+import {
+  belowBottom,
+  captionLead,
+  lettersOf,
+  nearestAbove,
+  readRegion,
+  shiftWords,
+  verdictOf,
+  type ReadVerdict,
+  type RegionReading,
+} from './reading.js';
 import { coreKey, editDistance, lineShift, samePixels, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { intersects, overlapShare, translate, unionOf } from './box.js';
@@ -192,8 +202,9 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       const side = c.kind === 'removed' ? 'before' : 'after';
       const line = c.kind === 'removed' ? c.before : c.after;
       const k = out.findIndex((o) => o !== r && wholeLine(o, side, line));
-      if (k >= 0 && wholeLine(out[k], side, line)!.kind !== 'same') told ??= k;
-      return k < 0;
+      if (k < 0) return true;
+      if (wholeLine(out[k], side, line)!.kind !== 'same') told ??= k;
+      return false;
     });
     if (told !== undefined && r.changes.every((c) => c.kind === 'same')) r.partOf = told;
   }
@@ -386,18 +397,17 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   // (or pushed past the bottom edge: a line read removed below a line that moved down, in any region,
   // whose push would carry it out of the screenshot; one read added below a line that moved up, which
   // moved back would lie below the edge, came in from below)
-  const nearestAbove = (box: Box, image: 'before' | 'after') =>
-    moves.filter((m) => vertical(m) && m[image].box[3] <= box[1] + 2).sort((p, q) => q[image].box[3] - p[image].box[3])[0];
+  const verticalMoves = moves.filter(vertical);
   const height = after?.height;
   const pastBottom = (c: LineChange): boolean => {
     if (height === undefined) return false;
     if (c.kind === 'removed') {
-      const m = nearestAbove(c.before.box, 'before');
-      return !!m && m.dy > 0 && c.before.box[1] + m.dy + 0.5 * (c.before.box[3] - c.before.box[1]) >= height;
+      const m = nearestAbove(verticalMoves, c.before.box, 'before');
+      return !!m && m.dy > 0 && belowBottom(c.before.box, m.dy, height);
     }
     if (c.kind === 'added') {
-      const m = nearestAbove(c.after.box, 'after');
-      return !!m && m.dy < 0 && c.after.box[1] - m.dy + 0.5 * (c.after.box[3] - c.after.box[1]) >= height;
+      const m = nearestAbove(verticalMoves, c.after.box, 'after');
+      return !!m && m.dy < 0 && belowBottom(c.after.box, -m.dy, height);
     }
     return false;
   };
@@ -748,7 +758,7 @@ function edgesOfRespaced(regions: ChangeRegion[], measured: ChangeRegion[]): voi
     if (r.kind !== 'reflow' || r.pushedBy !== undefined || !thin(r.boxBefore) || !thin(r.boxAfter)) continue;
     const detail = r.detail ?? r.caption;
     r.kind = 'spacing';
-    r.caption = `${spaced.detail && spaced.caption.endsWith(`; ${spaced.detail}`) ? spaced.caption.slice(0, -spaced.detail.length - 2) : spaced.caption}; ${detail}`;
+    r.caption = `${captionLead(spaced)}; ${detail}`;
     r.detail = detail;
   }
 }

@@ -86,6 +86,25 @@ function withDetail(caption: string, detail: string | undefined): { caption: str
   return detail ? { caption: `${caption}; ${detail}`, detail } : { caption };
 }
 
+/** A caption without its trailing detail clause (the inverse of withDetail): what the summary names. */
+export function captionLead(r: { caption: string; detail?: string }): string {
+  return r.detail && r.caption.endsWith(`; ${r.detail}`) ? r.caption.slice(0, -r.detail.length - 2) : r.caption;
+}
+
+/** The moved line whose box ends nearest above `box` on the given side (within 2 px of its top). */
+export function nearestAbove<M extends Extract<LineChange, { kind: 'moved' }>>(
+  moved: M[],
+  box: Box,
+  side: 'before' | 'after',
+): M | undefined {
+  return moved.filter((m) => m[side].box[3] <= box[1] + 2).sort((p, q) => q[side].box[3] - p[side].box[3])[0];
+}
+
+/** Whether a line's box, moved down by `dy` (up where negative), lies at least half below the bottom edge. */
+export function belowBottom(box: Box, dy: number, height: number): boolean {
+  return box[1] + dy + 0.5 * (box[3] - box[1]) >= height;
+}
+
 /** Context read around a region, in pixels, so lines cut by the box are read whole. */
 const READ_MARGIN = 24;
 /** Farthest move of a region's lines along which its icons are looked for (px). */
@@ -579,12 +598,8 @@ export function risenIntoView(
 ): Extract<LineChange, { kind: 'added' }>[] {
   if (!size) return [];
   return added.filter((a) => {
-    const box = a.after.box;
-    // the moved line nearest above it
-    const above = moved.filter((m) => m.after.box[3] <= box[1] + 2).sort((p, q) => q.after.box[3] - p.after.box[3])[0];
-    if (!above || above.dy > -RISE_SHIFT) return false;
-    const back = translate(box, -above.dx, -above.dy);
-    return back[1] + 0.5 * (box[3] - box[1]) >= size.height;
+    const above = nearestAbove(moved, a.after.box, 'after');
+    return !!above && above.dy <= -RISE_SHIFT && belowBottom(a.after.box, -above.dy, size.height);
   });
 }
 
