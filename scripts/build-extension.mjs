@@ -1,7 +1,7 @@
 // Bundles the VS Code extension with esbuild:
 //   src/extension/extension.ts -> dist/extension.cjs   (extension host, CommonJS, Node)
 //   src/core/worker.ts         -> dist/core-worker.cjs (the engine's worker thread; Reviewer finds it by workerPath)
-//   src/core/decode-worker.ts  -> dist/decode-worker.cjs (decodes a large pair's second image; found beside core-worker.cjs)
+//   src/core/decode-worker.ts  -> dist/decode-worker.cjs (decodes a large pair's second image, and a cold start's two; found beside core-worker.cjs)
 //   webview/src/main.ts        -> dist/webview.js      (the review panel page, browser IIFE)
 // 'vscode' is provided by VS Code; onnxruntime-node is a native module shipped in node_modules.
 // Type-checking is separate (esbuild does not type-check): pass --check to run tsc on both

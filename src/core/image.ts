@@ -452,7 +452,11 @@ function decodeDirect(bytes: Uint8Array, header: PngHeader): RgbaImage | undefin
   const expected = (rowBytes + 1) * height;
   let raw: Buffer;
   try {
-    raw = zlib.inflateSync(idat.length === 1 ? idat[0] : Buffer.concat(idat), { maxOutputLength: expected + 1 });
+    // one output buffer of the exact size (plus the byte that shows a longer stream): no chunks to concatenate
+    raw = zlib.inflateSync(idat.length === 1 ? idat[0] : Buffer.concat(idat), {
+      maxOutputLength: expected + 1,
+      chunkSize: Math.max(64, expected + 1),
+    });
   } catch {
     return undefined;
   }

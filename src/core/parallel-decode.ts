@@ -21,6 +21,15 @@ export function decodeInParallel(before: PairMemoryInput, after: PairMemoryInput
   return before.fileBytes + 2 * after.fileBytes + before.decodeBytes + after.decodeBytes <= limits.maxMemoryBytes;
 }
 
+/**
+ * Whether a cold start decodes both images on the decode thread while the calling thread loads the
+ * models: two cores, and memory for both files' copies sent to the thread beside both decodes.
+ */
+export function decodeBothElsewhere(before: PairMemoryInput, after: PairMemoryInput, limits: ImageLimits): boolean {
+  if (os.availableParallelism() < 2) return false;
+  return 2 * (before.fileBytes + after.fileBytes) + before.decodeBytes + after.decodeBytes <= limits.maxMemoryBytes;
+}
+
 /** The decode thread's script: beside this module (tsc build), or decode-worker.cjs beside a CommonJS bundle. */
 function workerScript(): string {
   const metaUrl = (import.meta as { url?: string }).url;

@@ -16,7 +16,7 @@ import {
   type ImageLimits,
 } from './image.js';
 import { DEFAULT_DIFF_THRESHOLD, diffImages } from './diff.js';
-import { decodeElsewhere, decodeInParallel } from './parallel-decode.js';
+import { decodeBothElsewhere, decodeElsewhere, decodeInParallel } from './parallel-decode.js';
 import { applyMasks, belowThreshold, checkThresholds, type BelowThreshold } from './masks.js';
 import type { PixelRegion } from './regions.js';
 import { changeRegions } from './change-regions.js';
@@ -613,7 +613,29 @@ async function reviewPair(
   let a: { image: RgbaImage; path?: string };
   let b: { image: RgbaImage; path?: string };
   const pairInput = (o: OpenedImage) => ({ ...o, fileBytes: fileBytes(o) });
-  if (openedBefore.bytes && openedAfter.bytes && decodeInParallel(pairInput(openedBefore), pairInput(openedAfter), limits)) {
+  const reading = options.read !== false;
+  let preload: ReturnType<SessionManager['preload']> | undefined;
+  if (
+    openedBefore.bytes &&
+    openedAfter.bytes &&
+    sessions.cold &&
+    decodeBothElsewhere(pairInput(openedBefore), pairInput(openedAfter), limits)
+  ) {
+    // a cold start: both images decode on the decode thread while this one loads the models (each
+    // takes about as long); a file that did not decode there is decoded here, which gives its error
+    const elsewhere = [
+      decodeElsewhere(openedBefore.bytes, openedBefore.name, limits),
+      decodeElsewhere(openedAfter.bytes, openedAfter.name, limits),
+    ];
+    preload = sessions.preload(reading);
+    const [first, second] = await Promise.all(elsewhere);
+    a = first ? { image: first, path: openedBefore.path } : decodeOpened(openedBefore, limits);
+    openedBefore.bytes = undefined;
+    b = second ? { image: second, path: openedAfter.path } : decodeOpened(openedAfter, limits);
+    openedAfter.bytes = undefined;
+    timings.decodeMs = performance.now() - t;
+    await pause();
+  } else if (openedBefore.bytes && openedAfter.bytes && decodeInParallel(pairInput(openedBefore), pairInput(openedAfter), limits)) {
     // large images: the after image on the decode thread while this one decodes the before image
     const elsewhere = decodeElsewhere(openedAfter.bytes, openedAfter.name, limits);
     a = decodeOpened(openedBefore, limits);
@@ -645,7 +667,6 @@ async function reviewPair(
   // (src/core/jitter.ts, src/core/rerender.ts)
   // a rigid shift of a block by one pixel is a move a reviewer wants to hear about when the text
   // reader can say what moved; without the reader it stays noise, as the models were trained
-  const reading = options.read !== false;
   // a visible recolour the default diff threshold hid is a change (src/core/faint-recolour.ts); a
   // looser threshold than the default says colour shifts under it do not count, and is obeyed
   const found = changeRegions(diff, a.image, b.image, {
@@ -655,6 +676,8 @@ async function reviewPair(
   // under the thresholds no region is a change: nothing is read, captioned or boxed
   const analysis = under ? { ...found, regions: [], coverage: 0, wholeScreen: false } : found;
   timings.regionsMs = performance.now() - t;
+  // nothing to read or caption: the models still loading are not waited for
+  if (!analysis.regions.some((r) => !r.noiseOnly)) preload?.stop();
   await pause();
 
   let pairReading: PairReading | undefined;

@@ -367,6 +367,45 @@ export class SessionManager {
     return this.reader;
   }
 
+  /** Whether no model has been asked for yet: the first review of this manager loads them all. */
+  get cold(): boolean {
+    return this.sessions.size === 0 && this.reader === undefined;
+  }
+
+  /**
+   * Starts loading, one model after another, what a review's captions need: the text reader's models
+   * (when `read`), then the caption models. A cold start runs this while the screenshots decode on
+   * another thread (onnxruntime builds a session on the calling thread). stop() ends it before the
+   * next model - a pair that turns out to have nothing to caption does not wait for the rest. Failures
+   * are not reported here: a model that failed to load is loaded again, and the error given, where the
+   * review uses it.
+   */
+  preload(read: boolean): { stop(): void; done: Promise<void> } {
+    let stopped = false;
+    const steps: (() => Promise<unknown>)[] = [
+      ...(read ? [() => this.textReader.prepare()] : []),
+      () => this.get('tokenizer_encoder'),
+      () => this.get('procedure_encoder'),
+      () => this.kindMembers(),
+      () => this.get('kind_prior'),
+      () => this.get('decoder_step'),
+    ];
+    const done = (async () => {
+      for (const step of steps) {
+        // a turn of the event loop between models: the decode thread's answer is taken in there
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (stopped || this.disposed) return;
+        await step().catch(() => undefined);
+      }
+    })();
+    return {
+      stop: () => {
+        stopped = true;
+      },
+      done,
+    };
+  }
+
   /** Loads every model now (the benchmark's model load time; warm start for the extension). */
   async loadAll(): Promise<void> {
     await Promise.all([...MODEL_NAMES.map((n) => this.get(n)), this.kindMembers()]);

@@ -410,4 +410,9 @@ test('the decode thread gives the pixels decodePng gives; a file it cannot decod
   assert.equal(parallel, (await import('node:os')).availableParallelism() > 1);
   assert.equal(decodeInParallel(small, large, limits), false);
   assert.equal(decodeInParallel(large, large, { ...limits, maxMemoryBytes: 16 * side * side }), false);
+  // a cold start sends both images there, any size, when memory holds both files' copies and both decodes
+  const { decodeBothElsewhere } = await import('../../src/core/parallel-decode.js');
+  assert.equal(decodeBothElsewhere(small, small, limits), (await import('node:os')).availableParallelism() > 1);
+  const need = 2 * (small.fileBytes + small.fileBytes) + 2 * small.decodeBytes;
+  assert.equal(decodeBothElsewhere(small, small, { ...limits, maxMemoryBytes: need - 1 }), false);
 });

@@ -193,6 +193,63 @@ test('bad input: a clear ImageInputError naming the file', async () => {
   await assert.rejects(describe(sessions, new Uint8Array([1, 2, 3]), good, { beforeName: 'upload.png' }), /upload\.png/);
 });
 
+test('a cold start decodes on the decode thread while the models load: the report a warm describe gives', async () => {
+  const pair = screenPair();
+  const fresh = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
+  try {
+    assert.equal(fresh.cold, true);
+    const first = await describe(fresh, pair.before, pair.after, { procedure: false });
+    assert.equal(fresh.cold, false);
+    const again = await describe(fresh, pair.before, pair.after, { procedure: false });
+    const view = (r: ChangeReport) => ({
+      summary: r.summary,
+      regions: r.regions.map((x) => [x.boxBefore, x.kind, x.caption, x.confidence]),
+    });
+    assert.deepEqual(view(first), view(again));
+    assert.ok(
+      first.regions.some((r) => !r.noiseOnly),
+      'the pair has changes',
+    );
+  } finally {
+    await fresh.dispose();
+  }
+  // a file that does not decode there is decoded here, with the usual error naming it
+  const broken = path.join(tempDir('cold'), 'broken.png');
+  fs.writeFileSync(broken, Buffer.from('this is not a png at all'));
+  const other = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
+  try {
+    await assert.rejects(
+      describe(other, pair.before, broken),
+      (err: Error) => err.name === 'ImageInputError' && err.message.includes(broken),
+    );
+  } finally {
+    await other.dispose();
+  }
+});
+
+test('preloading loads the models a review needs one after another, and stop() ends it before the next', async () => {
+  const stopped = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
+  const early = stopped.preload(true);
+  early.stop();
+  await early.done;
+  assert.equal(stopped.cold, true, 'stopped before the first model');
+  assert.equal(stopped.loadMs, 0);
+  await stopped.dispose();
+  const whole = new SessionManager({ modelsDir: MODELS_DIR, provider: 'cpu' });
+  try {
+    const all = whole.preload(false);
+    await all.done;
+    assert.equal(whole.cold, false);
+    const before = whole.loadMs;
+    assert.ok(before > 0);
+    // the caption models are loaded now: asking for them loads nothing more
+    for (const name of ['tokenizer_encoder', 'procedure_encoder', 'kind_prior', 'decoder_step'] as const) await whole.get(name);
+    assert.equal(whole.loadMs, before);
+  } finally {
+    await whole.dispose();
+  }
+});
+
 test('an aborted signal stops describe with an AbortError', async () => {
   const pair = screenPair();
   const controller = new AbortController();

@@ -432,10 +432,17 @@ export class TextReader {
     this.threads = options.threads;
   }
 
+  /** Loads the reader's models now (a cold start loads them while the screenshots decode). */
+  async prepare(): Promise<void> {
+    await this.load();
+  }
+
   private load() {
     this.loaded ??= (async () => {
       const dir = this.dir ?? ocrModelsDir();
-      const options = cpuSessionOptions(this.threads);
+      // every area read has its own size: a memory pattern, planned over the first runs of each new
+      // shape, is never reused (off, the second read of an area costs a third of its first, cold)
+      const options = { ...cpuSessionOptions(this.threads), enableMemPattern: false };
       const open = async (file: string) => {
         const full = path.join(dir, file);
         if (!fs.existsSync(full))
