@@ -606,6 +606,37 @@ test('matchLines: the same words drawn wider in place are a restyle (font), not 
   );
 });
 
+test('verdictOf: a paragraph broken into lines at other places, its lines as tall, re-wrapped (padding where it moved diagonally), not a new font', () => {
+  const run = (after: TextLine[]) =>
+    verdictOf({
+      changes: matchLines(
+        [line('Team update invoice review with shipping', [44, 242, 570, 264]), line('page task new data weekly', [44, 268, 268, 288])],
+        after,
+      ),
+    });
+  // the card's padding grew: the paragraph moved 13 px right and 12 px down and wraps one word earlier
+  const padded = run([
+    line('Team update invoice review with', [57, 254, 507, 274]),
+    line('shipping page task new data weekly.', [57, 280, 359, 302]),
+  ]);
+  assert.equal(padded?.kind, 'spacing');
+  assert.equal(
+    padded?.caption,
+    "more space around 'Team update invoice review with shipping page t…'; 'Team update invoice review with shipping page t…' moved 13 px right and 12 px down",
+  );
+  // only narrower, in place: a layout change the models describe
+  assert.equal(
+    run([line('Team update invoice review with', [44, 242, 490, 264]), line('shipping page task new data weekly', [44, 268, 350, 288])]),
+    undefined,
+  );
+  // lines farther apart: a bigger font that wraps earlier
+  assert.equal(
+    run([line('Team update invoice review with', [57, 252, 507, 275]), line('shipping page task new data weekly.', [57, 281, 359, 304])])
+      ?.kind,
+    'font',
+  );
+});
+
 test('elementOf: a filled button, a badge, a bordered input; a table cell and plain text are not named', () => {
   const glyphs = (image: RgbaImage, box: Box) => {
     for (let x = box[0] + 1; x + 3 <= box[2]; x += 6) fillRect(image, [x, box[1] + 2, x + 3, box[3] - 2], [30, 30, 30, 255]);
@@ -1073,6 +1104,31 @@ test("applyReading: a container's thin edge the models call a reflow, where the 
   // a thick region is content, not an edge; with another change in the pair the edge may be its push
   assert.equal(run([band('reflow', [160, 320, 545, 360], 3, 'the layout here moved down')])[2].kind, 'reflow');
   assert.equal(run([band('resize', [160, 320, 545, 360], 3, 'the button got taller')])[1].kind, 'reflow');
+});
+
+test("applyReading: a thin edge the models call resized, in line with a change that grows its container, is that change's push", () => {
+  const at = (kind: ChangeRegion['kind'], box: Box, id: number, caption: string): ChangeRegion => ({
+    ...region(kind, caption, id),
+    boxBefore: box,
+    boxAfter: box,
+  });
+  const run = (cause: ChangeRegion, edge: Box, kind: ChangeRegion['kind'] = 'resize') => {
+    const regions = [cause, at(kind, edge, 2, 'the white card on the left was resized')];
+    applyReading(regions, { regions: [undefined, undefined] });
+    return regions[1];
+  };
+  const button = at('resize', [210, 334, 646, 421], 1, 'the blue button was resized');
+  // the dialog's bottom border, 1 px tall, below the button that grew
+  const edge = run(button, [158, 420, 460, 421]);
+  assert.equal(edge.kind, 'reflow');
+  assert.equal(edge.pushedBy, 1);
+  assert.equal(edge.caption, 'an edge here moved with the change above');
+  assert.equal(run(button, [650, 360, 658, 400], 'spacing').caption, 'an edge here moved with the change before it');
+  // not in line with the change, thick, or no change that grows a container: the models' call stands
+  assert.equal(run(button, [20, 500, 100, 502]).kind, 'resize');
+  assert.equal(run(button, [158, 420, 460, 440]).kind, 'resize');
+  assert.equal(run(at('color', [210, 334, 646, 421], 1, 'the button turned red'), [158, 420, 460, 421]).kind, 'resize');
+  assert.equal(run(at('spacing', [210, 334, 646, 421], 1, 'the dialog got more padding'), [158, 420, 460, 421]).kind, 'resize');
 });
 
 test('matchLines: the same words on two lines, both moved, keep their order (not matched crosswise)', () => {

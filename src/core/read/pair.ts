@@ -736,6 +736,39 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     regions,
     regions.filter((r, i) => r.kind === 'spacing' && (gaps || reading.regions[i]?.kind === 'spacing')),
   );
+  edgesAroundChanges(regions);
+}
+
+/** Changes that make the container around them grow or shrink (new spacing: edgesOfRespaced). */
+const CONTAINER_CAUSES = new Set(['add', 'remove', 'text', 'resize', 'font']);
+
+/**
+ * A thin band (EDGE_BAND) the models call resized, moved or re-spaced, in line with a change that
+ * makes its container grow or shrink - a button grown taller, a line added - is that container's edge,
+ * moved by the change: a reflow pushed by it ("the card on the left is now taller" was the dialog's
+ * bottom border following its button). The summary then says the change once.
+ */
+function edgesAroundChanges(regions: ChangeRegion[]): void {
+  const thin = (b: Box) => Math.min(b[2] - b[0], b[3] - b[1]) <= EDGE_BAND;
+  const causes = regions.filter((c) => !c.noiseOnly && CONTAINER_CAUSES.has(c.kind) && !thin(c.boxBefore));
+  for (const r of regions) {
+    if (r.noiseOnly || r.pushedBy !== undefined || !['resize', 'move', 'spacing'].includes(r.kind)) continue;
+    if (!thin(r.boxBefore) || !thin(r.boxAfter)) continue;
+    const box = r.boxBefore;
+    const where = (c: ChangeRegion): string | undefined => {
+      const cb = c.boxBefore;
+      if (cb[0] < box[2] && box[0] < cb[2]) return cb[1] <= box[1] ? 'above' : 'below';
+      if (cb[1] < box[3] && box[1] < cb[3]) return cb[0] <= box[0] ? 'before it' : 'after it';
+      return undefined;
+    };
+    const cause = causes.find((c) => c !== r && where(c));
+    if (!cause) continue;
+    r.kind = 'reflow';
+    r.pushedBy = cause.id;
+    r.caption = `an edge here moved with the change ${where(cause)}`;
+    r.captionSource = 'reader';
+    delete r.detail;
+  }
 }
 
 /** Widest (tallest) a region can be to be the edge of a container: its border line and shadow (px). */

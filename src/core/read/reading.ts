@@ -80,6 +80,8 @@ export interface ReadVerdict {
 /** How much a line's box must change (px, width or height) for its same letters to be drawn at
  * another size rather than re-rendered where they were (a sub-pixel move redraws the edges only). */
 export const RESIZED_GLYPHS = { width: 4, height: 3 };
+/** Lines of a paragraph re-wrapped at the same size: their height and spacing the same within this (px). */
+const REWRAP_HEIGHT = 2;
 
 /** A caption with its trailing detail clause ("'A' was added" + "3 lines moved 24 px down"). */
 function withDetail(caption: string, detail: string | undefined): { caption: string; detail?: string } {
@@ -634,6 +636,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   let added = changes.filter((c): c is Extract<LineChange, { kind: 'added' }> => c.kind === 'added');
   let removed = changes.filter((c): c is Extract<LineChange, { kind: 'removed' }> => c.kind === 'removed');
   // a re-worded line that now wraps (or wrapped before) continues on the added (removed) line just below it
+  // (broken elsewhere: its first line's words differ while the whole paragraph's are the same)
+  const brokenElsewhere = new Set<LineChange>();
   reworded = reworded.map((r) => {
     const after = withContinuation(
       r.after,
@@ -645,7 +649,17 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     );
     added = added.filter((a) => !after.used.includes(a.after));
     removed = removed.filter((x) => !before.used.includes(x.before));
-    return { ...r, before: before.line, after: after.line };
+    const joined = { ...r, before: before.line, after: after.line };
+    const pitch = (first: TextLine, used: TextLine[]) => (used.length ? used[0].box[1] - first.box[1] : undefined);
+    const [pb, pa] = [pitch(r.before, before.used), pitch(r.after, after.used)];
+    if (
+      (before.used.length || after.used.length) &&
+      lettersOf(r.before.text) !== lettersOf(r.after.text) &&
+      Math.abs(r.before.box[3] - r.before.box[1] - (r.after.box[3] - r.after.box[1])) <= REWRAP_HEIGHT &&
+      (pb === undefined || pa === undefined || Math.abs(pb - pa) <= REWRAP_HEIGHT)
+    )
+      brokenElsewhere.add(joined);
+    return joined;
   });
   const moved = changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved');
   const same = changes.filter((c): c is Extract<LineChange, { kind: 'same' }> => c.kind === 'same');
@@ -682,6 +696,21 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   }
   // the same letters drawn differently (another font, size or weight) are a restyle, not new words
   const restyled = reworded.filter((r) => lettersOf(r.before.text) === lettersOf(r.after.text) && lettersOf(r.after.text).length >= 2);
+  // ... unless they are a paragraph broken into lines at other places, its lines as tall and as far
+  // apart as before: the text re-wrapped in a box that changed width or padding (a new font size
+  // changes the lines' height and spacing). New padding where the paragraph moved as far right as
+  // down; otherwise a layout change the models describe
+  if (
+    reworded.length &&
+    restyled.length === reworded.length &&
+    restyled.every((r) => brokenElsewhere.has(r)) &&
+    !added.length &&
+    !removed.length
+  ) {
+    const first = restyled[0];
+    const shift = { dx: first.after.box[0] - first.before.box[0], dy: first.after.box[1] - first.before.box[1] };
+    return paddingVerdict(quote(first.after.text), shift, first.after.text);
+  }
   if (reworded.length && restyled.length === reworded.length && !added.length && !removed.length) {
     const r = restyled[0];
     const wb = r.before.box[2] - r.before.box[0],
