@@ -352,6 +352,10 @@ async function attempt(
     changes.flatMap((c) => c.opsAt(1)),
     afterIds,
   );
+  // an element moved under an overlay or out of the box that clips it was not seen to move: from
+  // the pixels it was removed, so the record would say the wrong kind
+  const movedIds = changes.filter((c) => c.kind === 'move').flatMap((c) => c.afterIds.filter((x) => x !== '#page'));
+  if (movedIds.length && (await page.coveredNow(movedIds)).size) return reject('move: covered where it went');
   let afterPng = await page.screenshot(width, height);
   if (isNone && changes[0].attrs.noise === 'reencoded') afterPng = reencode(afterPng);
   const isTheme = changes.some((c) => c.kind === 'theme');

@@ -232,6 +232,24 @@ const PAGE_SCRIPT = `
     if (op.remove) el.remove();
     else if (g) { if (g.orig === null) el.removeAttribute('style'); else el.setAttribute('style', g.orig); }
   };
+  // whether something else is drawn over the element at its centre or at two inner points (25% /
+  // 75%: inside rounded corners and circles too), or it lies outside the viewport or a clipping box there
+  const isCovered = (el, r) => {
+    const [w, h] = [r[2] - r[0], r[3] - r[1]];
+    const pts = [[r[0] + w / 2, r[1] + h / 2], [r[0] + w / 4, r[1] + h / 4], [r[0] + (3 * w) / 4, r[1] + (3 * h) / 4]];
+    for (const [x, y] of pts) {
+      const top = document.elementFromPoint(x, y);
+      if (top && top !== el && !el.contains(top)) return true;
+    }
+    return false;
+  };
+  // the elements of \`ids\` covered now (after a change): one moved under an overlay or out of the box
+  // that clips it cannot be seen where it went
+  window.__coveredNow = (ids) => ids.filter((id) => {
+    const el = find(id);
+    const r = el && rectOf(el);
+    return !!r && isCovered(el, r);
+  });
   window.__load = async (html, style, opts) => {
     if (opts) {
       for (const s of document.querySelectorAll('style[data-sheet]')) s.media = s.dataset.sheet === opts.sheet ? 'all' : 'not all';
@@ -254,15 +272,7 @@ const PAGE_SCRIPT = `
       rects[id] = r;
       slack[id] = widthSlack(el);
       // an element under an overlay, menu or neighbour cannot be seen changing: report it
-      if (r) {
-        // centre and two inner points (25% / 75%): inside rounded corners and circles too
-        const [w, h] = [r[2] - r[0], r[3] - r[1]];
-        const pts = [[r[0] + w / 2, r[1] + h / 2], [r[0] + w / 4, r[1] + h / 4], [r[0] + (3 * w) / 4, r[1] + (3 * h) / 4]];
-        for (const [x, y] of pts) {
-          const top = document.elementFromPoint(x, y);
-          if (top && top !== el && !el.contains(top)) { covered.push(id); break; }
-        }
-      }
+      if (r && isCovered(el, r)) covered.push(id);
     }
     snapshotAll();
     const styles = {};
@@ -393,6 +403,15 @@ export class RenderPage {
       (ex) => (window as unknown as { __reflow: (ex: string[]) => { before: Box; after: Box }[] }).__reflow(ex),
       exclude,
     );
+  }
+
+  /** which of `ids` something else is drawn over now, at their centre or inner points (see __load's covered) */
+  async coveredNow(ids: string[]): Promise<Set<string>> {
+    const covered = await this.page.evaluate(
+      (list) => (window as unknown as { __coveredNow: (ids: string[]) => string[] }).__coveredNow(list),
+      ids,
+    );
+    return new Set(covered);
   }
 
   async apply(ops: Op[], measureIds: string[]): Promise<Map<string, Box | null>> {
