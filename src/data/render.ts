@@ -233,7 +233,8 @@ const PAGE_SCRIPT = `
     else if (g) { if (g.orig === null) el.removeAttribute('style'); else el.setAttribute('style', g.orig); }
   };
   // whether something else is drawn over the element at its centre or at two inner points (25% /
-  // 75%: inside rounded corners and circles too), or it lies outside the viewport or a clipping box there
+  // 75%: inside rounded corners and circles too): an overlay, or the box that clips it where it lies
+  // outside that box (a point outside the viewport hits nothing and does not count)
   const isCovered = (el, r) => {
     const [w, h] = [r[2] - r[0], r[3] - r[1]];
     const pts = [[r[0] + w / 2, r[1] + h / 2], [r[0] + w / 4, r[1] + h / 4], [r[0] + (3 * w) / 4, r[1] + (3 * h) / 4]];

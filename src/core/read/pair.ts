@@ -749,7 +749,6 @@ const CONTAINER_CAUSES = new Set(['add', 'remove', 'text', 'resize', 'font']);
  * bottom border following its button). The summary then says the change once.
  */
 function edgesAroundChanges(regions: ChangeRegion[]): void {
-  const thin = (b: Box) => Math.min(b[2] - b[0], b[3] - b[1]) <= EDGE_BAND;
   const causes = regions.filter((c) => !c.noiseOnly && CONTAINER_CAUSES.has(c.kind) && !thin(c.boxBefore));
   for (const r of regions) {
     if (r.noiseOnly || r.pushedBy !== undefined || !['resize', 'move', 'spacing'].includes(r.kind)) continue;
@@ -773,6 +772,8 @@ function edgesAroundChanges(regions: ChangeRegion[]): void {
 
 /** Widest (tallest) a region can be to be the edge of a container: its border line and shadow (px). */
 const EDGE_BAND = 8;
+/** Whether a box is thin enough (EDGE_BAND) to be a container's edge. */
+const thin = (b: Box) => Math.min(b[2] - b[0], b[3] - b[1]) <= EDGE_BAND;
 
 /**
  * Where the only changes of a pair are new spacing the reader measured (content moved inward or
@@ -786,7 +787,6 @@ function edgesOfRespaced(regions: ChangeRegion[], measured: ChangeRegion[]): voi
   const changed = regions.filter((r) => !r.noiseOnly && r.kind !== 'none');
   const spaced = measured[0];
   if (!spaced || changed.some((r) => !['spacing', 'reflow', 'move'].includes(r.kind))) return;
-  const thin = (b: Box) => Math.min(b[2] - b[0], b[3] - b[1]) <= EDGE_BAND;
   for (const r of changed) {
     if (r.kind !== 'reflow' || r.pushedBy !== undefined || !thin(r.boxBefore) || !thin(r.boxAfter)) continue;
     const detail = r.detail ?? r.caption;
