@@ -62,6 +62,53 @@ export function differingAfterShift(
   return count;
 }
 
+/**
+ * Like differingAfterShift, but a pixel also counts as the same when each of its channels lies within
+ * `tolerance` of the range its 3x3 neighbourhood spans in `before` around (x - dx, y - dy): text
+ * moved by a fraction of a pixel is re-rasterised, which blends neighbouring values but draws no
+ * colour that was not there. Counting may stop once past `stopAbove`, as differingAfterShift's.
+ */
+export function differingWithinAPixel(
+  before: RgbaImage,
+  after: RgbaImage,
+  box: Box,
+  dx: number,
+  dy: number,
+  tolerance: number,
+  stopAbove = Infinity,
+): number {
+  const [x0, y0, x1, y1] = box;
+  let count = 0;
+  for (let y = y0; y < y1; y++) {
+    const sy = y - dy;
+    for (let x = x0; x < x1; x++) {
+      const sx = x - dx;
+      if (sx < 0 || sy < 0 || sx >= before.width || sy >= before.height) {
+        count++;
+        continue;
+      }
+      const a = (y * after.width + x) * 4;
+      let outside = false;
+      for (let c = 0; c < 3 && !outside; c++) {
+        const v = after.data[a + c];
+        let lo = 255,
+          hi = 0;
+        for (let ny = Math.max(0, sy - 1); ny <= Math.min(before.height - 1, sy + 1); ny++) {
+          for (let nx = Math.max(0, sx - 1); nx <= Math.min(before.width - 1, sx + 1); nx++) {
+            const u = before.data[(ny * before.width + nx) * 4 + c];
+            if (u < lo) lo = u;
+            if (u > hi) hi = u;
+          }
+        }
+        outside = v < lo - tolerance || v > hi + tolerance;
+      }
+      if (outside) count++;
+    }
+    if (count > stopAbove) return count;
+  }
+  return count;
+}
+
 /** The shift (|dx|, |dy| <= maxShift, not both 0) that explains the region's differences, if one does. */
 export function jitterShiftOf(
   before: RgbaImage,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { decodePng, type RgbaImage } from '../../src/core/image.js';
 import { diffImages } from '../../src/core/diff.js';
 import { findRegions } from '../../src/core/regions.js';
-import { jitterShiftOf, withRenderingNoise, differingAfterShift } from '../../src/core/jitter.js';
+import { jitterShiftOf, withRenderingNoise, differingAfterShift, differingWithinAPixel } from '../../src/core/jitter.js';
 import { SessionManager } from '../../src/core/session.js';
 import { describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { MODELS_DIR, drawPng, type Rect } from './runtime-fixtures.js';
@@ -50,6 +50,24 @@ test('differingAfterShift counts pixels, and pixels shifted in from outside the 
   const full = differingAfterShift(before, after, [49, 49, 112, 66], 0, 0, 40);
   const stopped = differingAfterShift(before, after, [49, 49, 112, 66], 0, 0, 40, 3);
   assert.ok(stopped > 3 && stopped <= full);
+});
+
+test('differingWithinAPixel: a label moved by half a pixel (drawn anew) is the same within a pixel; a recolour is not', () => {
+  const before = screen(label(50, 50));
+  // half a pixel to the right: each pixel the mean of its own and its left neighbour's value
+  const half: RgbaImage = { width: before.width, height: before.height, data: Uint8Array.from(before.data) };
+  for (let y = 0; y < before.height; y++)
+    for (let x = 1; x < before.width; x++)
+      for (let c = 0; c < 3; c++) {
+        const i = (y * before.width + x) * 4 + c;
+        half.data[i] = Math.round((before.data[i] + before.data[i - 4]) / 2);
+      }
+  const box: [number, number, number, number] = [49, 49, 112, 66];
+  assert.ok(differingAfterShift(before, half, box, 0, 0, 40) > 20, 'blended edges differ exactly');
+  assert.equal(differingWithinAPixel(before, half, box, 0, 0, 40), 0);
+  // the label in another colour: its pixels are nowhere near the range around them
+  const recoloured = screen([[50, 50, 110, 64, 200, 40, 40]]);
+  assert.ok(differingWithinAPixel(before, recoloured, box, 0, 0, 40) > 100);
 });
 
 test('withRenderingNoise: a jittered label becomes a noise region, a real change next to it stays', () => {

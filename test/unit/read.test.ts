@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { readPngFile, type RgbaImage } from '../../src/core/image.js';
 import { TextReader, ctcDecode, isReadable, normaliseText, withoutIconGlyphs } from '../../src/core/read/ocr.js';
 import { matchLines, changedWords, coreKey, textKey, type LineChange } from '../../src/core/read/correspond.js';
-import { verdictOf, rewordingCaption, shiftWords } from '../../src/core/read/reading.js';
+import { verdictOf, rewordingCaption, shiftWords, type ReadVerdict } from '../../src/core/read/reading.js';
 import { summaryCaptions } from '../../src/core/pipeline.js';
 import {
   readPair,
@@ -637,6 +637,67 @@ test('verdictOf: a paragraph broken into lines at other places, its lines as tal
   );
 });
 
+test('verdictOf: lines that kept their size and moved together, re-drawn at a new sub-pixel place, moved; grown, they did not', () => {
+  const at = (dx: number, dy: number, grow = 0) => [
+    line('Analytics', [103 + dx, 22 + dy, 179 + dx + grow, 43 + dy]),
+    line('Settings', [201 + dx, 22 + dy, 271 + dx + grow, 45 + dy]),
+  ];
+  // four pixels in ten a whole-pixel move leaves, all of them within a pixel of the moved text
+  const redrawn = { dx: 4, dy: -5, explained: 0.63, explainedWithinAPixel: 0.98 };
+  const moved = verdictOf({ changes: matchLines(at(0, 0), at(4, -5)), shift: redrawn, movesIntact: true });
+  assert.equal(moved?.kind, 'move');
+  assert.equal(moved?.caption, "'Analytics' and 'Settings' moved 4 px right and 5 px up");
+  // more pixels than a re-drawing leaves, lines drawn wider, or their ink another colour or amount
+  // (a restyle, recolour or fade that also moved): the models say
+  const changes = matchLines(at(0, 0), at(4, -5));
+  assert.equal(verdictOf({ changes, shift: { ...redrawn, explainedWithinAPixel: 0.8 }, movesIntact: true }), undefined);
+  assert.equal(verdictOf({ changes: matchLines(at(0, 0), at(4, -5, 4)), shift: redrawn, movesIntact: true }), undefined);
+  assert.equal(verdictOf({ changes, shift: redrawn, movesIntact: false }), undefined);
+  // a pixel or two is within the tolerance itself: another font's letters are as close
+  const near = { dx: 2, dy: 0, explained: 0.63, explainedWithinAPixel: 0.98 };
+  assert.equal(verdictOf({ changes: matchLines(at(0, 0), at(2, 0)), shift: near, movesIntact: true }), undefined);
+});
+
+test('verdictOf: a button grown both ways around the same label got more padding; grown one way, it was resized', () => {
+  const label: Box = [86, 404, 139, 430];
+  const reading = (after: Box, labelAfter: Box, others: { text: string; before: Box; after: Box }[] = []) => ({
+    changes: matchLines([line('Apply', label)], [line('Apply', labelAfter)]),
+    buttons: [
+      { text: 'Apply', before: [18, 386, 206, 442] as Box, after, labelBefore: label, labelAfter },
+      ...others.map((o) => ({ ...o, labelBefore: label, labelAfter: label })),
+    ],
+  });
+  // 16 px more on every side: the label stays as far from the centre
+  const padded = verdictOf(reading([2, 370, 222, 458], label));
+  assert.equal(padded?.kind, 'spacing');
+  assert.equal(padded?.caption, "the 'Apply' button got more padding; it is now 220 x 88 px, was 188 x 56");
+  assert.equal(padded?.sized, true);
+  assert.equal(verdictOf(reading([26, 394, 198, 434], label))?.caption.startsWith("the 'Apply' button got less padding"), true);
+  // only its width or its height changed: resized
+  const wider = verdictOf(reading([18, 386, 240, 442], [103, 404, 156, 430]));
+  assert.equal(wider?.kind, 'resize');
+  assert.equal(wider?.caption, "the 'Apply' button got wider; it is now 222 x 56 px, was 188 x 56");
+  assert.equal(verdictOf(reading([18, 386, 206, 420], [86, 393, 139, 419]))?.caption.startsWith("the 'Apply' button got shorter"), true);
+  // a line above it moved as well: its container changed (a card's new padding stretched it)
+  const carried = reading([2, 370, 222, 458], label);
+  carried.changes.push(...matchLines([line('Order summary', [40, 330, 160, 350])], [line('Order summary', [30, 330, 150, 350])]));
+  assert.notEqual(verdictOf(carried)?.kind, 'spacing');
+  // narrower on both sides (squeezed by its container's new padding), not set a width: not the reader's
+  assert.equal(verdictOf(reading([28, 386, 196, 442], label))?.kind, undefined);
+  // grown both ways with its label left at the top (a height set on a box that does not centre it): not padding
+  assert.notEqual(verdictOf(reading([18, 386, 230, 480], [98, 404, 151, 430]))?.kind, 'spacing');
+  // two buttons in a row that changed together: both named, the one grown both ways measured
+  const row = verdictOf(
+    reading([18, 386, 214, 458], [90, 412, 143, 438], [{ text: 'Reset', before: [206, 386, 394, 442], after: [214, 386, 394, 458] }]),
+  );
+  assert.equal(row?.caption, "the 'Apply' and 'Reset' buttons got more padding; 'Apply' is now 196 x 72 px, was 188 x 56");
+  // the reader names the button and its size: its words caption the region
+  const regions = [region('resize', 'the button on the left side was resized', 1)];
+  applyReading(regions, { regions: [padded] });
+  assert.equal(regions[0].kind, 'spacing');
+  assert.equal(regions[0].caption, padded?.caption);
+});
+
 test('elementOf: a filled button, a badge, a bordered input; a table cell and plain text are not named', () => {
   const glyphs = (image: RgbaImage, box: Box) => {
     for (let x = box[0] + 1; x + 3 <= box[2]; x += 6) fillRect(image, [x, box[1] + 2, x + 3, box[3] - 2], [30, 30, 30, 255]);
@@ -668,6 +729,15 @@ test('elementOf: a filled button, a badge, a bordered input; a table cell and pl
     ),
     [{ kind: 'moved', before: [40, 40, 160, 76], after: [40, 100, 160, 136] }],
   );
+  // padding taller than a line's usual is found where it is looked for (a button whose padding grew)
+  const tall = page();
+  fillRect(tall, [40, 20, 160, 96], [40, 120, 220, 255]);
+  glyphs(tall, [56, 50, 144, 66]);
+  assert.equal(elementAround(tall, { ...text, box: [56, 50, 144, 66] }), undefined);
+  assert.deepEqual(elementAround(tall, { ...text, box: [56, 50, 144, 66] }, { side: 160, end: 40 }), {
+    role: 'button',
+    box: [40, 20, 160, 96],
+  });
   // a small filled pill
   const badge = page();
   fillRect(badge, [40, 40, 92, 60], [220, 60, 60, 255]);
@@ -1129,6 +1199,21 @@ test("applyReading: a thin edge the models call resized, in line with a change t
   assert.equal(run(button, [158, 420, 460, 440]).kind, 'resize');
   assert.equal(run(at('color', [210, 334, 646, 421], 1, 'the button turned red'), [158, 420, 460, 421]).kind, 'resize');
   assert.equal(run(at('spacing', [210, 334, 646, 421], 1, 'the dialog got more padding'), [158, 420, 460, 421]).kind, 'resize');
+  // ... but a button's own new padding, as the reader measured it, grows its container like a resize
+  const padded: ReadVerdict = {
+    kind: 'spacing',
+    caption: "the 'Apply' button got more padding; it is now 220 x 88 px, was 188 x 56",
+    detail: 'it is now 220 x 88 px, was 188 x 56',
+    basis: 'pixels',
+    subject: 'Apply',
+    sized: true,
+  };
+  const regions = [button, at('resize', [158, 420, 460, 421], 2, 'the white card on the left was resized')];
+  applyReading(regions, { regions: [padded, undefined] });
+  assert.equal(regions[0].kind, 'spacing');
+  assert.equal(regions[0].caption, padded.caption);
+  assert.equal(regions[1].kind, 'reflow');
+  assert.equal(regions[1].pushedBy, 1);
 });
 
 test('matchLines: the same words on two lines, both moved, keep their order (not matched crosswise)', () => {

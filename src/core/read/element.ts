@@ -73,8 +73,13 @@ export function elementOf(image: RgbaImage, line: { box: Box; text: string }): E
   return elementAround(image, line)?.role;
 }
 
-/** The element of a text line (elementOf) with its box: the line's box out to the element's edges. */
-export function elementAround(image: RgbaImage, line: { box: Box; text: string }): { role: ElementRole; box: Box } | undefined {
+/** The element of a text line (elementOf) with its box: the line's box out to the element's edges.
+ * `padding` is the most space looked for beside and above or below the text (a button whose padding grew). */
+export function elementAround(
+  image: RgbaImage,
+  line: { box: Box; text: string },
+  padding: { side: number; end: number } = { side: MAX_SIDE_PADDING, end: MAX_END_PADDING },
+): { role: ElementRole; box: Box } | undefined {
   const [x0, y0, x1, y1] = clipTo(image, line.box);
   const w = x1 - x0,
     h = y1 - y0;
@@ -82,10 +87,10 @@ export function elementAround(image: RgbaImage, line: { box: Box; text: string }
   const inside = borderColour(image, [x0, y0, x1, y1]);
   const rows = [y0 + Math.floor(h / 4), y0 + Math.floor(h / 2), y0 + Math.floor((3 * h) / 4)];
   const cols = [x0 + Math.floor(w / 4), x0 + Math.floor(w / 2), x0 + Math.floor((3 * w) / 4)];
-  const left = straightEdge(rows.map((y) => edgeFrom(image, x0 - 1, y, -1, 0, MAX_SIDE_PADDING, inside)));
+  const left = straightEdge(rows.map((y) => edgeFrom(image, x0 - 1, y, -1, 0, padding.side, inside)));
   const right = straightEdge(rows.map((y) => edgeFrom(image, x1, y, 1, 0, image.width, inside)));
-  const up = straightEdge(cols.map((x) => edgeFrom(image, x, y0 - 1, 0, -1, MAX_END_PADDING, inside)));
-  const down = straightEdge(cols.map((x) => edgeFrom(image, x, y1, 0, 1, MAX_END_PADDING, inside)));
+  const up = straightEdge(cols.map((x) => edgeFrom(image, x, y0 - 1, 0, -1, padding.end, inside)));
+  const down = straightEdge(cols.map((x) => edgeFrom(image, x, y1, 0, 1, padding.end, inside)));
   if (!left || !right || !up || !down) return undefined;
   const sides = [left, right, up, down];
   // a filled box: past its edge the colour stays another; an outlined one: past a thin border the
@@ -119,8 +124,7 @@ export function elementAround(image: RgbaImage, line: { box: Box; text: string }
   // the text at the left of a bordered field much wider than it (a placeholder or a typed value): an input
   if (bordered && left.steps <= 20 && right.steps >= Math.max(40, w) && Math.abs(up.steps - down.steps) <= 3)
     return { role: 'input', box: outer };
-  if (right.steps > MAX_SIDE_PADDING || Math.abs(right.steps - left.steps) > Math.max(8, 0.3 * (left.steps + right.steps)))
-    return undefined;
+  if (right.steps > padding.side || Math.abs(right.steps - left.steps) > Math.max(8, 0.3 * (left.steps + right.steps))) return undefined;
   if (filled) return { role: boxHeight <= 26 && h <= 16 ? 'badge' : 'button', box: outer };
   if (outlined) return { role: 'button', box: outer };
   return undefined;

@@ -585,6 +585,7 @@ export function readerWrites(
  * where the models see a container re-spaced or resized and the reader measured the content it carried.
  */
 function wording(verdict: ReadVerdict, modelKind: string, modelCaption = ''): 'reader' | 'model' | 'both' {
+  if (verdict.sized) return 'reader';
   // (a font change the models did not see is said in the reader's words, not theirs of a move)
   if (verdict.kind === 'font' && modelKind !== 'font') return 'reader';
   if (verdict.kind === 'font' || verdict.kind === 'icon') return 'model';
@@ -696,6 +697,8 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
   }
   // consequences: a region that only moved, pushed by a cause before it in reading order
   const causes = regions.filter((r) => !r.noiseOnly && CAUSES.has(r.kind));
+  // (a button grown or shrunk around its label changes its container's size, whatever its kind)
+  const sized = new Set(regions.filter((r, i) => !r.noiseOnly && reading.regions[i]?.sized && r.captionSource === 'reader'));
   // (a region the models call resized or re-spaced keeps that: its content moved with its container)
   const readMoves = reading.regions
     .map((v, i) => ({ v, r: regions[i] }))
@@ -722,7 +725,7 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     // else in the pair changed size or came or went: a button that grew moves its dialog's content,
     // which the models take for the dialog's new padding)
     const respacedOnly = r.kind === 'spacing';
-    const cause = causes.find((c) => c !== r && (!respacedOnly || c.kind !== 'spacing') && where(c));
+    const cause = causes.find((c) => c !== r && (!respacedOnly || c.kind !== 'spacing' || sized.has(c)) && where(c));
     if (!cause) continue;
     r.kind = 'reflow';
     r.pushedBy = cause.id;
@@ -734,9 +737,10 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
   const gaps = respaced(regions, reading);
   edgesOfRespaced(
     regions,
-    regions.filter((r, i) => r.kind === 'spacing' && (gaps || reading.regions[i]?.kind === 'spacing')),
+    // (a button's own new padding is not its container's: the container's edges it moves are its push)
+    regions.filter((r, i) => r.kind === 'spacing' && (gaps || (reading.regions[i]?.kind === 'spacing' && !reading.regions[i]?.sized))),
   );
-  edgesAroundChanges(regions);
+  edgesAroundChanges(regions, sized);
 }
 
 /** Changes that make the container around them grow or shrink (new spacing: edgesOfRespaced). */
@@ -748,8 +752,8 @@ const CONTAINER_CAUSES = new Set(['add', 'remove', 'text', 'resize', 'font']);
  * moved by the change: a reflow pushed by it ("the card on the left is now taller" was the dialog's
  * bottom border following its button). The summary then says the change once.
  */
-function edgesAroundChanges(regions: ChangeRegion[]): void {
-  const causes = regions.filter((c) => !c.noiseOnly && CONTAINER_CAUSES.has(c.kind) && !thin(c.boxBefore));
+function edgesAroundChanges(regions: ChangeRegion[], sized: Set<ChangeRegion> = new Set()): void {
+  const causes = regions.filter((c) => !c.noiseOnly && (CONTAINER_CAUSES.has(c.kind) || sized.has(c)) && !thin(c.boxBefore));
   for (const r of regions) {
     if (r.noiseOnly || r.pushedBy !== undefined || !['resize', 'move', 'spacing'].includes(r.kind)) continue;
     if (!thin(r.boxBefore) || !thin(r.boxAfter)) continue;

@@ -9,9 +9,9 @@ import type { ReadOptions, TextLine, TextReader } from './ocr.js';
 import { matchLines, changedWords, samePixels, textKey, type LineChange } from './correspond.js';
 import { colourChangeOf, colourName, inkColour, isFade, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
-import { differingAfterShift } from '../jitter.js';
+import { differingAfterShift, differingWithinAPixel } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
-import { elementOf } from './element.js';
+import { elementAround, elementOf } from './element.js';
 import { centreIn, clipTo, grow, intersects, translate, unionOf } from './box.js';
 
 export interface BlockShift {
@@ -19,6 +19,10 @@ export interface BlockShift {
   dy: number;
   /** share of the region's differing pixels the shift explains. */
   explained: number;
+  /** the same share where a pixel within a pixel of its shifted place counts (differingWithinAPixel):
+   * measured only when `explained` is below MOVE_EXPLAINED, for a shift of REDRAWN_SHIFT or
+   * more, and only up to the share a move needs (below it, the figure is a bound) */
+  explainedWithinAPixel?: number;
 }
 
 export interface RegionReading {
@@ -26,6 +30,12 @@ export interface RegionReading {
   /** the region's icon-sized blobs that are not text, matched (only those that changed) */
   blocks?: BlockChange[];
   shift?: BlockShift;
+  /** every moved line kept its ink's colour and amount (INTACT_COVERAGE): the same drawing, moved
+   * (a fade, a recolour or a new weight changes one or the other); absent where no line moved */
+  movesIntact?: boolean;
+  /** buttons whose label stayed or moved, kept its words and its size, while the button's box
+   * (elementAround) changed size: the button before and after, and its label on each side */
+  buttons?: { text: string; before: Box; after: Box; labelBefore: Box; labelAfter: Box }[];
   /** share of non-background pixels, in the after image, where the first moved line used to start:
    * something was put in its place (content pushed along by an insertion that is not text). */
   vacatedInk?: number;
@@ -75,6 +85,9 @@ export interface ReadVerdict {
   /** a font verdict whose line's box grew or shrank (RESIZED_GLYPHS): the letters themselves were
    * drawn larger, smaller, wider or narrower, which no move, resize or spacing of their element does */
   glyphsResized?: boolean;
+  /** a verdict on an element's own size (a button grown or shrunk around its label): its words name
+   * the element and its size, which the models' caption does not */
+  sized?: boolean;
 }
 
 /** How much a line's box must change (px, width or height) for its same letters to be drawn at
@@ -119,6 +132,15 @@ const PADDING_EXPLAINED = 0.5;
  * container whose padding changed on every side: the space around it changed, not its place. The
  * two distances may differ by a pixel (a padding drawn at a zoom rounds differently on each axis). */
 const PADDING_SHIFT = 4;
+/** Share of a region's differing pixels a shift of its lines must explain to make it a move. */
+const MOVE_EXPLAINED = 0.8;
+/** The same share within a pixel (text moved by a fraction of a pixel is drawn anew), where every
+ * moved line kept its size, its ink's colour and its amount of ink (RegionReading.movesIntact): a
+ * restyle, a recolour or a fade that also moved changes one of them. */
+const MOVE_EXPLAINED_WITHIN_A_PIXEL = 0.9;
+/** Shortest move (px) told by its pixels within a pixel: a pixel or two is no further than the
+ * tolerance itself, and another font's letters are as close to the old ones. */
+const REDRAWN_SHIFT = 3;
 /** Longest quote kept whole; longer ones are cut with an ellipsis. */
 const MAX_QUOTE = 48;
 
@@ -137,7 +159,7 @@ export function blockShiftOf(
   if (unshifted === 0) return undefined;
   const tries = [...candidates];
   for (let dy = -range; dy <= range; dy++) for (let dx = -range; dx <= range; dx++) if (dx || dy) tries.push({ dx, dy });
-  let best: { dx: number; dy: number; count: number } | undefined;
+  let best: { dx: number; dy: number; count: number; clip: Box } | undefined;
   const seen = new Set<string>();
   for (const { dx, dy } of tries) {
     const key = `${dx},${dy}`;
@@ -151,10 +173,16 @@ export function blockShiftOf(
     ];
     if (clip[2] - clip[0] < 2 || clip[3] - clip[1] < 2) continue;
     const count = differingAfterShift(before, after, clip, dx, dy, 40, best ? best.count : unshifted);
-    if (!best || count < best.count) best = { dx, dy, count };
+    if (!best || count < best.count) best = { dx, dy, count, clip };
   }
   if (!best) return undefined;
-  return { dx: best.dx, dy: best.dy, explained: Math.max(0, 1 - best.count / unshifted) };
+  const explained = Math.max(0, 1 - best.count / unshifted);
+  // (within a pixel only counts for a move of 3 px or more; past the share it needs, the
+  // count stops: the figure is then only known to fall short)
+  if (explained >= MOVE_EXPLAINED || Math.max(Math.abs(best.dx), Math.abs(best.dy)) < REDRAWN_SHIFT)
+    return { dx: best.dx, dy: best.dy, explained };
+  const loose = differingWithinAPixel(before, after, best.clip, best.dx, best.dy, 40, (1 - MOVE_EXPLAINED_WITHIN_A_PIXEL) * unshifted);
+  return { dx: best.dx, dy: best.dy, explained, explainedWithinAPixel: Math.max(0, 1 - loose / unshifted) };
 }
 
 /** Read on each side of a region, so that lines the region cuts are read whole (a changed word in a sentence). */
@@ -279,6 +307,58 @@ function inkShare(image: RgbaImage, box: Box, background: [number, number, numbe
   return all ? ink / all : 0;
 }
 
+/** How far a moved line's ink coverage may change (a share of it) for the line to be the same
+ * drawing at a new sub-pixel place: anti-aliasing spreads ink, it does not add or take it away. */
+const INTACT_COVERAGE = 0.1;
+
+/** The ink of a box: the sum over its pixels of their largest channel difference from the background, in 0..1. */
+function inkCoverage(image: RgbaImage, box: Box, background: [number, number, number]): number {
+  const [x0, y0, x1, y1] = clipTo(image, box);
+  let sum = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * image.width + x) * 4;
+      sum += Math.max(
+        Math.abs(image.data[i] - background[0]),
+        Math.abs(image.data[i + 1] - background[1]),
+        Math.abs(image.data[i + 2] - background[2]),
+      );
+    }
+  }
+  return sum / 255;
+}
+
+/** Space looked for beside, above and below a button's label (px): a padding that grew, a button
+ * as wide as its column. */
+const BUTTON_PADDING = { side: 160, end: 40 };
+/** Change of a button's width or height (px) that makes it resized; a label's box may wobble by a pixel. */
+const BUTTON_RESIZED = 3;
+
+const sizeOf = (b: Box) => [b[2] - b[0], b[3] - b[1]];
+/** Whether two text lines' boxes have the same size, to the detector's wobble of two pixels. */
+const sameSize = (a: Box, b: Box) => Math.abs(sizeOf(a)[0] - sizeOf(b)[0]) <= 2 && Math.abs(sizeOf(a)[1] - sizeOf(b)[1]) <= 2;
+
+/**
+ * Buttons that grew or shrank around the same label: where no line was re-worded, added or removed,
+ * each line that stayed or moved with its size, the text of a button on both sides, whose button
+ * changed width or height.
+ */
+function resizedButtons(changes: LineChange[], before: RgbaImage, after: RgbaImage): NonNullable<RegionReading['buttons']> {
+  if (changes.some((c) => c.kind !== 'same' && c.kind !== 'moved')) return [];
+  const out: NonNullable<RegionReading['buttons']> = [];
+  for (const c of changes) {
+    if ((c.kind !== 'same' && c.kind !== 'moved') || !sameSize(c.before.box, c.after.box)) continue;
+    const b = elementAround(before, c.before, BUTTON_PADDING),
+      a = elementAround(after, c.after, BUTTON_PADDING);
+    if (b?.role !== 'button' || a?.role !== 'button') continue;
+    const [wb, hb] = sizeOf(b.box),
+      [wa, ha] = sizeOf(a.box);
+    if (Math.abs(wa - wb) < BUTTON_RESIZED && Math.abs(ha - hb) < BUTTON_RESIZED) continue;
+    out.push({ text: c.after.text, before: b.box, after: a.box, labelBefore: c.before.box, labelAfter: c.after.box });
+  }
+  return out;
+}
+
 /** Reads one region: lines in both images around `box` (common-area pixels), matched; shift; colour. */
 export async function readRegion(
   reader: TextReader,
@@ -304,16 +384,22 @@ export async function readRegion(
     if (c.kind !== 'added') c.before.role = elementOf(before, c.before);
     if (c.kind !== 'removed') c.after.role = elementOf(after, c.after);
   }
+  const buttons = resizedButtons(changes, before, after);
   const common: Box = [box[0], box[1], Math.min(box[2], before.width, after.width), Math.min(box[3], before.height, after.height)];
   const colour = colourChangeOf(before, after, common);
   const background = borderColour(before, clipTo(before, grow(common, 2)));
   const recoloured: { text: string; before: string; after: string }[] = [];
+  let movesIntact = true;
   for (const c of changes) {
     if (c.kind !== 'same' && c.kind !== 'moved') continue;
     const bgBefore = borderColour(before, c.before.box),
       bgAfter = borderColour(after, c.after.box);
     const inkBefore = inkColour(before, c.before.box, bgBefore),
       inkAfter = inkColour(after, c.after.box, bgAfter);
+    if (c.kind === 'moved' && movesIntact) {
+      const [cb, ca] = [inkCoverage(before, c.before.box, bgBefore), inkCoverage(after, c.after.box, bgAfter)];
+      movesIntact = inkBefore === inkAfter && Math.abs(ca - cb) <= INTACT_COVERAGE * Math.max(cb, ca);
+    }
     // grey to a neighbouring grey is how a line reads when an icon or caret beside it changed: a
     // recolour of text names a hue on at least one side
     const grey = (name: string) => /^(white|light grey|grey|dark grey|black)$/.test(name);
@@ -422,6 +508,8 @@ export async function readRegion(
     ...(Object.keys(inPlace).length ? { inPlace } : {}),
     ...(blocks.length ? { blocks } : {}),
     ...(shift ? { shift } : {}),
+    ...(buttons.length ? { buttons } : {}),
+    ...(changes.some((c) => c.kind === 'moved') ? { movesIntact } : {}),
     ...(recoloured.length ? { recoloured } : {}),
     ...(vacatedInk !== undefined ? { vacatedInk } : {}),
     ...(colour ? { colour: { ...colour, background: colourName(...background), backgroundRgb: background } } : {}),
@@ -621,6 +709,61 @@ function paddingVerdict(words: string, shift: { dx: number; dy: number }, subjec
     shift: { dx: shift.dx, dy: shift.dy },
     ...(subject !== undefined ? { subject } : {}),
   };
+}
+
+/**
+ * A button that grew or shrank around the same label. Both its width and height changed, the label
+ * as far from the button's centre as before: its padding changed (padding is set around a label on every side;
+ * a width or a height is set one at a time). One of the two changed: it was resized.
+ */
+function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
+  // of several buttons in one row, the one that grew (or shrank) both ways is the one re-padded; the
+  // others only stretch or give way
+  const change = (x: { before: Box; after: Box }) => [sizeOf(x.after)[0] - sizeOf(x.before)[0], sizeOf(x.after)[1] - sizeOf(x.before)[1]];
+  const bothWays = ([w, h]: number[]) => Number(Math.abs(w) >= BUTTON_RESIZED && Math.abs(h) >= BUTTON_RESIZED && w * h > 0);
+  const b = [...(reading.buttons ?? [])].sort((p, q) => {
+    const [cp, cq] = [change(p), change(q)];
+    return bothWays(cq) - bothWays(cp) || Math.abs(cq[0]) + Math.abs(cq[1]) - Math.abs(cp[0]) - Math.abs(cp[1]);
+  })[0];
+  if (!b) return undefined;
+  // content above the buttons that moved too was carried by their container, which changed (a card's
+  // new padding stretches the button in it); what a button pushes lies after it
+  const labels = new Set((reading.buttons ?? []).map((x) => x.labelBefore));
+  const top = Math.min(...(reading.buttons ?? []).map((x) => x.before[1]));
+  if (reading.changes.some((c) => c.kind === 'moved' && !labels.has(c.before.box) && c.before.box[3] <= top)) return undefined;
+  const [wb, hb] = sizeOf(b.before),
+    [wa, ha] = sizeOf(b.after);
+  const dw = wa - wb,
+    dh = ha - hb;
+  // where the label sits against the button's centre (its ink is seldom centred: descenders)
+  const offCentre = (box: Box, label: Box) => [label[0] - box[0] - (box[2] - label[2]), label[1] - box[1] - (box[3] - label[3])];
+  const [xb, yb] = offCentre(b.before, b.labelBefore),
+    [xa, ya] = offCentre(b.after, b.labelAfter);
+  const centred = Math.abs(xa - xb) <= BUTTON_RESIZED && Math.abs(ya - yb) <= BUTTON_RESIZED;
+  // (buttons side by side change together, one re-padded, the others giving way: which one is not
+  // told by the pixels, so all are named)
+  const others = (reading.buttons ?? []).filter((x) => x !== b).map((x) => x.text);
+  const name = others.length ? `the ${quoteList([b.text, ...others]).words} buttons` : `the ${quote(b.text)} button`;
+  const detail = `${others.length ? quote(b.text) : 'it'} is now ${wa} x ${ha} px, was ${wb} x ${hb}`;
+  if (Math.abs(dw) >= BUTTON_RESIZED && Math.abs(dh) >= BUTTON_RESIZED) {
+    if (!centred) return undefined;
+    return {
+      kind: 'spacing',
+      ...withDetail(`${name} got ${dw + dh > 0 ? 'more' : 'less'} padding`, detail),
+      basis: 'pixels',
+      subject: b.text,
+      sized: true,
+    };
+  }
+  // a width or height set on a button keeps one of its edges (it grows from its start or its end);
+  // one that moved on both sides was stretched or squeezed by its container (a card's new padding)
+  const wide = Math.abs(dw) >= BUTTON_RESIZED;
+  const anchored = wide
+    ? Math.abs(b.after[0] - b.before[0]) <= 1 || Math.abs(b.after[2] - b.before[2]) <= 1
+    : Math.abs(b.after[1] - b.before[1]) <= 1 || Math.abs(b.after[3] - b.before[3]) <= 1;
+  if (!anchored) return undefined;
+  const word = wide ? (dw > 0 ? 'wider' : 'narrower') : dh > 0 ? 'taller' : 'shorter';
+  return { kind: 'resize', ...withDetail(`${name} got ${word}`, detail), basis: 'pixels', subject: b.text, sized: true };
 }
 
 /**
@@ -875,6 +1018,10 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   }
   const blockVerdict = iconVerdict(reading.blocks ?? [], moved, same);
   if (blockVerdict) return blockVerdict;
+  // (before the inference from what a moved line left behind: a button that shrank leaves its own
+  // old background there)
+  const button = buttonVerdict(reading);
+  if (button) return button;
   if (moved.length && pushedShift && (pushedShift.dx > 0 || pushedShift.dy > 0) && (reading.vacatedInk ?? 0) >= 0.15) {
     // the lines moved together, no text was added, and where they started there is now something
     // that is not text (a picture, an icon): it was put in before them (an inference from the
@@ -896,7 +1043,14 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     ? paddingVerdict(subject(moved.map((m) => m.after.text))!.words, pushedShift, moved.length === 1 ? moved[0].after.text : undefined)
     : undefined;
   if (padding) return padding;
-  if (moved.length && pushedShift && (!shift || shift.explained >= 0.8)) {
+  const movedWhole =
+    !shift ||
+    shift.explained >= MOVE_EXPLAINED ||
+    (Math.max(Math.abs(shift.dx), Math.abs(shift.dy)) >= REDRAWN_SHIFT &&
+      (shift.explainedWithinAPixel ?? 0) >= MOVE_EXPLAINED_WITHIN_A_PIXEL &&
+      moved.every((m) => sameSize(m.before.box, m.after.box)) &&
+      reading.movesIntact === true);
+  if (moved.length && pushedShift && movedWhole) {
     const s = subject(moved.map((m) => m.after.text))!;
     return {
       kind: 'move',
