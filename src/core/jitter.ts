@@ -28,6 +28,8 @@ export const DEFAULT_JITTER_OPTIONS: Required<JitterOptions> = { maxShift: 1, to
 /**
  * Pixels of `box` where after(x, y) and before(x - dx, y - dy) differ (pixels shifted outside `before`
  * count). Counting stops as soon as the count exceeds `stopAbove` (the caller only needs to know that).
+ * `withinAPixel`: a pixel also counts as the same when each of its channels lies within `tolerance`
+ * of the range its 3x3 neighbourhood spans in `before` around (x - dx, y - dy) (differingWithinAPixel).
  */
 export function differingAfterShift(
   before: RgbaImage,
@@ -37,6 +39,7 @@ export function differingAfterShift(
   dy: number,
   tolerance: number,
   stopAbove = Infinity,
+  withinAPixel = false,
 ): number {
   const [x0, y0, x1, y1] = box;
   let count = 0;
@@ -55,18 +58,34 @@ export function differingAfterShift(
         Math.abs(after.data[a + 1] - before.data[b + 1]),
         Math.abs(after.data[a + 2] - before.data[b + 2]),
       );
-      if (d > tolerance) count++;
+      if (d > tolerance && (!withinAPixel || outsideNeighbourhood(before, after.data, a, sx, sy, tolerance))) count++;
     }
     if (count > stopAbove) return count;
   }
   return count;
 }
 
+/** Whether a channel of the after pixel at `a` lies beyond `tolerance` of the range of before's 3x3 neighbourhood of (sx, sy). */
+function outsideNeighbourhood(before: RgbaImage, afterData: Uint8Array, a: number, sx: number, sy: number, tolerance: number): boolean {
+  for (let c = 0; c < 3; c++) {
+    const v = afterData[a + c];
+    let lo = 255,
+      hi = 0;
+    for (let ny = Math.max(0, sy - 1); ny <= Math.min(before.height - 1, sy + 1); ny++) {
+      for (let nx = Math.max(0, sx - 1); nx <= Math.min(before.width - 1, sx + 1); nx++) {
+        const u = before.data[(ny * before.width + nx) * 4 + c];
+        if (u < lo) lo = u;
+        if (u > hi) hi = u;
+      }
+    }
+    if (v < lo - tolerance || v > hi + tolerance) return true;
+  }
+  return false;
+}
+
 /**
- * Like differingAfterShift, but a pixel also counts as the same when each of its channels lies within
- * `tolerance` of the range its 3x3 neighbourhood spans in `before` around (x - dx, y - dy): text
- * moved by a fraction of a pixel is re-rasterised, which blends neighbouring values but draws no
- * colour that was not there. Counting may stop once past `stopAbove`, as differingAfterShift's.
+ * differingAfterShift within a pixel: text moved by a fraction of a pixel is re-rasterised, which
+ * blends neighbouring values but draws no colour that was not there.
  */
 export function differingWithinAPixel(
   before: RgbaImage,
@@ -77,36 +96,7 @@ export function differingWithinAPixel(
   tolerance: number,
   stopAbove = Infinity,
 ): number {
-  const [x0, y0, x1, y1] = box;
-  let count = 0;
-  for (let y = y0; y < y1; y++) {
-    const sy = y - dy;
-    for (let x = x0; x < x1; x++) {
-      const sx = x - dx;
-      if (sx < 0 || sy < 0 || sx >= before.width || sy >= before.height) {
-        count++;
-        continue;
-      }
-      const a = (y * after.width + x) * 4;
-      let outside = false;
-      for (let c = 0; c < 3 && !outside; c++) {
-        const v = after.data[a + c];
-        let lo = 255,
-          hi = 0;
-        for (let ny = Math.max(0, sy - 1); ny <= Math.min(before.height - 1, sy + 1); ny++) {
-          for (let nx = Math.max(0, sx - 1); nx <= Math.min(before.width - 1, sx + 1); nx++) {
-            const u = before.data[(ny * before.width + nx) * 4 + c];
-            if (u < lo) lo = u;
-            if (u > hi) hi = u;
-          }
-        }
-        outside = v < lo - tolerance || v > hi + tolerance;
-      }
-      if (outside) count++;
-    }
-    if (count > stopAbove) return count;
-  }
-  return count;
+  return differingAfterShift(before, after, box, dx, dy, tolerance, stopAbove, true);
 }
 
 /** The shift (|dx|, |dy| <= maxShift, not both 0) that explains the region's differences, if one does. */

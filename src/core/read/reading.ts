@@ -330,7 +330,7 @@ function inkCoverage(image: RgbaImage, box: Box, background: [number, number, nu
 
 /** Space looked for beside, above and below a button's label (px): a padding that grew, a button
  * as wide as its column. */
-const BUTTON_PADDING = { side: 160, end: 40 };
+const BUTTON_PADDING = { side: 160, end: 60 };
 /** Change of a button's width or height (px) that makes it resized; a label's box may wobble by a pixel. */
 const BUTTON_RESIZED = 3;
 
