@@ -29,7 +29,9 @@ export const DEFAULT_JITTER_OPTIONS: Required<JitterOptions> = { maxShift: 1, to
  * Pixels of `box` where after(x, y) and before(x - dx, y - dy) differ (pixels shifted outside `before`
  * count). Counting stops as soon as the count exceeds `stopAbove` (the caller only needs to know that).
  * `withinAPixel`: a pixel also counts as the same when each of its channels lies within `tolerance`
- * of the range its 3x3 neighbourhood spans in `before` around (x - dx, y - dy) (differingWithinAPixel).
+ * of the range its 3x3 neighbourhood spans in `before` around (x - dx, y - dy): text moved by a
+ * fraction of a pixel is re-rasterised, which blends neighbouring values but draws no colour that
+ * was not there.
  */
 export function differingAfterShift(
   before: RgbaImage,
@@ -81,22 +83,6 @@ function outsideNeighbourhood(before: RgbaImage, afterData: Uint8Array, a: numbe
     if (v < lo - tolerance || v > hi + tolerance) return true;
   }
   return false;
-}
-
-/**
- * differingAfterShift within a pixel: text moved by a fraction of a pixel is re-rasterised, which
- * blends neighbouring values but draws no colour that was not there.
- */
-export function differingWithinAPixel(
-  before: RgbaImage,
-  after: RgbaImage,
-  box: Box,
-  dx: number,
-  dy: number,
-  tolerance: number,
-  stopAbove = Infinity,
-): number {
-  return differingAfterShift(before, after, box, dx, dy, tolerance, stopAbove, true);
 }
 
 /** The shift (|dx|, |dy| <= maxShift, not both 0) that explains the region's differences, if one does. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { decodePng, type RgbaImage } from '../../src/core/image.js';
 import { diffImages } from '../../src/core/diff.js';
 import { findRegions } from '../../src/core/regions.js';
-import { jitterShiftOf, withRenderingNoise, differingAfterShift, differingWithinAPixel } from '../../src/core/jitter.js';
+import { jitterShiftOf, withRenderingNoise, differingAfterShift } from '../../src/core/jitter.js';
 import { SessionManager } from '../../src/core/session.js';
 import { describe, NO_CHANGE_CAPTION } from '../../src/core/pipeline.js';
 import { MODELS_DIR, drawPng, type Rect } from './runtime-fixtures.js';
@@ -52,7 +52,7 @@ test('differingAfterShift counts pixels, and pixels shifted in from outside the 
   assert.ok(stopped > 3 && stopped <= full);
 });
 
-test('differingWithinAPixel: a label moved by half a pixel (drawn anew) is the same within a pixel; a recolour is not', () => {
+test('differingAfterShift within a pixel: a label moved by half a pixel (drawn anew) is the same within a pixel; a recolour is not', () => {
   const before = screen(label(50, 50));
   // half a pixel to the right: each pixel the mean of its own and its left neighbour's value
   const half: RgbaImage = { width: before.width, height: before.height, data: Uint8Array.from(before.data) };
@@ -64,10 +64,10 @@ test('differingWithinAPixel: a label moved by half a pixel (drawn anew) is the s
       }
   const box: [number, number, number, number] = [49, 49, 112, 66];
   assert.ok(differingAfterShift(before, half, box, 0, 0, 40) > 20, 'blended edges differ exactly');
-  assert.equal(differingWithinAPixel(before, half, box, 0, 0, 40), 0);
+  assert.equal(differingAfterShift(before, half, box, 0, 0, 40, Infinity, true), 0);
   // the label in another colour: its pixels are nowhere near the range around them
   const recoloured = screen([[50, 50, 110, 64, 200, 40, 40]]);
-  assert.ok(differingWithinAPixel(before, recoloured, box, 0, 0, 40) > 100);
+  assert.ok(differingAfterShift(before, recoloured, box, 0, 0, 40, Infinity, true) > 100);
 });
 
 test('withRenderingNoise: a jittered label becomes a noise region, a real change next to it stays', () => {

@@ -9,7 +9,7 @@ import type { ReadOptions, TextLine, TextReader } from './ocr.js';
 import { matchLines, changedWords, samePixels, textKey, type LineChange } from './correspond.js';
 import { colourChangeOf, colourName, inkColour, isFade, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
-import { differingAfterShift, differingWithinAPixel } from '../jitter.js';
+import { differingAfterShift } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
 import { elementAround, elementOf } from './element.js';
 import { centreIn, clipTo, grow, intersects, translate, unionOf } from './box.js';
@@ -19,7 +19,7 @@ export interface BlockShift {
   dy: number;
   /** share of the region's differing pixels the shift explains. */
   explained: number;
-  /** the same share where a pixel within a pixel of its shifted place counts (differingWithinAPixel):
+  /** the same share where a pixel within a pixel of its shifted place counts (differingAfterShift's withinAPixel):
    * measured only when `explained` is below MOVE_EXPLAINED, for a shift of REDRAWN_SHIFT or
    * more, and only up to the share a move needs (below it, the figure is a bound) */
   explainedWithinAPixel?: number;
@@ -181,7 +181,7 @@ export function blockShiftOf(
   // count stops: the figure is then only known to fall short)
   if (explained >= MOVE_EXPLAINED || Math.max(Math.abs(best.dx), Math.abs(best.dy)) < REDRAWN_SHIFT)
     return { dx: best.dx, dy: best.dy, explained };
-  const loose = differingWithinAPixel(before, after, best.clip, best.dx, best.dy, 40, (1 - MOVE_EXPLAINED_WITHIN_A_PIXEL) * unshifted);
+  const loose = differingAfterShift(before, after, best.clip, best.dx, best.dy, 40, (1 - MOVE_EXPLAINED_WITHIN_A_PIXEL) * unshifted, true);
   return { dx: best.dx, dy: best.dy, explained, explainedWithinAPixel: Math.max(0, 1 - loose / unshifted) };
 }
 
@@ -285,48 +285,38 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
   return out;
 }
 
-/** Share of the pixels of `box` that differ from `background` by more than `threshold` in a channel. */
-function inkShare(image: RgbaImage, box: Box, background: [number, number, number], threshold = 40): number {
+/**
+ * The ink of `box` against `background`: the share of its pixels whose largest channel difference
+ * exceeds `threshold`, and its coverage, the sum of those differences over all its pixels (in 0..1).
+ */
+function inkOf(image: RgbaImage, box: Box, background: [number, number, number], threshold = 40): { share: number; coverage: number } {
   const [x0, y0, x1, y1] = clipTo(image, box);
   let ink = 0,
-    all = 0;
+    all = 0,
+    sum = 0;
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) {
       const i = (y * image.width + x) * 4;
-      all++;
-      if (
-        Math.max(
-          Math.abs(image.data[i] - background[0]),
-          Math.abs(image.data[i + 1] - background[1]),
-          Math.abs(image.data[i + 2] - background[2]),
-        ) > threshold
-      )
-        ink++;
-    }
-  }
-  return all ? ink / all : 0;
-}
-
-/** How far a moved line's ink coverage may change (a share of it) for the line to be the same
- * drawing at a new sub-pixel place: anti-aliasing spreads ink, it does not add or take it away. */
-const INTACT_COVERAGE = 0.1;
-
-/** The ink of a box: the sum over its pixels of their largest channel difference from the background, in 0..1. */
-function inkCoverage(image: RgbaImage, box: Box, background: [number, number, number]): number {
-  const [x0, y0, x1, y1] = clipTo(image, box);
-  let sum = 0;
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      const i = (y * image.width + x) * 4;
-      sum += Math.max(
+      const d = Math.max(
         Math.abs(image.data[i] - background[0]),
         Math.abs(image.data[i + 1] - background[1]),
         Math.abs(image.data[i + 2] - background[2]),
       );
+      all++;
+      sum += d;
+      if (d > threshold) ink++;
     }
   }
-  return sum / 255;
+  return { share: all ? ink / all : 0, coverage: sum / 255 };
 }
+
+/** Share of the pixels of `box` that differ from `background` by more than `threshold` in a channel. */
+const inkShare = (image: RgbaImage, box: Box, background: [number, number, number], threshold = 40): number =>
+  inkOf(image, box, background, threshold).share;
+
+/** How far a moved line's ink coverage may change (a share of it) for the line to be the same
+ * drawing at a new sub-pixel place: anti-aliasing spreads ink, it does not add or take it away. */
+const INTACT_COVERAGE = 0.1;
 
 /** Space looked for beside, above and below a button's label (px): a padding that grew, a button
  * as wide as its column. */
@@ -397,7 +387,7 @@ export async function readRegion(
     const inkBefore = inkColour(before, c.before.box, bgBefore),
       inkAfter = inkColour(after, c.after.box, bgAfter);
     if (c.kind === 'moved' && movesIntact) {
-      const [cb, ca] = [inkCoverage(before, c.before.box, bgBefore), inkCoverage(after, c.after.box, bgAfter)];
+      const [cb, ca] = [inkOf(before, c.before.box, bgBefore).coverage, inkOf(after, c.after.box, bgAfter).coverage];
       movesIntact = inkBefore === inkAfter && Math.abs(ca - cb) <= INTACT_COVERAGE * Math.max(cb, ca);
     }
     // grey to a neighbouring grey is how a line reads when an icon or caret beside it changed: a
@@ -733,8 +723,7 @@ function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
   if (reading.changes.some((c) => c.kind === 'moved' && !labels.has(c.before.box) && c.before.box[3] <= top)) return undefined;
   const [wb, hb] = sizeOf(b.before),
     [wa, ha] = sizeOf(b.after);
-  const dw = wa - wb,
-    dh = ha - hb;
+  const [dw, dh] = change(b);
   // where the label sits against the button's centre (its ink is seldom centred: descenders)
   const offCentre = (box: Box, label: Box) => [label[0] - box[0] - (box[2] - label[2]), label[1] - box[1] - (box[3] - label[3])];
   const [xb, yb] = offCentre(b.before, b.labelBefore),
