@@ -45,7 +45,7 @@ import {
   type FullFramesInput,
 } from './procap/compose.js';
 import { readPair, applyReading, readerWritesAll, slotTextsOf, type PairReading } from './read/pair.js';
-import { captionLead } from './read/reading.js';
+import { captionLead, SWAP_CAPTION } from './read/reading.js';
 import { fillCaptionSlots, unreadSlots, type SlotText } from './read/slots.js';
 import { DEFAULT_BEAM_WIDTH } from './defaults.js';
 
@@ -178,9 +178,6 @@ export function summaryCaptions(
 const PLAIN_MOVE =
   /^('[^']*')(?: and ('[^']*')| and (\d+) more lines)? moved (\d+ px (?:left|right|up|down)(?: and \d+ px (?:left|right|up|down))?)$/;
 
-/** The reader's caption of two quoted elements that traded places. */
-const SWAP = /^('[^']*') and ('[^']*') swapped places$/;
-
 /**
  * The regions' captions for the summary, where lines the reader saw move by the same shift in several
  * regions are said once ("'Hello World' and 'Text input' moved 8 px down", not two clauses), and so is
@@ -192,7 +189,7 @@ function mergedMoves(regions: { kind: string; caption: string; captionSource?: s
   const swaps = new Set<string>();
   for (const r of regions) {
     // the two places of one swap are two regions that each say it: the summary says it once
-    const swap = SWAP.exec(r.caption);
+    const swap = SWAP_CAPTION.exec(r.caption);
     if (swap) {
       const key = [swap[1], swap[2]].sort().join('\n');
       if (swaps.has(key)) continue;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { readPngFile, type RgbaImage } from '../../src/core/image.js';
 import { TextReader, ctcDecode, isReadable, normaliseText, withoutIconGlyphs } from '../../src/core/read/ocr.js';
-import { matchLines, changedWords, coreKey, textKey, type LineChange } from '../../src/core/read/correspond.js';
+import { matchLines, changedWords, coreKey, pushedPastEdge, textKey, type LineChange } from '../../src/core/read/correspond.js';
 import { verdictOf, rewordingCaption, shiftWords, type ReadVerdict } from '../../src/core/read/reading.js';
 import { summaryCaptions } from '../../src/core/pipeline.js';
 import {
@@ -18,12 +18,13 @@ import {
   readerWritesAll,
   elementMotions,
   withSymmetricPadding,
+  withSwappedParts,
 } from '../../src/core/read/pair.js';
-import { colourName } from '../../src/core/read/colour.js';
+import { colourName, isFade } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementAround, elementOf } from '../../src/core/read/element.js';
 import { fillCaptionSlots, hasSlots, unreadSlots } from '../../src/core/read/slots.js';
-import { blankImage, fillRect } from './image-fixtures.js';
+import { blankImage, cloneImage, fillRect } from './image-fixtures.js';
 import { scoreChecks } from '../../src/lab/realpairs.js';
 import { quotedLabels, wordAccuracy } from '../../src/lab/ocr-eval.js';
 import { SessionManager } from '../../src/core/session.js';
@@ -206,6 +207,21 @@ test('verdictOf: content moved as far right as down is new padding around it, ot
   assert.equal(readerDecides(unread, 'move'), true);
 });
 
+test('verdictOf: text whose ink went toward its background (or back) faded; another hue is a recolour', () => {
+  const kept = matchLines([line('Dashboard', [40, 20, 130, 36])], [line('Dashboard', [40, 20, 130, 36])]);
+  const faded = verdictOf({ changes: kept, recoloured: [{ text: 'Dashboard', before: 'blue', after: 'light blue', fade: 'out' }] });
+  assert.equal(faded?.kind, 'opacity');
+  assert.equal(faded?.caption, "'Dashboard' faded: its text is now light blue, was blue");
+  const fadedIn = verdictOf({ changes: kept, recoloured: [{ text: 'Dashboard', before: 'light grey', after: 'blue', fade: 'in' }] });
+  assert.equal(fadedIn?.kind, 'opacity');
+  assert.equal(fadedIn?.caption, "'Dashboard' faded in: its text is now blue, was light grey");
+  const recoloured = verdictOf({ changes: kept, recoloured: [{ text: 'Dashboard', before: 'blue', after: 'red' }] });
+  assert.equal(recoloured?.kind, 'color');
+  assert.equal(recoloured?.caption, "the text 'Dashboard' changed colour from blue to red");
+  assert.equal(isFade([37, 99, 235], [150, 185, 245], [255, 255, 255]), true, 'blue toward white');
+  assert.equal(isFade([37, 99, 235], [220, 38, 38], [255, 255, 255]), false, 'blue to red');
+});
+
 test('verdictOf: lines a push ran over went out of view (past the edge, or under what moved onto them); removed before the push, they were removed', () => {
   const rows = (texts: string[], y0: number, step = 24) => texts.map((t, i) => line(t, [40, y0 + i * step, 120, y0 + i * step + 16]));
   const size = { width: 640, height: 480 };
@@ -338,6 +354,88 @@ test('acrossRegions: a line that appeared where content that moved up was drawn 
   assert.equal(kept[1].covered, undefined);
 });
 
+test('pushedPastEdge: the strip between a vanished line and the edge is what that far up (down) held; a line removed in place is not pushed', () => {
+  const border: [number, number, number, number] = [229, 231, 235, 255];
+  const text: [number, number, number, number] = [40, 40, 48, 255];
+  const visitors: Box = [44, 452, 110, 466];
+  // a card's faint top border at y 430 and the 'Visitors' line below it; a change above pushed both down 28 px
+  const before = fillRect(fillRect(blankImage(600, 480), [20, 430, 580, 431], border), visitors, text);
+  const after = fillRect(blankImage(600, 480), [20, 458, 580, 459], border);
+  assert.equal(pushedPastEdge(before, after, visitors), 28);
+  // read backwards, the line came into view from below as content moved up
+  assert.equal(pushedPastEdge(after, before, visitors), undefined, 'the line is not drawn in the earlier screenshot');
+  const risen = acrossRegions([{ changes: matchLines([], [line('Visitors', visitors)]) }], after, before);
+  assert.deepEqual(risen[0].uncovered, ['Visitors']);
+  assert.equal(verdictOf(risen[0])?.caption, "'Visitors' came into view");
+  // removed in place: the border stays, nothing lines up under a push
+  const removed = fillRect(blankImage(600, 480), [20, 430, 580, 431], border);
+  assert.equal(pushedPastEdge(before, removed, visitors), undefined);
+  const gone = acrossRegions([{ changes: matchLines([line('Visitors', visitors)], []) }], before, removed);
+  assert.equal(verdictOf(gone[0])?.kind, 'remove');
+  // a blank strip lines up under any push: no evidence, still a removal
+  assert.equal(pushedPastEdge(fillRect(blankImage(600, 480), visitors, text), blankImage(600, 480), visitors), undefined);
+  // the top edge: content moved up 30 px and carried the first line out
+  const title: Box = [44, 10, 110, 24];
+  const top = fillRect(fillRect(blankImage(600, 480), [20, 40, 580, 41], border), title, text);
+  const scrolled = fillRect(blankImage(600, 480), [20, 10, 580, 11], border);
+  assert.equal(pushedPastEdge(top, scrolled, title), -30);
+  // an icon cut by the edge under the same push went out of view with it; one gone in place was removed
+  const icon: Box = [200, 440, 216, 456];
+  const withIcon = fillRect(cloneImage(before), icon, text);
+  const iconCut = fillRect(cloneImage(after), [200, 468, 216, 480], text);
+  const block = { box: icon, mask: new Uint8Array(256).fill(1) };
+  const [cut] = acrossRegions([{ changes: [], blocks: [{ kind: 'removed', before: block }] }], withIcon, iconCut);
+  assert.deepEqual(cut.blocks, []);
+  const [kept] = acrossRegions([{ changes: [], blocks: [{ kind: 'removed', before: block }] }], withIcon, removed);
+  assert.equal(kept.blocks?.length, 1);
+  // far from both edges, no push is looked for
+  const middle: Box = [44, 200, 110, 214];
+  assert.equal(pushedPastEdge(fillRect(blankImage(600, 480), middle, text), after, middle), undefined);
+});
+
+test('withSwappedParts: the rest of two elements that traded places (their icons) is part of the swap; a change in place is not', () => {
+  const ink: [number, number, number, number] = [40, 40, 48, 255];
+  const card = (image: RgbaImage, x: number, label: number, icon: 'bar' | 'box' | 'dot') => {
+    fillRect(image, [x + 10, 20, x + 10 + label, 34], ink);
+    if (icon === 'bar') fillRect(image, [x + 80, 22, x + 92, 26], ink);
+    else if (icon === 'dot') fillRect(image, [x + 84, 24, x + 88, 28], ink);
+    else fillRect(fillRect(image, [x + 80, 20, x + 92, 32], ink), [x + 83, 23, x + 89, 29], [255, 255, 255, 255]);
+    return image;
+  };
+  // two cards 200 px apart, each a label and an icon, a third card whose icon changes in place
+  const before = card(card(card(blankImage(600, 60), 0, 50, 'bar'), 200, 60, 'box'), 400, 50, 'bar');
+  const after = card(card(card(blankImage(600, 60), 0, 60, 'box'), 200, 50, 'bar'), 400, 50, 'dot');
+  const swap = (a: string, b: string): ReadVerdict => ({ kind: 'reorder', caption: `'${a}' and '${b}' swapped places`, basis: 'words' });
+  const boxes: Box[] = [
+    [10, 20, 70, 34],
+    [210, 20, 270, 34],
+    [80, 20, 92, 32],
+    [280, 20, 292, 32],
+    [480, 20, 492, 32],
+  ];
+  // (the reader saw one icon swapped for another at the second card: its shapes, not words)
+  const iconSwapped: ReadVerdict = { kind: 'icon', caption: 'an icon was replaced by another', basis: 'shapes' };
+  const out = withSwappedParts(
+    [swap('Storage', 'Conversion'), swap('Conversion', 'Storage'), undefined, iconSwapped, undefined],
+    boxes,
+    before,
+    after,
+  );
+  assert.equal(out[2]?.kind, 'reorder');
+  assert.equal(out[2]?.caption, "'Storage' and 'Conversion' swapped places; what was here moved 200 px right");
+  assert.equal(out[3]?.detail, 'what was here moved 200 px left');
+  assert.equal(out[4], undefined, 'the third card had the icon now one card away, but nothing traded places with it');
+  // without a swap the reader saw, nothing is looked for
+  assert.deepEqual(withSwappedParts([undefined, undefined], boxes.slice(2, 4), before, after), [undefined, undefined]);
+  // the summary says the swap once
+  assert.deepEqual(
+    summaryCaptions(
+      out.slice(0, 4).map((v) => ({ kind: v!.kind, caption: v!.caption, detail: v!.detail, noiseOnly: false, captionSource: 'reader' })),
+    ),
+    ["'Storage' and 'Conversion' swapped places"],
+  );
+});
+
 test('withSymmetricPadding: content moving toward (or away from) each other by as much is new padding, not a swap or a push', () => {
   const move = (words: string, dx: number, dy: number) => ({
     kind: 'move' as const,
@@ -458,6 +556,10 @@ test('readerDecides: what the reader read decides; where it saw only unread pixe
   assert.equal(readerWrites(gone, 'opacity'), false);
   assert.equal(readerWrites({ kind: 'font', caption: "the font of the text 'Open' changed", basis: 'words' }, 'font'), false);
   assert.equal(readerWrites(undefined, 'move'), false);
+  // the same letters read on both sides: whatever else the models see, the words did not change
+  const restyledWords = { kind: 'font' as const, caption: "the font of the text 'Pricing' changed", basis: 'words' as const };
+  assert.equal(readerDecides(restyledWords, 'text'), true);
+  assert.equal(readerDecides(restyledWords, 'color'), false, 'a new colour or weight is for the models to tell');
   const shifted = (dx: number, dy: number) => ({
     kind: 'move' as const,
     caption: 'the content here moved',

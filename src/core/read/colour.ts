@@ -180,6 +180,11 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
  * (glyph cores, not their anti-aliased edges), named.
  */
 export function inkColour(image: RgbaImage, box: Box, background: [number, number, number]): string {
+  return colourName(...inkRgb(image, box, background));
+}
+
+/** The ink colour of a text line as inkColour measures it, unnamed (the background where nothing is drawn). */
+export function inkRgb(image: RgbaImage, box: Box, background: [number, number, number]): [number, number, number] {
   const [x0, y0, x1, y1] = clipTo(image, box);
   const pixels: { d: number; i: number }[] = [];
   for (let y = y0; y < y1; y++) {
@@ -190,11 +195,10 @@ export function inkColour(image: RgbaImage, box: Box, background: [number, numbe
       if (d > 60) pixels.push({ d, i });
     }
   }
-  if (!pixels.length) return colourName(...background);
+  if (!pixels.length) return background;
   pixels.sort((a, b) => b.d - a.d);
   const top = pixels.slice(0, Math.max(1, Math.ceil(pixels.length / 5)));
-  const mean = [0, 1, 2].map((c) => top.reduce((s, p) => s + image.data[p.i + c], 0) / top.length) as [number, number, number];
-  return colourName(...mean);
+  return [0, 1, 2].map((c) => top.reduce((s, p) => s + image.data[p.i + c], 0) / top.length) as [number, number, number];
 }
 
 /**

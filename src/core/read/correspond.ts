@@ -424,3 +424,72 @@ export function changedWords(before: string, after: string): { before: string; a
     midA = wa.slice(p, wa.length - s).join(' ');
   return { before: midB, after: midA, partial: true };
 }
+
+/** Farthest push (px) looked for that carries a line past the screenshot's top or bottom edge. */
+const MAX_EDGE_PUSH = 240;
+/** A channel difference above this counts when content pushed past an edge is matched: faint borders and shadows must line up too. */
+const EDGE_TOLERANCE = 8;
+/** Largest share of the compared strip that may differ under the push. */
+const EDGE_RESIDUAL = 0.01;
+/** Smallest share of the compared strip that must be drawn (not the strip's own background): a blank strip matches any push. */
+const EDGE_STRUCTURE = 0.01;
+
+/**
+ * How far content was pushed down (positive) or up (negative) to carry the line at `box` - drawn in
+ * `from`, gone from `to` - past the screenshot's bottom (top) edge (at least `share` of its height:
+ * half for a line, which the reader can no longer read then; any part for an icon, whose shape a cut
+ * changes), read from the pixels
+ * around it: the strip from the line's place to that edge, in the line's columns, is in `to` what
+ * `from` held that far up (down), and that strip has drawn content to line up. Undefined when no
+ * push does that. Why: a line pushed out of a viewport-sized screenshot leaves no moved line to
+ * measure the push by (the content between it and the change that pushed it may be blank), and read
+ * alone it looks removed. A line removed in place leaves background there, which matches nothing.
+ */
+export function pushedPastEdge(from: RgbaImage, to: RgbaImage, box: Box, share = 0.5): number | undefined {
+  if (from.width !== to.width || from.height !== to.height) return undefined;
+  const { width, height } = to;
+  const past = share * (box[3] - box[1]);
+  const x0 = Math.max(0, box[0] - 16),
+    x1 = Math.min(width, box[2] + 16);
+  // down: to(x, y) = from(x, y - d) for y from the line's top to the bottom edge
+  const down: Box = [x0, Math.max(0, box[1]), x1, height];
+  const [downFrom, downTo] = [Math.max(1, Math.ceil(height - box[3] + past)), Math.min(MAX_EDGE_PUSH, down[1])];
+  if (downFrom <= downTo && drawn(to, down)) for (let d = downFrom; d <= downTo; d++) if (sameUnderPush(from, to, down, d)) return d;
+  // up: to(x, y) = from(x, y + d) for y from the top edge to the line's bottom
+  const up: Box = [x0, 0, x1, Math.min(height, box[3])];
+  const [upFrom, upTo] = [Math.max(1, Math.ceil(box[1] + past)), Math.min(MAX_EDGE_PUSH, height - up[3])];
+  if (upFrom <= upTo && drawn(to, up)) for (let d = upFrom; d <= upTo; d++) if (sameUnderPush(from, to, up, -d)) return -d;
+  return undefined;
+}
+
+function sameUnderPush(from: RgbaImage, to: RgbaImage, strip: Box, dy: number): boolean {
+  const allowed = EDGE_RESIDUAL * (strip[2] - strip[0]) * (strip[3] - strip[1]);
+  return differingAfterShift(from, to, strip, 0, dy, EDGE_TOLERANCE, allowed) <= allowed;
+}
+
+/** Whether at least EDGE_STRUCTURE of a box's pixels lie farther than EDGE_TOLERANCE (largest channel) from its most common colour. */
+function drawn(image: RgbaImage, box: Box): boolean {
+  if (box[2] <= box[0] || box[3] <= box[1]) return false;
+  const counts = new Map<number, number>();
+  for (let y = box[1]; y < box[3]; y++)
+    for (let x = box[0]; x < box[2]; x++) {
+      const i = (y * image.width + x) * 4;
+      const key = (image.data[i] << 16) | (image.data[i + 1] << 8) | image.data[i + 2];
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  let mode = 0,
+    most = -1;
+  for (const [key, n] of counts)
+    if (n > most) {
+      most = n;
+      mode = key;
+    }
+  const [r, g, b] = [mode >> 16, (mode >> 8) & 255, mode & 255];
+  let count = 0;
+  for (let y = box[1]; y < box[3]; y++)
+    for (let x = box[0]; x < box[2]; x++) {
+      const i = (y * image.width + x) * 4;
+      if (Math.max(Math.abs(image.data[i] - r), Math.abs(image.data[i + 1] - g), Math.abs(image.data[i + 2] - b)) > EDGE_TOLERANCE) count++;
+    }
+  return count >= EDGE_STRUCTURE * (box[2] - box[0]) * (box[3] - box[1]);
+}

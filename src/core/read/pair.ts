@@ -13,11 +13,12 @@ import {
   nearestAbove,
   readRegion,
   shiftWords,
+  SWAP_CAPTION,
   verdictOf,
   type ReadVerdict,
   type RegionReading,
 } from './reading.js';
-import { coreKey, editDistance, lineShift, samePixels, type LineChange } from './correspond.js';
+import { coreKey, editDistance, lineShift, pushedPastEdge, samePixels, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { intersects, overlapShare, translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
@@ -92,7 +93,63 @@ export async function readPair(
     const whole = across[i].partOf;
     return v || whole === undefined || across[whole].partOf !== undefined ? v : verdicts[whole];
   });
-  return { regions: told, elements: across.map((r) => elementMotions(r, before, after)) };
+  return { regions: withSwappedParts(told, boxes, before, after), elements: across.map((r) => elementMotions(r, before, after)) };
+}
+
+/**
+ * Regions left to the models (or where the reader saw only shapes or pixels change) that hold
+ * the rest of two elements the reader saw trade places - their icons, buttons, second lines: the
+ * content at the region is now what was one swap's offset away, and the content that was at the
+ * region is now that far the other way. They are part of the swap and told by it (their caption's
+ * lead is the swap's, which the summary says once). Both ways must hold: a grid of like cards shows
+ * the same icon one card away whether or not anything moved.
+ */
+export function withSwappedParts(
+  verdicts: (ReadVerdict | undefined)[],
+  boxes: Box[],
+  before: RgbaImage,
+  after: RgbaImage,
+): (ReadVerdict | undefined)[] {
+  if (before.width !== after.width || before.height !== after.height) return verdicts;
+  const swaps: { caption: string; places: [Box, Box]; offsets: { dx: number; dy: number }[] }[] = [];
+  for (const [i, v] of verdicts.entries()) {
+    const a = v?.kind === 'reorder' ? SWAP_CAPTION.exec(v.caption) : null;
+    if (!a) continue;
+    const j = verdicts.findIndex((w, k) => k > i && w?.kind === 'reorder' && w.caption === `${a[2]} and ${a[1]} swapped places`);
+    if (j < 0) continue;
+    const [p, q] = [boxes[i], boxes[j]];
+    // the two places line up by their left (top) edges, their centres or their right (bottom) edges
+    const offsets = [0, 1, 2].map((w) => ({
+      dx: Math.round(q[0] + (w / 2) * (q[2] - q[0]) - p[0] - (w / 2) * (p[2] - p[0])),
+      dy: Math.round(q[1] + (w / 2) * (q[3] - q[1]) - p[1] - (w / 2) * (p[3] - p[1])),
+    }));
+    swaps.push({ caption: v!.caption, places: [p, q], offsets });
+  }
+  if (!swaps.length) return verdicts;
+  const within = (b: Box) => b[0] >= 0 && b[1] >= 0 && b[2] <= after.width && b[3] <= after.height;
+  return verdicts.map((v, k) => {
+    if (v && v.basis === 'words') return v;
+    const centre = (b: Box) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+    const distance = (a: Box, b: Box) => Math.hypot(centre(a)[0] - centre(b)[0], centre(a)[1] - centre(b)[1]);
+    for (const { caption, places, offsets } of swaps)
+      for (const o of offsets) {
+        // (from the nearer place toward the other one first)
+        const way = distance(boxes[k], places[0]) <= distance(boxes[k], places[1]) ? 1 : -1;
+        for (const [dx, dy] of [
+          [way * o.dx, way * o.dy],
+          [-way * o.dx, -way * o.dy],
+        ]) {
+          const there = translate(boxes[k], dx, dy);
+          if (!within(there) || (dx === 0 && dy === 0)) continue;
+          // what was here is now there, and what was there is now here
+          if (samePixels(before, after, there, dx, dy) && samePixels(before, after, boxes[k], -dx, -dy)) {
+            const detail = `what was here moved ${shiftWords(dx, dy)}`;
+            return { kind: 'reorder', caption: `${caption}; ${detail}`, detail, basis: 'pixels' };
+          }
+        }
+      }
+    return v;
+  });
 }
 
 /** Shortest move (px) of two regions' content toward or away from each other that is read as padding. */
@@ -396,18 +453,26 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   const vertical = (m: { dx: number; dy: number }) => Math.abs(m.dx) <= 2 && Math.abs(m.dy) > SMALL_SHIFT;
   // (or pushed past the bottom edge: a line read removed below a line that moved down, in any region,
   // whose push would carry it out of the screenshot; one read added below a line that moved up, which
-  // moved back would lie below the edge, came in from below)
+  // moved back would lie below the edge, came in from below. Where no line moved, the pixels between
+  // the line and the edge - top or bottom - show the push: pushedPastEdge)
   const verticalMoves = moves.filter(vertical);
   const height = after?.height;
   const pastBottom = (c: LineChange): boolean => {
     if (height === undefined) return false;
     if (c.kind === 'removed') {
       const m = nearestAbove(verticalMoves, c.before.box, 'before');
-      return !!m && m.dy > 0 && belowBottom(c.before.box, m.dy, height);
+      return (
+        (!!m && m.dy > 0 && belowBottom(c.before.box, m.dy, height)) ||
+        (!!before && pushedPastEdge(before, after!, c.before.box) !== undefined)
+      );
     }
     if (c.kind === 'added') {
       const m = nearestAbove(verticalMoves, c.after.box, 'after');
-      return !!m && m.dy < 0 && belowBottom(c.after.box, -m.dy, height);
+      // (backwards in time, the content moved the other way and pushed the line out)
+      return (
+        (!!m && m.dy < 0 && belowBottom(c.after.box, -m.dy, height)) ||
+        (!!before && pushedPastEdge(after!, before, c.after.box) !== undefined)
+      );
     }
     return false;
   };
@@ -462,6 +527,17 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       );
     }
   }
+  // an icon read removed (added) that a push carried past the screenshot's edge, even in part, went
+  // out of (came into) view with the content around it: not a removal
+  if (before && after)
+    for (const r of out)
+      r.blocks = r.blocks?.filter((b) =>
+        b.kind === 'removed'
+          ? pushedPastEdge(before, after, b.before.box, 0) === undefined
+          : b.kind === 'added'
+            ? pushedPastEdge(after, before, b.after.box, 0) === undefined
+            : true,
+      );
   return out;
 }
 
@@ -496,6 +572,8 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   // ... except letters now drawn at another size where the models see the layout move: a move, a
   // resize or new spacing carries text along without changing its size
   if (verdict.kind === 'font' && verdict.glyphsResized && (LAYOUT_KINDS.has(modelKind) || MOVES.has(modelKind))) return true;
+  // ... and the same letters read on both sides are not new words, whatever the models see
+  if (verdict.kind === 'font' && modelKind === 'text') return true;
   if (verdict.kind === 'icon' || verdict.kind === 'font') return false;
   // words that vanished (or appeared) with nothing around them moving: removed from the layout, or
   // only hidden (shown) in place - the models, which saw the element fade, tell these apart
@@ -774,8 +852,8 @@ function edgesAroundChanges(regions: ChangeRegion[], sized: Set<ChangeRegion> = 
   }
 }
 
-/** Widest (tallest) a region can be to be the edge of a container: its border line and shadow (px). */
-const EDGE_BAND = 8;
+/** Widest (tallest) a region can be to be the edge of a container: its border line and a soft shadow (px). */
+const EDGE_BAND = 12;
 /** Whether a box is thin enough (EDGE_BAND) to be a container's edge. */
 const thin = (b: Box) => Math.min(b[2] - b[0], b[3] - b[1]) <= EDGE_BAND;
 

@@ -7,7 +7,7 @@ import type { Box, ChangeKind } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { ReadOptions, TextLine, TextReader } from './ocr.js';
 import { matchLines, changedWords, samePixels, textKey, type LineChange } from './correspond.js';
-import { colourChangeOf, colourName, inkColour, isFade, type ColourChange } from './colour.js';
+import { colourChangeOf, colourName, inkRgb, isFade, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
@@ -47,8 +47,10 @@ export interface RegionReading {
   inPlace?: Record<string, number>;
   /** set when this region's words and another region's traded places (the first pair of them) */
   swapped?: [string, string];
-  /** lines whose text and place stayed (within a pixel) but whose ink colour changed. */
-  recoloured?: { text: string; before: string; after: string }[];
+  /** lines whose text and place stayed (within a pixel) but whose ink colour changed; `fade` where
+   * the new ink is the old taken toward the background (out) or the other way (in), as a lower or
+   * higher opacity draws it. */
+  recoloured?: { text: string; before: string; after: string; fade?: 'in' | 'out' }[];
   /** the recolour of the changed pixels, and the region's background colour (name and RGB). */
   colour?: ColourChange & { background: string; backgroundRgb: [number, number, number] };
   /** the after screenshot's size: where content pushed along leaves the view */
@@ -378,14 +380,15 @@ export async function readRegion(
   const common: Box = [box[0], box[1], Math.min(box[2], before.width, after.width), Math.min(box[3], before.height, after.height)];
   const colour = colourChangeOf(before, after, common);
   const background = borderColour(before, clipTo(before, grow(common, 2)));
-  const recoloured: { text: string; before: string; after: string }[] = [];
+  const recoloured: NonNullable<RegionReading['recoloured']> = [];
   let movesIntact = true;
   for (const c of changes) {
     if (c.kind !== 'same' && c.kind !== 'moved') continue;
     const bgBefore = borderColour(before, c.before.box),
       bgAfter = borderColour(after, c.after.box);
-    const inkBefore = inkColour(before, c.before.box, bgBefore),
-      inkAfter = inkColour(after, c.after.box, bgAfter);
+    const rgbBefore = inkRgb(before, c.before.box, bgBefore),
+      rgbAfter = inkRgb(after, c.after.box, bgAfter);
+    const [inkBefore, inkAfter] = [colourName(...rgbBefore), colourName(...rgbAfter)];
     if (c.kind === 'moved' && movesIntact) {
       const [cb, ca] = [inkOf(before, c.before.box, bgBefore).coverage, inkOf(after, c.after.box, bgAfter).coverage];
       movesIntact = inkBefore === inkAfter && Math.abs(ca - cb) <= INTACT_COVERAGE * Math.max(cb, ca);
@@ -393,8 +396,10 @@ export async function readRegion(
     // grey to a neighbouring grey is how a line reads when an icon or caret beside it changed: a
     // recolour of text names a hue on at least one side
     const grey = (name: string) => /^(white|light grey|grey|dark grey|black)$/.test(name);
-    if (inkBefore !== inkAfter && !(grey(inkBefore) && grey(inkAfter)) && colourName(...bgBefore) === colourName(...bgAfter))
-      recoloured.push({ text: c.after.text, before: inkBefore, after: inkAfter });
+    if (inkBefore !== inkAfter && !(grey(inkBefore) && grey(inkAfter)) && colourName(...bgBefore) === colourName(...bgAfter)) {
+      const fade = isFade(rgbBefore, rgbAfter, bgBefore) ? 'out' : isFade(rgbAfter, rgbBefore, bgBefore) ? 'in' : undefined;
+      recoloured.push({ text: c.after.text, before: inkBefore, after: inkAfter, ...(fade ? { fade } : {}) });
+    }
   }
   const firstMoved = changes.find(
     (c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved' && (Math.abs(c.dx) > 4 || Math.abs(c.dy) > 4),
@@ -587,6 +592,9 @@ function iconVerdict(
     basis: 'shapes',
   };
 }
+
+/** The reader's caption of two quoted elements that traded places ("'A' and 'B' swapped places"). */
+export const SWAP_CAPTION = /^('[^']*') and ('[^']*') swapped places$/;
 
 /** The letters and digits of a text, case folded: what stays when only the font changed. */
 export function lettersOf(text: string): string {
@@ -998,6 +1006,18 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const s = subject(recoloured.map((r) => r.text))!;
     const r = recoloured[0];
     const movedToo = pushedShift && moved.length >= 0.5 * lines ? ` and moved ${shiftWords(pushedShift.dx, pushedShift.dy)}` : '';
+    // (ink taken toward the background, or back from it, is what a new opacity draws: a fade)
+    const fade = recoloured.every((x) => x.fade === r.fade) ? r.fade : undefined;
+    if (fade)
+      return {
+        kind: 'opacity',
+        caption:
+          fade === 'out'
+            ? `${s.words} faded: its text is now ${r.after}, was ${r.before}${movedToo}`
+            : `${s.words} faded in: its text is now ${r.after}, was ${r.before}${movedToo}`,
+        basis: 'words',
+        ...(recoloured.length === 1 ? { subject: r.text } : {}),
+      };
     return {
       kind: 'color',
       caption: `the text ${s.words} changed colour from ${r.before} to ${r.after}${movedToo}`,
