@@ -189,9 +189,10 @@ function mergedMoves(regions: { kind: string; caption: string; captionSource?: s
   const swaps = new Set<string>();
   for (const r of regions) {
     // the two places of one swap are two regions that each say it: the summary says it once
+    // (so are two unread elements that swapped: each region leads with the same words)
     const swap = SWAP_CAPTION.exec(r.caption);
-    if (swap) {
-      const key = [swap[1], swap[2]].sort().join('\n');
+    if (swap || r.kind === 'reorder') {
+      const key = swap ? [swap[1], swap[2]].sort().join('\n') : r.caption;
       if (swaps.has(key)) continue;
       swaps.add(key);
     }

@@ -19,8 +19,9 @@ import {
   elementMotions,
   withSymmetricPadding,
   withSwappedParts,
+  withSwappedPixels,
 } from '../../src/core/read/pair.js';
-import { colourName, isFade } from '../../src/core/read/colour.js';
+import { colourName, isFade, isInkFade } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementAround, elementOf } from '../../src/core/read/element.js';
 import { fillCaptionSlots, hasSlots, unreadSlots } from '../../src/core/read/slots.js';
@@ -218,8 +219,11 @@ test('verdictOf: text whose ink went toward its background (or back) faded; anot
   const recoloured = verdictOf({ changes: kept, recoloured: [{ text: 'Dashboard', before: 'blue', after: 'red' }] });
   assert.equal(recoloured?.kind, 'color');
   assert.equal(recoloured?.caption, "the text 'Dashboard' changed colour from blue to red");
-  assert.equal(isFade([37, 99, 235], [150, 185, 245], [255, 255, 255]), true, 'blue toward white');
-  assert.equal(isFade([37, 99, 235], [220, 38, 38], [255, 255, 255]), false, 'blue to red');
+  // composited at a lower opacity, ink lies on the line to the background; a darker hue on a dark page does not
+  assert.equal(isInkFade([1, 114, 173], [193, 220, 234], [255, 255, 255]), true, 'blue at 25% on white');
+  assert.equal(isInkFade([192, 197, 206], [27, 94, 32], [24, 28, 37]), false, 'light grey to dark green on a dark page');
+  assert.equal(isInkFade([1, 168, 252], [19, 23, 31], [19, 23, 31]), false, 'gone into the background: nothing left drawn');
+  assert.equal(isFade([192, 197, 206], [27, 94, 32], [24, 28, 37]), true, 'the 4-bit colours of a region allow more');
 });
 
 test('verdictOf: lines a push ran over went out of view (past the edge, or under what moved onto them); removed before the push, they were removed', () => {
@@ -434,6 +438,33 @@ test('withSwappedParts: the rest of two elements that traded places (their icons
     ),
     ["'Storage' and 'Conversion' swapped places"],
   );
+});
+
+test('withSwappedPixels: two regions whose contents traded places are a swap, named where one read the words; one that moved alone is not', () => {
+  const ink: [number, number, number, number] = [40, 40, 48, 255];
+  const upper: Box = [20, 20, 80, 32],
+    lower: Box = [20, 73, 80, 85];
+  const mark = (image: RgbaImage, box: Box, long: boolean) => fillRect(image, [box[0], box[1], box[0] + (long ? 60 : 30), box[3]], ink);
+  const before = mark(mark(blankImage(200, 120), upper, false), lower, true);
+  const after = mark(mark(blankImage(200, 120), upper, true), lower, false);
+  const out = withSwappedPixels([undefined, undefined], [upper, lower], before, after);
+  assert.equal(out[0]?.kind, 'reorder');
+  assert.equal(out[0]?.caption, 'two elements swapped places; this one moved 53 px down');
+  assert.equal(out[1]?.detail, 'this one moved 53 px up');
+  const reworded: ReadVerdict = {
+    kind: 'text',
+    caption: "the text '/users' now reads '/users/search'",
+    textBefore: '/users',
+    textAfter: '/users/search',
+    basis: 'words',
+  };
+  assert.equal(
+    withSwappedPixels([reworded, undefined], [upper, lower], before, after)[1]?.caption,
+    "'/users' and '/users/search' swapped places; this one moved 53 px up",
+  );
+  // the long one moved up over the short one's place, which is now empty below: not a swap
+  const moved = mark(blankImage(200, 120), upper, true);
+  assert.deepEqual(withSwappedPixels([undefined, undefined], [upper, lower], before, moved), [undefined, undefined]);
 });
 
 test('withSymmetricPadding: content moving toward (or away from) each other by as much is new padding, not a swap or a push', () => {
@@ -1105,6 +1136,10 @@ test("readerDecides: a line still drawn where it was said to go, or read cut, is
   assert.equal(misreadOnly({ textBefore: 'page 6', textAfter: 'page 7' }), false, 'a short change is a change');
   assert.equal(misreadOnly({ textBefore: 'Save', textAfter: 'a\ne' }), true, 'some of its letters, in order: cut by a narrower button');
   assert.equal(misreadOnly({ textBefore: 'Save', textAfter: 'Sent' }), false);
+  assert.equal(misreadOnly({ textBefore: 'lnvite', textAfter: 'Invite' }), true, 'a capital I read as a small l');
+  assert.equal(misreadOnly({ textBefore: 'Iist', textAfter: 'last' }), false);
+  // an icon beside a label, read as a letter, where the models see the icon change
+  assert.equal(readerDecides({ ...cut, textBefore: 'Lea rn', textAfter: 'OLea rn' }, 'icon'), false);
 });
 
 test('elementOf: capital initials on a filled disc are an avatar; the same in a filled square are not named', () => {

@@ -207,10 +207,35 @@ export function inkRgb(image: RgbaImage, box: Box, background: [number, number, 
  * 15-100% of the way, and close to it.
  */
 export function isFade(before: [number, number, number], after: [number, number, number], background: [number, number, number]): boolean {
+  const fit = fadeFit(before, after, background);
+  return !!fit && fit.t >= 0.15 && fit.t <= 1.05 && fit.residual <= 0.15 * fit.length + 12;
+}
+
+/**
+ * isFade for the ink of text, measured exactly (the mean of its glyphs' cores, not 4-bit bins): a new
+ * opacity composites the ink with the background, which puts the new ink on the straight line to the
+ * background (within 5% of the distance: anti-aliasing), and some of it still drawn. A new hue that
+ * happens to be darker on a dark page, or paler on a light one, lies off that line.
+ */
+export function isInkFade(
+  before: [number, number, number],
+  after: [number, number, number],
+  background: [number, number, number],
+): boolean {
+  const fit = fadeFit(before, after, background);
+  return !!fit && fit.t >= 0.15 && fit.t <= 0.95 && fit.residual <= 0.05 * fit.length;
+}
+
+/** How far along the line from `before` to `background` `after` lies (t), and how far off it (px of RGB). */
+function fadeFit(
+  before: [number, number, number],
+  after: [number, number, number],
+  background: [number, number, number],
+): { t: number; residual: number; length: number } | undefined {
   const v = background.map((b, i) => b - before[i]);
   const len2 = v.reduce((s, x) => s + x * x, 0);
-  if (len2 < 30 * 30) return false;
+  if (len2 < 30 * 30) return undefined;
   const t = v.reduce((s, x, i) => s + x * (after[i] - before[i]), 0) / len2;
   const residual = Math.sqrt(after.reduce((s, a, i) => s + (a - (before[i] + t * v[i])) ** 2, 0));
-  return t >= 0.15 && t <= 1.05 && residual <= 0.15 * Math.sqrt(len2) + 12;
+  return { t, residual, length: Math.sqrt(len2) };
 }

@@ -11,6 +11,7 @@ import {
   captionLead,
   lettersOf,
   nearestAbove,
+  quote,
   readRegion,
   shiftWords,
   SWAP_CAPTION,
@@ -93,7 +94,53 @@ export async function readPair(
     const whole = across[i].partOf;
     return v || whole === undefined || across[whole].partOf !== undefined ? v : verdicts[whole];
   });
-  return { regions: withSwappedParts(told, boxes, before, after), elements: across.map((r) => elementMotions(r, before, after)) };
+  return {
+    regions: withSwappedParts(withSwappedPixels(told, boxes, before, after), boxes, before, after),
+    elements: across.map((r) => elementMotions(r, before, after)),
+  };
+}
+
+/** Shortest offset (px) between two regions whose contents traded places that is read as a swap. */
+const SWAP_OFFSET = 4;
+
+/**
+ * Two regions of the same size whose contents traded places - what was at the first is now at the
+ * second and the other way round - are a swap the reader could not read as one (two icons, two
+ * labels read as re-worded in place): a `reorder` on both ("two elements swapped places; this one
+ * moved 53 px down"), the summary saying it once.
+ */
+export function withSwappedPixels(
+  verdicts: (ReadVerdict | undefined)[],
+  boxes: Box[],
+  before: RgbaImage,
+  after: RgbaImage,
+): (ReadVerdict | undefined)[] {
+  if (before.width !== after.width || before.height !== after.height) return verdicts;
+  const out = [...verdicts];
+  // (a region read as re-worded is one too: the words at each place are the other's)
+  const open = (k: number) => out[k]?.kind !== 'reorder';
+  const size = (b: Box) => [b[2] - b[0], b[3] - b[1]];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length && open(i); j++) {
+      if (!open(j)) continue;
+      const [p, q] = [size(boxes[i]), size(boxes[j])];
+      if (Math.abs(p[0] - q[0]) > 2 || Math.abs(p[1] - q[1]) > 2) continue;
+      const dx = boxes[j][0] - boxes[i][0],
+        dy = boxes[j][1] - boxes[i][1];
+      if (Math.max(Math.abs(dx), Math.abs(dy)) < SWAP_OFFSET) continue;
+      if (!samePixels(before, after, boxes[j], dx, dy) || !samePixels(before, after, boxes[i], -dx, -dy)) continue;
+      // (named where one side read the words that traded places)
+      const read = [out[i], out[j]].find((v) => v?.kind === 'text' && v.textBefore && v.textAfter && !v.textBefore.includes('\n'));
+      const lead = read ? `${quote(read.textBefore!)} and ${quote(read.textAfter!)} swapped places` : 'two elements swapped places';
+      const swapped = (x: number, y: number): ReadVerdict => {
+        const detail = `this one moved ${shiftWords(x, y)}`;
+        return { kind: 'reorder', caption: `${lead}; ${detail}`, detail, basis: read ? 'words' : 'pixels' };
+      };
+      out[i] = swapped(dx, dy);
+      out[j] = swapped(-dx, -dy);
+    }
+  }
+  return out;
 }
 
 /**
@@ -581,8 +628,12 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   // a line read whole on one side and cut (or misread by a letter or two) on the other, where the
   // models see the element move, its box change or its font change: the layout moved it across the
   // edge of what was read, and the words did not change
-  // (or restyle it: a new font reads a letter differently)
-  if (verdict.kind === 'text' && (MOVES.has(modelKind) || LAYOUT_KINDS.has(modelKind) || modelKind === 'font') && misreadOnly(verdict))
+  // (or restyle it: a new font reads a letter differently; or change the icon beside it, read as a letter)
+  if (
+    verdict.kind === 'text' &&
+    (MOVES.has(modelKind) || LAYOUT_KINDS.has(modelKind) || modelKind === 'font' || modelKind === 'icon') &&
+    misreadOnly(verdict)
+  )
     return false;
   // words read on one side only, where the other side still shows about as much ink at their place:
   // the element is still there, drawn so that it did not read (recoloured, restyled, resized); the
@@ -628,6 +679,9 @@ const MOVES = new Set(['move', 'reorder']);
 export function misreadOnly(verdict: Pick<ReadVerdict, 'textBefore' | 'textAfter'>): boolean {
   const [a, b] = [lettersOf(verdict.textBefore ?? ''), lettersOf(verdict.textAfter ?? '')];
   if (!a || !b || a === b) return false;
+  // (a capital I, a small l and a bar are one stroke in most UI fonts: 'lnvite' is 'Invite' misread)
+  const stroke = (t: string) => lettersOf(t.replace(/[Il|]/g, 'l'));
+  if (stroke(verdict.textBefore!) === stroke(verdict.textAfter!)) return true;
   // (in order, not only side by side: a label cut by its narrower box, or wrapped mid-word, reads
   // as some of its letters - 'Save' as 'a' and 'e')
   if (isSubsequence(b, a) || isSubsequence(a, b)) return true;

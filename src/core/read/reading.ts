@@ -7,7 +7,7 @@ import type { Box, ChangeKind } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { ReadOptions, TextLine, TextReader } from './ocr.js';
 import { matchLines, changedWords, samePixels, textKey, type LineChange } from './correspond.js';
-import { colourChangeOf, colourName, inkRgb, isFade, type ColourChange } from './colour.js';
+import { colourChangeOf, colourName, inkRgb, isFade, isInkFade, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
@@ -397,7 +397,7 @@ export async function readRegion(
     // recolour of text names a hue on at least one side
     const grey = (name: string) => /^(white|light grey|grey|dark grey|black)$/.test(name);
     if (inkBefore !== inkAfter && !(grey(inkBefore) && grey(inkAfter)) && colourName(...bgBefore) === colourName(...bgAfter)) {
-      const fade = isFade(rgbBefore, rgbAfter, bgBefore) ? 'out' : isFade(rgbAfter, rgbBefore, bgBefore) ? 'in' : undefined;
+      const fade = isInkFade(rgbBefore, rgbAfter, bgBefore) ? 'out' : isInkFade(rgbAfter, rgbBefore, bgBefore) ? 'in' : undefined;
       recoloured.push({ text: c.after.text, before: inkBefore, after: inkAfter, ...(fade ? { fade } : {}) });
     }
   }
