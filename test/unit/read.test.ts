@@ -25,7 +25,7 @@ import { colourName, isFade, isInkFade } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementAround, elementOf } from '../../src/core/read/element.js';
 import { fillCaptionSlots, hasSlots, unreadSlots } from '../../src/core/read/slots.js';
-import { blankImage, cloneImage, fillRect } from './image-fixtures.js';
+import { blankImage, cloneImage, fillRect, type Rgba } from './image-fixtures.js';
 import { scoreChecks } from '../../src/lab/realpairs.js';
 import { quotedLabels, wordAccuracy } from '../../src/lab/ocr-eval.js';
 import { SessionManager } from '../../src/core/session.js';
@@ -444,7 +444,7 @@ test('withSwappedPixels: two regions whose contents traded places are a swap, na
   const ink: [number, number, number, number] = [40, 40, 48, 255];
   const upper: Box = [20, 20, 80, 32],
     lower: Box = [20, 73, 80, 85];
-  const mark = (image: RgbaImage, box: Box, long: boolean) => fillRect(image, [box[0], box[1], box[0] + (long ? 60 : 30), box[3]], ink);
+  const mark = (image: RgbaImage, box: Box, long: boolean) => fillRect(image, [box[0], box[1], box[0] + (long ? 50 : 30), box[3]], ink);
   const before = mark(mark(blankImage(200, 120), upper, false), lower, true);
   const after = mark(mark(blankImage(200, 120), upper, true), lower, false);
   const out = withSwappedPixels([undefined, undefined], [upper, lower], before, after);
@@ -462,6 +462,16 @@ test('withSwappedPixels: two regions whose contents traded places are a swap, na
     withSwappedPixels([reworded, undefined], [upper, lower], before, after)[1]?.caption,
     "'/users' and '/users/search' swapped places; this one moved 53 px up",
   );
+  // two like marks trade places without anything changing
+  const twins = mark(mark(blankImage(200, 120), upper, true), lower, true);
+  assert.deepEqual(withSwappedPixels([undefined, undefined], [upper, lower], twins, twins), [undefined, undefined]);
+  // flat fills (a notice's coloured bar) match whatever has their colour: no evidence of a swap
+  const bars = (top: Rgba, bottom: Rgba) => fillRect(fillRect(blankImage(200, 120), upper, top), lower, bottom);
+  const [red, green]: Rgba[] = [
+    [200, 40, 40, 255],
+    [40, 160, 60, 255],
+  ];
+  assert.deepEqual(withSwappedPixels([undefined, undefined], [upper, lower], bars(red, green), bars(green, red)), [undefined, undefined]);
   // the long one moved up over the short one's place, which is now empty below: not a swap
   const moved = mark(blankImage(200, 120), upper, true);
   assert.deepEqual(withSwappedPixels([undefined, undefined], [upper, lower], before, moved), [undefined, undefined]);

@@ -454,11 +454,11 @@ export function pushedPastEdge(from: RgbaImage, to: RgbaImage, box: Box, share =
   // down: to(x, y) = from(x, y - d) for y from the line's top to the bottom edge
   const down: Box = [x0, Math.max(0, box[1]), x1, height];
   const [downFrom, downTo] = [Math.max(1, Math.ceil(height - box[3] + past)), Math.min(MAX_EDGE_PUSH, down[1])];
-  if (downFrom <= downTo && drawn(to, down)) for (let d = downFrom; d <= downTo; d++) if (sameUnderPush(from, to, down, d)) return d;
+  if (downFrom <= downTo && hasDrawing(to, down)) for (let d = downFrom; d <= downTo; d++) if (sameUnderPush(from, to, down, d)) return d;
   // up: to(x, y) = from(x, y + d) for y from the top edge to the line's bottom
   const up: Box = [x0, 0, x1, Math.min(height, box[3])];
   const [upFrom, upTo] = [Math.max(1, Math.ceil(box[1] + past)), Math.min(MAX_EDGE_PUSH, height - up[3])];
-  if (upFrom <= upTo && drawn(to, up)) for (let d = upFrom; d <= upTo; d++) if (sameUnderPush(from, to, up, -d)) return -d;
+  if (upFrom <= upTo && hasDrawing(to, up)) for (let d = upFrom; d <= upTo; d++) if (sameUnderPush(from, to, up, -d)) return -d;
   return undefined;
 }
 
@@ -467,8 +467,9 @@ function sameUnderPush(from: RgbaImage, to: RgbaImage, strip: Box, dy: number): 
   return differingAfterShift(from, to, strip, 0, dy, EDGE_TOLERANCE, allowed) <= allowed;
 }
 
-/** Whether at least EDGE_STRUCTURE of a box's pixels lie farther than EDGE_TOLERANCE (largest channel) from its most common colour. */
-function drawn(image: RgbaImage, box: Box): boolean {
+/** Whether at least `share` of a box's pixels lie farther than EDGE_TOLERANCE (largest channel) from its
+ * most common colour: something is drawn there on a background, not one flat fill. */
+export function hasDrawing(image: RgbaImage, box: Box, share = EDGE_STRUCTURE): boolean {
   if (box[2] <= box[0] || box[3] <= box[1]) return false;
   const counts = new Map<number, number>();
   for (let y = box[1]; y < box[3]; y++)
@@ -491,5 +492,5 @@ function drawn(image: RgbaImage, box: Box): boolean {
       const i = (y * image.width + x) * 4;
       if (Math.max(Math.abs(image.data[i] - r), Math.abs(image.data[i + 1] - g), Math.abs(image.data[i + 2] - b)) > EDGE_TOLERANCE) count++;
     }
-  return count >= EDGE_STRUCTURE * (box[2] - box[0]) * (box[3] - box[1]);
+  return count >= share * (box[2] - box[0]) * (box[3] - box[1]);
 }

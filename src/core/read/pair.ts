@@ -19,7 +19,7 @@ import {
   type ReadVerdict,
   type RegionReading,
 } from './reading.js';
-import { coreKey, editDistance, lineShift, pushedPastEdge, samePixels, type LineChange } from './correspond.js';
+import { coreKey, editDistance, hasDrawing, lineShift, pushedPastEdge, samePixels, type LineChange } from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { intersects, overlapShare, translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
@@ -129,6 +129,9 @@ export function withSwappedPixels(
         dy = boxes[j][1] - boxes[i][1];
       if (Math.max(Math.abs(dx), Math.abs(dy)) < SWAP_OFFSET) continue;
       if (!samePixels(before, after, boxes[j], dx, dy) || !samePixels(before, after, boxes[i], -dx, -dy)) continue;
+      // (two like things - the same icon on two notices - trade places without anything changing;
+      // flat fills, a coloured bar's inside, match whatever has their colour)
+      if (samePixels(before, before, boxes[j], dx, dy) || !hasDrawing(before, boxes[i]) || !hasDrawing(before, boxes[j])) continue;
       // (named where one side read the words that traded places)
       const read = [out[i], out[j]].find((v) => v?.kind === 'text' && v.textBefore && v.textAfter && !v.textBefore.includes('\n'));
       const lead = read ? `${quote(read.textBefore!)} and ${quote(read.textAfter!)} swapped places` : 'two elements swapped places';
