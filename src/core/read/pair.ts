@@ -100,6 +100,11 @@ export async function readPair(
   };
 }
 
+/** Whether what was at `here` is now at `there`, (dx, dy) away, and what was at `there` is now at `here`. */
+function tradedPlaces(before: RgbaImage, after: RgbaImage, here: Box, there: Box, dx: number, dy: number): boolean {
+  return samePixels(before, after, there, dx, dy) && samePixels(before, after, here, -dx, -dy);
+}
+
 /** Shortest offset (px) between two regions whose contents traded places that is read as a swap. */
 const SWAP_OFFSET = 4;
 
@@ -128,7 +133,7 @@ export function withSwappedPixels(
       const dx = boxes[j][0] - boxes[i][0],
         dy = boxes[j][1] - boxes[i][1];
       if (Math.max(Math.abs(dx), Math.abs(dy)) < SWAP_OFFSET) continue;
-      if (!samePixels(before, after, boxes[j], dx, dy) || !samePixels(before, after, boxes[i], -dx, -dy)) continue;
+      if (!tradedPlaces(before, after, boxes[i], boxes[j], dx, dy)) continue;
       // (two like things - the same icon on two notices - trade places without anything changing;
       // flat fills, a coloured bar's inside, match whatever has their colour)
       if (samePixels(before, before, boxes[j], dx, dy) || !hasDrawing(before, boxes[i]) || !hasDrawing(before, boxes[j])) continue;
@@ -177,10 +182,10 @@ export function withSwappedParts(
   }
   if (!swaps.length) return verdicts;
   const within = (b: Box) => b[0] >= 0 && b[1] >= 0 && b[2] <= after.width && b[3] <= after.height;
+  const centre = (b: Box) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+  const distance = (a: Box, b: Box) => Math.hypot(centre(a)[0] - centre(b)[0], centre(a)[1] - centre(b)[1]);
   return verdicts.map((v, k) => {
     if (v && v.basis === 'words') return v;
-    const centre = (b: Box) => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
-    const distance = (a: Box, b: Box) => Math.hypot(centre(a)[0] - centre(b)[0], centre(a)[1] - centre(b)[1]);
     for (const { caption, places, offsets } of swaps)
       for (const o of offsets) {
         // (from the nearer place toward the other one first)
@@ -191,8 +196,7 @@ export function withSwappedParts(
         ]) {
           const there = translate(boxes[k], dx, dy);
           if (!within(there) || (dx === 0 && dy === 0)) continue;
-          // what was here is now there, and what was there is now here
-          if (samePixels(before, after, there, dx, dy) && samePixels(before, after, boxes[k], -dx, -dy)) {
+          if (tradedPlaces(before, after, boxes[k], there, dx, dy)) {
             const detail = `what was here moved ${shiftWords(dx, dy)}`;
             return { kind: 'reorder', caption: `${caption}; ${detail}`, detail, basis: 'pixels' };
           }
