@@ -358,6 +358,75 @@ test('acrossRegions: a line that appeared where content that moved up was drawn 
   assert.equal(kept[1].covered, undefined);
 });
 
+test('acrossRegions: the rest of a row that came into (went out of) view came too; a line on the next row was added', () => {
+  // a menu lost an item: the table row under it shows, its name read as uncovered, its badge and count as added
+  const uncovered = acrossRegions([
+    {
+      changes: matchLines(
+        [line('Delete', [52, 430, 112, 446]), line('Export', [52, 478, 112, 494])],
+        [line('Delete', [52, 381, 112, 397]), line('Export', [52, 429, 112, 445])],
+      ),
+    },
+    { changes: matchLines([], [line('Zoe Berg', [50, 477, 133, 493]), line('Live', [198, 478, 248, 494])]) },
+    { changes: matchLines([], [line('649', [313, 479, 346, 493]), line('Archived', [313, 520, 380, 536])]) },
+  ]);
+  assert.deepEqual(uncovered[1].uncovered, ['Zoe Berg', 'Live']);
+  assert.deepEqual(uncovered[2].uncovered, ['649']);
+  assert.equal(verdictOf(uncovered[2])?.kind, 'add');
+  assert.equal(verdictOf(uncovered[2])?.caption, "'Archived' was added");
+  // the menu grew over a row: its other cells, read removed in another region, went out of view too
+  const covered = acrossRegions([
+    { changes: matchLines([line('Select all', [40, 230, 120, 246])], [line('Select all', [40, 270, 120, 286])]) },
+    { changes: matchLines([line('Alice Larsen', [40, 268, 130, 284])], []) },
+    { changes: matchLines([line('Active', [300, 270, 350, 284])], []) },
+  ]);
+  assert.deepEqual(covered[2].covered, ['Active']);
+  assert.equal(verdictOf(covered[2])?.kind, 'reflow');
+  // nothing came into view: a line added beside a line that moved is added
+  const added = acrossRegions([
+    { changes: matchLines([line('Delete', [52, 430, 112, 446])], [line('Delete', [52, 480, 112, 496])]) },
+    { changes: matchLines([], [line('Live', [198, 480, 248, 496])]) },
+  ]);
+  assert.equal(verdictOf(added[1])?.kind, 'add');
+});
+
+test('applyReading: a button that only got wider (narrower) beside a larger change on its row gave up or took room: a reflow', () => {
+  const sized = (text: string, by: number): ReadVerdict => ({
+    kind: 'resize',
+    caption: `the '${text}' button got ${by > 0 ? 'wider' : 'narrower'}; it is now ${100 + by} x 62 px, was 100 x 62`,
+    detail: `it is now ${100 + by} x 62 px, was 100 x 62`,
+    basis: 'pixels',
+    subject: text,
+    sized: true,
+    resized: { along: 'width', by },
+  });
+  const at = (r: ChangeRegion, box: Box) => ({ ...r, boxBefore: box, boxAfter: box });
+  // the button before it shrank (the models): 'Back' took the room
+  const shrank = [
+    at(region('resize', 'the button at the bottom left shrank', 1), [20, 429, 296, 491]),
+    at(region('resize', 'the button was resized', 2), [380, 452, 468, 469]),
+  ];
+  applyReading(shrank, { regions: [undefined, sized('Back', 58)] });
+  assert.equal(shrank[1].kind, 'reflow');
+  assert.equal(shrank[1].pushedBy, 1);
+  assert.equal(shrank[1].caption, "the 'Back' button got wider, stretched by the change before it; it is now 158 x 62 px, was 100 x 62");
+  // a narrow region beside it is its neighbour moving, not a cause; a change on another row is not either
+  const narrow = [
+    at(region('resize', "the 'Update' button got narrower", 1), [47, 274, 166, 336]),
+    at(region('resize', 'something changed size here', 2), [182, 274, 218, 336]),
+    at(region('add', 'a card was added', 3), [20, 400, 600, 460]),
+  ];
+  applyReading(narrow, { regions: [sized('Update', -30), undefined, undefined] });
+  assert.equal(narrow[0].kind, 'resize');
+  // two buttons of one row that changed together: which one was re-padded is not told; both stay
+  const pair = [at(region('resize', 'x', 1), [144, 562, 237, 586]), at(region('resize', 'y', 2), [453, 562, 626, 586])];
+  applyReading(pair, { regions: [sized('Sign in', 40), sized('Save changes', -40)] });
+  assert.deepEqual(
+    pair.map((r) => r.kind),
+    ['resize', 'resize'],
+  );
+});
+
 test('pushedPastEdge: the strip between a vanished line and the edge is what that far up (down) held; a line removed in place is not pushed', () => {
   const border: [number, number, number, number] = [229, 231, 235, 255];
   const text: [number, number, number, number] = [40, 40, 48, 255];
@@ -583,7 +652,13 @@ test('OCR post-processing: CTC collapse and blanks, NFKC folding, icon-like read
 test('readerDecides: what the reader read decides; where it saw only unread pixels move or a blob swapped, the models do', () => {
   const words = { kind: 'text' as const, caption: "the text 'A' now reads 'B'", basis: 'words' as const };
   assert.equal(readerDecides(words, 'font'), true);
-  assert.equal(readerDecides({ kind: 'add', caption: 'an icon was added', basis: 'shapes' }, 'reflow'), true);
+  assert.equal(
+    readerDecides({ kind: 'add', caption: 'an icon was added', basis: 'shapes' }, 'reflow'),
+    false,
+    'a blob of content pushed along',
+  );
+  assert.equal(readerDecides({ kind: 'add', caption: 'an icon was added', basis: 'shapes' }, 'add'), true);
+  assert.equal(readerDecides({ kind: 'remove', caption: 'an icon was removed', basis: 'shapes' }, 'icon'), true);
   assert.equal(readerDecides({ kind: 'icon', caption: 'an icon was replaced by another', basis: 'shapes' }, 'opacity'), false);
   assert.equal(readerDecides({ kind: 'icon', caption: 'an icon was replaced by another', basis: 'shapes' }, 'icon'), true);
   assert.equal(readerDecides({ kind: 'font', caption: "the font of the text 'Open' changed", basis: 'words' }, 'spacing'), false);
@@ -615,8 +690,12 @@ test('readerDecides: what the reader read decides; where it saw only unread pixe
     true,
   );
   const recolour = { kind: 'color' as const, caption: "'Sign in' changed colour from blue to red", basis: 'words' as const };
-  assert.equal(readerDecides(recolour, 'theme', { themedRegions: 1 }), true, 'one recoloured button is not a theme change');
-  assert.equal(readerDecides(recolour, 'theme', { themedRegions: 3 }), false, 'one recolour of several the models call a theme');
+  assert.equal(readerDecides(recolour, 'theme'), false, 'a recolour the models call a theme: an accent colour changed');
+  const themed = [region('theme', 'the accent colour changed from blue to red', 1)];
+  applyReading(themed, { regions: [recolour] });
+  assert.equal(themed[0].kind, 'theme');
+  assert.equal(themed[0].caption, "the accent colour changed from blue to red; 'Sign in' changed colour from blue to red");
+  assert.equal(themed[0].detail, "'Sign in' changed colour from blue to red");
   // another hue or the same one paler, measured on pixels rather than a text's ink: the models say which
   const paler = {
     kind: 'opacity' as const,
@@ -684,6 +763,37 @@ test('blocks: an icon added to a toolbar is found by its shape and named', async
     assert.ok(reading.regions[0], 'the reading explains the region');
     assert.equal(reading.regions[0].kind, 'add');
     assert.match(reading.regions[0].caption, /^an icon was added/);
+  } finally {
+    await reader.dispose();
+  }
+});
+
+test('readPair: lines pulled up onto the place of a picture that is gone: the picture was removed; onto empty space, they moved', async () => {
+  const example = readPngFile(EXAMPLE_BEFORE);
+  const page: Rgba = [245, 246, 248, 255];
+  // a card: a picture, and its title ("Team members", cut from the example screenshot) under it
+  const card = (picture: Box | undefined, titleAt: [number, number]) => {
+    const image = blankImage(400, 300, page);
+    if (picture) {
+      fillRect(image, picture, [120, 60, 200, 255]);
+      fillRect(image, [picture[0] + 20, picture[1] + 20, picture[0] + 60, picture[1] + 50], [250, 200, 40, 255]);
+    }
+    const from: Box = [16, 20, 172, 41];
+    for (let y = from[1]; y < from[3]; y++)
+      for (let x = from[0]; x < from[2]; x++) {
+        const s = (y * example.width + x) * 4;
+        image.data.set(example.data.subarray(s, s + 4), ((titleAt[1] + y - from[1]) * image.width + titleAt[0] + x - from[0]) * 4);
+      }
+    return image;
+  };
+  const reader = new TextReader();
+  try {
+    const removed = await readPair(reader, card([20, 40, 180, 120], [20, 130]), card(undefined, [20, 40]), [[16, 36, 184, 152]]);
+    assert.equal(removed.regions[0]?.kind, 'remove');
+    assert.equal(removed.regions[0]?.caption, "an image or icon before 'Team members' was removed, and it moved 90 px up");
+    // nothing was drawn where the title went: a move
+    const moved = await readPair(reader, card(undefined, [20, 130]), card(undefined, [20, 40]), [[16, 36, 184, 152]]);
+    assert.equal(moved.regions[0]?.kind, 'move');
   } finally {
     await reader.dispose();
   }

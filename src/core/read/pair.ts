@@ -9,10 +9,13 @@ import type { LineReadings, TextLine, TextReader } from './ocr.js';
 import {
   belowBottom,
   captionLead,
+  commonShift,
   lettersOf,
   nearestAbove,
+  overrunLines,
   quote,
   readRegion,
+  risenIntoView,
   shiftWords,
   SWAP_CAPTION,
   verdictOf,
@@ -530,33 +533,36 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
     }
     return false;
   };
+  // (where each line went: the rows that came into and went out of view, for withRowsInView)
+  const inView: RowsInView = { cameIn: [], wentOut: [] };
   for (const r of out) {
     const uncovered: string[] = [],
       covered: string[] = [];
+    const cameIn = (c: Extract<LineChange, { kind: 'added' }>) => (uncovered.push(c.after.text), inView.cameIn.push(c.after.box), false);
+    const wentOut = (c: Extract<LineChange, { kind: 'removed' }>) => (
+      covered.push(c.before.text),
+      inView.wentOut.push(c.before.box),
+      false
+    );
     r.changes = r.changes.filter((c) => {
-      if (pastBottom(c)) {
-        (c.kind === 'added' ? uncovered : covered).push(c.kind === 'added' ? c.after.text : (c as { before: TextLine }).before.text);
-        return false;
-      }
+      if (c.kind === 'added' && pastBottom(c)) return cameIn(c);
+      if (c.kind === 'removed' && pastBottom(c)) return wentOut(c);
       if (
         c.kind === 'added' &&
         moves.some((m) => vertical(m) && m.dy < 0 && m.after.box[1] < c.after.box[1] && intersects(m.before.box, c.after.box))
-      ) {
-        uncovered.push(c.after.text);
-        return false;
-      }
+      )
+        return cameIn(c);
       if (
         c.kind === 'removed' &&
         moves.some((m) => vertical(m) && m.dy > 0 && m.before.box[1] < c.before.box[1] && intersects(m.after.box, c.before.box))
-      ) {
-        covered.push(c.before.text);
-        return false;
-      }
+      )
+        return wentOut(c);
       return true;
     });
     if (uncovered.length) r.uncovered = uncovered;
     if (covered.length) r.covered = covered;
   }
+  withRowsInView(out, inView);
   // the same for icons: one that left a region and arrived, the same shape, in another moved
   for (const to of out) {
     for (const added of [...(to.blocks ?? [])]) {
@@ -595,6 +601,58 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   return out;
 }
 
+/** Boxes of the lines that came into view (after) and went out of view (before), in a pair. */
+interface RowsInView {
+  cameIn: Box[];
+  wentOut: Box[];
+}
+
+/**
+ * A row that came into (went out of) view shows (hides) all of itself: a line or icon read added on
+ * the rows of a line that came into view - the other cells of a table row uncovered by a menu that
+ * shrank, the button beside a name pushed up from below the edge - came into view too, and the same
+ * for removals. Both kinds of line: those acrossRegions found (`inView`) and those a region's own
+ * push carried past the edge or under its moved lines (verdictOf's overrunLines and risenIntoView).
+ */
+function withRowsInView(out: RegionReading[], inView: RowsInView): void {
+  const [cameIn, wentOut] = [[...inView.cameIn], [...inView.wentOut]];
+  const own = new Set<LineChange>();
+  for (const r of out) {
+    const moved = r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved');
+    const push = commonShift(moved);
+    const added = r.changes.filter((c): c is Extract<LineChange, { kind: 'added' }> => c.kind === 'added');
+    const removed = r.changes.filter((c): c is Extract<LineChange, { kind: 'removed' }> => c.kind === 'removed');
+    for (const c of push && moved.length ? overrunLines(removed, moved, push, r.size) : []) {
+      own.add(c);
+      wentOut.push(c.before.box);
+    }
+    for (const c of risenIntoView(added, moved, r.size)) {
+      own.add(c);
+      cameIn.push(c.after.box);
+    }
+  }
+  if (!cameIn.length && !wentOut.length) return;
+  // (most of the shorter one's height shared: the same row, not the next one touching it)
+  const sameRows = (a: Box, b: Box) => Math.min(a[3], b[3]) - Math.max(a[1], b[1]) >= 0.5 * Math.min(a[3] - a[1], b[3] - b[1]) && a !== b;
+  for (const r of out) {
+    const uncovered = r.uncovered ?? [],
+      covered = r.covered ?? [];
+    r.changes = r.changes.filter((c) => {
+      if (own.has(c)) return true;
+      if (c.kind === 'added' && cameIn.some((b) => sameRows(b, c.after.box))) return (uncovered.push(c.after.text), false);
+      if (c.kind === 'removed' && wentOut.some((b) => sameRows(b, c.before.box))) return (covered.push(c.before.text), false);
+      return true;
+    });
+    if (uncovered.length) r.uncovered = uncovered;
+    if (covered.length) r.covered = covered;
+    r.blocks = r.blocks?.filter(
+      (b) =>
+        !(b.kind === 'added' && cameIn.some((x) => sameRows(x, b.after.box))) &&
+        !(b.kind === 'removed' && wentOut.some((x) => sameRows(x, b.before.box))),
+    );
+  }
+}
+
 /** Whether `part` is `whole` read cut: inside its box, and its letters the whole line's with some cut
  * off and at most two misread. */
 function partOf(part: TextLine, whole: TextLine): boolean {
@@ -619,7 +677,7 @@ export const SMALL_SHIFT = 4;
  * layout around the region (resize, spacing, reorder, a picture swapped, a fade), which such a
  * reading cannot tell apart.
  */
-export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
+export function readerDecides(verdict: ReadVerdict, modelKind: string): boolean {
   if (verdict.kind === modelKind) return true;
   // the same words drawn differently, or one blob for another: the models, which see the whole
   // element, say whether it is a font, a resize, a spacing or a picture swapped
@@ -654,17 +712,26 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
     !['add', 'remove', 'text'].includes(modelKind)
   )
     return false;
-  // one recolour among several the models call a theme change is part of that palette change; a
-  // single recoloured region is just that
-  if (modelKind === 'theme' && (verdict.kind === 'color' || verdict.kind === 'opacity') && (pair.themedRegions ?? 0) >= 2) return false;
+  // a recolour the models call a theme change is part of that palette change (an accent colour
+  // changed, drawn on one button or on many); the reading is its detail
+  if (modelKind === 'theme' && (verdict.kind === 'color' || verdict.kind === 'opacity')) return false;
+  // an icon-sized blob that came or went, matched by shape alone, where the models see no element
+  // come or go: content that moved or was restyled around it, one of its blobs not matched
+  if (
+    (verdict.kind === 'add' || verdict.kind === 'remove') &&
+    verdict.basis === 'shapes' &&
+    !['add', 'remove', 'icon', 'text'].includes(modelKind)
+  )
+    return false;
   // whether a colour measured on pixels (not a text's ink) is another hue or the same one paler is
   // the models' call, who see the whole element against its background
   if (verdict.basis === 'pixels' && RECOLOURS.has(verdict.kind) && RECOLOURS.has(modelKind)) return false;
-  // something unread put in before lines that moved, inferred from what their old place now shows:
-  // where the models see the layout move (a move, a reorder, new spacing or size) or a recolour, the
-  // element that now fills that place was more likely moved or restyled there than inserted
+  // something unread put in before lines that moved, inferred from what their old place now shows
+  // (or taken out, from what their new place showed): where the models see the layout move (a move,
+  // a reorder, new spacing or size) or a recolour, the element that now fills that place was more
+  // likely moved or restyled there than inserted (or moved away than removed)
   if (
-    verdict.kind === 'add' &&
+    (verdict.kind === 'add' || verdict.kind === 'remove') &&
     verdict.basis === 'pixels' &&
     (LAYOUT_KINDS.has(modelKind) || ['move', 'reorder'].includes(modelKind) || RECOLOURS.has(modelKind))
   )
@@ -707,13 +774,8 @@ const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
 
 /** Whether a region's caption will be the reader's (applyReading), given the models' kind: then the
  * decoder's wording is not needed, and no wider second search is run for it. */
-export function readerWrites(
-  verdict: ReadVerdict | undefined,
-  modelKind: string,
-  pair: { themedRegions?: number } = {},
-  modelCaption?: string,
-): boolean {
-  return !!verdict && readerDecides(verdict, modelKind, pair) && wording(verdict, modelKind, modelCaption) === 'reader';
+export function readerWrites(verdict: ReadVerdict | undefined, modelKind: string, modelCaption?: string): boolean {
+  return !!verdict && readerDecides(verdict, modelKind) && wording(verdict, modelKind, modelCaption) === 'reader';
 }
 
 /**
@@ -744,8 +806,7 @@ function readsWords(v: ReadVerdict): boolean {
 
 /** readerWrites for every region of a pair, from the models' kinds of its (meaningful) regions in order. */
 export function readerWritesAll(reading: PairReading, modelKinds: string[], modelCaptions: string[] = []): boolean[] {
-  const themedRegions = modelKinds.filter((k) => k === 'theme').length;
-  return modelKinds.map((k, i) => readerWrites(reading.regions[i], k, { themedRegions }, modelCaptions[i]));
+  return modelKinds.map((k, i) => readerWrites(reading.regions[i], k, modelCaptions[i]));
 }
 
 /** What each region's reading read, for the slot tokens of the decoder's captions (in the regions' order). */
@@ -770,13 +831,17 @@ function slotTextOf(v: ReadVerdict): SlotText {
  * content), is that change's consequence: kind "reflow", pushedBy the cause.
  */
 export function applyReading(regions: ChangeRegion[], reading: PairReading): void {
-  const themedRegions = regions.filter((r) => !r.noiseOnly && r.kind === 'theme').length;
   reading.regions.forEach((v, i) => {
     const r = regions[i];
     if (!r) return;
-    if (!v || !readerDecides(v, r.kind, { themedRegions })) {
+    if (!v || !readerDecides(v, r.kind)) {
       r.captionSource = 'model';
       if (v) r.caption = fillCaptionSlots(r.caption, slotTextOf(v));
+      // (a palette change says which element the reader saw recoloured, and how)
+      if (v && r.kind === 'theme' && (v.kind === 'color' || v.kind === 'opacity')) {
+        r.caption = `${captionLead(r)}; ${v.caption}`;
+        r.detail = v.caption;
+      }
       return;
     }
     const words = wording(v, r.kind, r.caption);
@@ -873,6 +938,7 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       delete r.detail;
     } else r.caption = `${r.caption}, pushed by the change ${where(cause)}`;
   }
+  sharedRows(regions, reading);
   const gaps = respaced(regions, reading);
   edgesOfRespaced(
     regions,
@@ -880,6 +946,38 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     regions.filter((r, i) => r.kind === 'spacing' && (gaps || (reading.regions[i]?.kind === 'spacing' && !reading.regions[i]?.sized))),
   );
   edgesAroundChanges(regions, sized);
+}
+
+/** Changes that take room in a row from the buttons beside them, or give it up (sharedRows). */
+const ROW_CAUSES = new Set(['add', 'remove', 'resize', 'spacing', 'font', 'text', 'opacity']);
+
+/**
+ * A button that only got wider or narrower, beside a larger change on its row - a button added,
+ * removed or resized, a label re-worded or set bold - is a grid or flex row sharing its width anew:
+ * the button gave up room or took it, a consequence of that change (a reflow pushed by it). The
+ * cause must be at least as wide as the button's region: a narrow region beside a resized button is
+ * its neighbour moving, not a cause. (An element that "faded" while its neighbours gave way was put
+ * in, not faded in; the models' kind for it stays.)
+ */
+function sharedRows(regions: ChangeRegion[], reading: PairReading): void {
+  const sizedButtons = new Set(regions.filter((r, i) => !r.noiseOnly && r.captionSource === 'reader' && reading.regions[i]?.sized));
+  regions.forEach((r, i) => {
+    const v = reading.regions[i];
+    if (!sizedButtons.has(r) || r.kind !== 'resize' || v?.resized?.along !== 'width' || r.pushedBy !== undefined) return;
+    const box = r.boxBefore;
+    const width = (b: Box) => b[2] - b[0];
+    const onRow = (b: Box) => Math.min(b[3], box[3]) - Math.max(b[1], box[1]) >= 0.5 * Math.min(b[3] - b[1], box[3] - box[1]);
+    const cause = regions.find(
+      (c) =>
+        c !== r && !c.noiseOnly && !sizedButtons.has(c) && ROW_CAUSES.has(c.kind) && onRow(c.boxBefore) && width(c.boxBefore) >= width(box),
+    );
+    if (!cause) return;
+    const where = cause.boxBefore[0] < box[0] ? 'before it' : 'after it';
+    r.kind = 'reflow';
+    r.pushedBy = cause.id;
+    r.caption = `${captionLead(r)}, ${v.resized.by > 0 ? 'stretched' : 'squeezed'} by the change ${where}`;
+    if (r.detail) r.caption += `; ${r.detail}`;
+  });
 }
 
 /** Changes that make the container around them grow or shrink (new spacing: edgesOfRespaced). */

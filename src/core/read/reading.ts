@@ -39,6 +39,10 @@ export interface RegionReading {
   /** share of non-background pixels, in the after image, where the first moved line used to start:
    * something was put in its place (content pushed along by an insertion that is not text). */
   vacatedInk?: number;
+  /** the same backwards: share of non-background pixels, in the before image, where the first line
+   * pulled up or left now starts, that did not move along with it (something not text was removed
+   * from before it); absent where no line was pulled, or a read line was drawn there */
+  filledInk?: number;
   /** per line read as added or removed (by its text on that side): how much of its ink the other
    * image still shows at its place (ink share there over its own, against each side's background;
    * 1 where the place is filled by something other than the background around the region). Near 0:
@@ -90,6 +94,8 @@ export interface ReadVerdict {
   /** a verdict on an element's own size (a button grown or shrunk around its label): its words name
    * the element and its size, which the models' caption does not */
   sized?: boolean;
+  /** a button's size verdict where one side changed: which, and by how much (px, + grew) */
+  resized?: { along: 'width' | 'height'; by: number };
 }
 
 /** How much a line's box must change (px, width or height) for its same letters to be drawn at
@@ -424,6 +430,21 @@ export async function readRegion(
     // grew padding or a wider font, leaves the button's colour behind: nothing was put there)
     vacatedInk = Math.min(inkShare(after, strip, borderColour(after, around)), inkShare(after, strip, borderColour(before, b)));
   }
+  // the same backwards in time: content pulled up or left (dx or dy < 0), where its first line now
+  // starts, showed something that is not text and did not move along (a picture that was removed)
+  const firstPulled = firstMoved && (firstMoved.dx < 0 || firstMoved.dy < 0) ? firstMoved : undefined;
+  let filledInk: number | undefined;
+  if (firstPulled) {
+    const a = firstPulled.after.box,
+      [dx, dy] = [-firstPulled.dx, -firstPulled.dy];
+    const strip: Box = dx > 0 ? [a[0], a[1], Math.min(a[2], a[0] + dx), a[3]] : [a[0], a[1], a[2], Math.min(a[3], a[1] + dy)];
+    const unread = !linesBefore.some((l) => intersects(l.box, strip));
+    const stayed = samePixels(before, after, translate(strip, firstPulled.dx, firstPulled.dy), firstPulled.dx, firstPulled.dy);
+    if (unread && !stayed) {
+      const around = clipTo(before, grow(box, 2));
+      filledInk = Math.min(inkShare(before, strip, borderColour(before, around)), inkShare(before, strip, borderColour(after, a)));
+    }
+  }
   // icons: only on a background that stayed (a theme change makes every blob look new), and an added
   // (removed) icon only where the other image shows that background (not a recoloured or reshaped one)
   const blockArea = grow(box, 6);
@@ -507,6 +528,7 @@ export async function readRegion(
     ...(changes.some((c) => c.kind === 'moved') ? { movesIntact } : {}),
     ...(recoloured.length ? { recoloured } : {}),
     ...(vacatedInk !== undefined ? { vacatedInk } : {}),
+    ...(filledInk !== undefined ? { filledInk } : {}),
     ...(colour ? { colour: { ...colour, background: colourName(...background), backgroundRgb: background } } : {}),
   };
 }
@@ -627,7 +649,7 @@ function quoteList(texts: string[]): { words: string; plural: boolean } {
 }
 
 /** The common shift of moved lines, when they all moved the same way (within 2 px). */
-function commonShift(moved: Extract<LineChange, { kind: 'moved' }>[]): { dx: number; dy: number } | undefined {
+export function commonShift(moved: Extract<LineChange, { kind: 'moved' }>[]): { dx: number; dy: number } | undefined {
   if (!moved.length) return undefined;
   const { dx, dy } = moved[0];
   return moved.every((m) => Math.abs(m.dx - dx) <= 2 && Math.abs(m.dy - dy) <= 2) ? { dx, dy } : undefined;
@@ -760,7 +782,14 @@ function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
     : Math.abs(b.after[1] - b.before[1]) <= 1 || Math.abs(b.after[3] - b.before[3]) <= 1;
   if (!anchored) return undefined;
   const word = wide ? (dw > 0 ? 'wider' : 'narrower') : dh > 0 ? 'taller' : 'shorter';
-  return { kind: 'resize', ...withDetail(`${name} got ${word}`, detail), basis: 'pixels', subject: b.text, sized: true };
+  return {
+    kind: 'resize',
+    ...withDetail(`${name} got ${word}`, detail),
+    basis: 'pixels',
+    subject: b.text,
+    sized: true,
+    resized: { along: wide ? 'width' : 'height', by: wide ? dw : dh },
+  };
 }
 
 /**
@@ -1039,6 +1068,17 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     return {
       kind: 'add',
       caption: `an image or icon was inserted before ${s.words}, which moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`,
+      pushed: { lines: moved.length, ...pushedShift },
+      basis: 'pixels',
+    };
+  }
+  if (moved.length && pushedShift && (pushedShift.dx < 0 || pushedShift.dy < 0) && (reading.filledInk ?? 0) >= 0.15) {
+    // the lines moved together, no text was removed, and where they now start there was something
+    // that is not text, which did not move with them: it was removed before them
+    const s = subject(moved.map((m) => m.after.text))!;
+    return {
+      kind: 'remove',
+      caption: `an image or icon before ${s.words} was removed, and ${s.plural ? 'they' : 'it'} moved ${shiftWords(pushedShift.dx, pushedShift.dy)}`,
       pushed: { lines: moved.length, ...pushedShift },
       basis: 'pixels',
     };
