@@ -427,6 +427,48 @@ test('applyReading: a button that only got wider (narrower) beside a larger chan
   );
 });
 
+test('applyReading: words gone where the models saw a fade were removed, not hidden, where the layout around them moved or their row went', () => {
+  const gone: ReadVerdict = { kind: 'remove', caption: "'Pricing' was removed", textBefore: 'Pricing', basis: 'words' };
+  const moved: ReadVerdict = { kind: 'move', caption: "'Nimbus' moved 9 px up", basis: 'words', shift: { dx: 0, dy: -9 } };
+  // content elsewhere moved, and nothing else changed to move it: the link was taken out
+  const pulled = [region('opacity', 'the white link became invisible', 1), region('move', 'the content here shifted up', 2)];
+  applyReading(pulled, { regions: [gone, moved] });
+  assert.equal(pulled[0].kind, 'remove');
+  assert.equal(pulled[0].caption, "'Pricing' was removed");
+  assert.equal(pulled[1].kind, 'reflow');
+  // nothing else moved: hidden and removed look alike, the models' fade stands
+  const alone = [region('opacity', 'the white link became invisible', 1)];
+  applyReading(alone, { regions: [gone] });
+  assert.equal(alone[0].kind, 'opacity');
+  // another change in the pair can have moved that content: the fade stands
+  const caused = [
+    region('opacity', 'the white link became invisible', 1),
+    region('move', 'the content here shifted up', 2),
+    region('resize', 'the card got shorter', 3),
+  ];
+  applyReading(caused, { regions: [gone, moved, undefined] });
+  assert.equal(caused[0].kind, 'opacity');
+  // another cell of its row was read removed: the row went
+  const row = [
+    { ...region('remove', "the 'Failed' button was removed", 1), boxBefore: [325, 290, 379, 317] as Box },
+    { ...region('opacity', 'the row in the middle became invisible', 2), boxBefore: [41, 297, 143, 312] as Box },
+  ];
+  applyReading(row, { regions: [{ ...gone, caption: "the 'Failed' button was removed", textBefore: 'Failed' }, gone] });
+  assert.deepEqual(
+    row.map((r) => r.kind),
+    ['remove', 'remove'],
+  );
+  // icons read gone where the models saw content shift: theirs, unless nothing else can have moved what moved
+  const icons: ReadVerdict = { kind: 'remove', caption: '2 icons were removed', basis: 'shapes' };
+  const shifted = [region('reflow', 'the elements here shifted far right', 1), region('move', 'the content here shifted up', 2)];
+  applyReading(shifted, { regions: [icons, moved] });
+  assert.equal(shifted[0].kind, 'remove');
+  assert.equal(shifted[0].caption, '2 icons were removed');
+  const pushedAlong = [region('reflow', 'the elements here shifted far right', 1), region('add', 'a card was added', 2)];
+  applyReading(pushedAlong, { regions: [icons, undefined] });
+  assert.equal(pushedAlong[0].kind, 'reflow');
+});
+
 test('pushedPastEdge: the strip between a vanished line and the edge is what that far up (down) held; a line removed in place is not pushed', () => {
   const border: [number, number, number, number] = [229, 231, 235, 255];
   const text: [number, number, number, number] = [40, 40, 48, 255];
@@ -690,9 +732,10 @@ test('readerDecides: what the reader read decides; where it saw only unread pixe
     true,
   );
   const recolour = { kind: 'color' as const, caption: "'Sign in' changed colour from blue to red", basis: 'words' as const };
-  assert.equal(readerDecides(recolour, 'theme'), false, 'a recolour the models call a theme: an accent colour changed');
-  const themed = [region('theme', 'the accent colour changed from blue to red', 1)];
-  applyReading(themed, { regions: [recolour] });
+  assert.equal(readerDecides(recolour, 'theme', { themedRegions: 1 }), true, 'one recoloured button is not a theme change');
+  assert.equal(readerDecides(recolour, 'theme', { themedRegions: 3 }), false, 'one recolour of several the models call a theme');
+  const themed = [region('theme', 'the accent colour changed from blue to red', 1), region('theme', 'the accent colour changed', 2)];
+  applyReading(themed, { regions: [recolour, undefined] });
   assert.equal(themed[0].kind, 'theme');
   assert.equal(themed[0].caption, "the accent colour changed from blue to red; 'Sign in' changed colour from blue to red");
   assert.equal(themed[0].detail, "'Sign in' changed colour from blue to red");
@@ -911,6 +954,29 @@ test('verdictOf: lines that kept their size and moved together, re-drawn at a ne
   assert.equal(verdictOf({ changes: matchLines(at(0, 0), at(2, 0)), shift: near, movesIntact: true }), undefined);
 });
 
+test('verdictOf: a label and an icon that moved opposite ways and crossed swapped places; an icon moving along with it did not', () => {
+  const icon = (box: Box) => ({ box, mask: new Uint8Array((box[2] - box[0]) * (box[3] - box[1])).fill(1) });
+  const changes = matchLines([line('Apply', [232, 18, 280, 34])], [line('Apply', [272, 18, 320, 34])]);
+  const crossed = verdictOf({
+    changes,
+    blocks: [{ kind: 'moved', before: icon([300, 19, 314, 33]), after: icon([222, 19, 236, 33]), dx: -78, dy: 0 }],
+  });
+  assert.equal(crossed?.kind, 'reorder');
+  assert.equal(crossed?.caption, "'Apply' and an icon swapped places");
+  // the icon after the label moved the same way: the two moved together
+  const along = verdictOf({
+    changes,
+    blocks: [{ kind: 'moved', before: icon([300, 19, 314, 33]), after: icon([340, 19, 354, 33]), dx: 40, dy: 0 }],
+  });
+  assert.notEqual(along?.kind, 'reorder');
+  // an icon on another row moving back: not a crossing
+  const elsewhere = verdictOf({
+    changes,
+    blocks: [{ kind: 'moved', before: icon([300, 60, 314, 74]), after: icon([222, 66, 236, 80]), dx: -78, dy: 6 }],
+  });
+  assert.notEqual(elsewhere?.kind, 'reorder');
+});
+
 test('verdictOf: a button grown both ways around the same label got more padding; grown one way, it was resized', () => {
   const label: Box = [86, 404, 139, 430];
   const reading = (after: Box, labelAfter: Box, others: { text: string; before: Box; after: Box }[] = []) => ({
@@ -931,6 +997,11 @@ test('verdictOf: a button grown both ways around the same label got more padding
   assert.equal(wider?.kind, 'resize');
   assert.equal(wider?.caption, "the 'Apply' button got wider; it is now 222 x 56 px, was 188 x 56");
   assert.equal(verdictOf(reading([18, 386, 206, 420], [86, 393, 139, 419]))?.caption.startsWith("the 'Apply' button got shorter"), true);
+  // narrower from a kept edge around its whole label, still centred: less padding at its sides
+  const narrower = verdictOf(reading([18, 386, 170, 442], [68, 404, 121, 430]));
+  assert.equal(narrower?.kind, 'spacing');
+  assert.equal(narrower?.caption, "the 'Apply' button got less padding at its sides; it is now 152 x 56 px, was 188 x 56");
+  assert.equal(verdictOf(reading([18, 386, 170, 442], [40, 404, 93, 430]))?.kind, 'resize', 'its label no longer centred');
   // a line above it moved as well: its container changed (a card's new padding stretched it)
   const carried = reading([2, 370, 222, 458], label);
   carried.changes.push(...matchLines([line('Order summary', [40, 330, 160, 350])], [line('Order summary', [30, 330, 150, 350])]));

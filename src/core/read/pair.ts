@@ -677,7 +677,7 @@ export const SMALL_SHIFT = 4;
  * layout around the region (resize, spacing, reorder, a picture swapped, a fade), which such a
  * reading cannot tell apart.
  */
-export function readerDecides(verdict: ReadVerdict, modelKind: string): boolean {
+export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
   if (verdict.kind === modelKind) return true;
   // the same words drawn differently, or one blob for another: the models, which see the whole
   // element, say whether it is a font, a resize, a spacing or a picture swapped
@@ -712,9 +712,9 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string): boolean 
     !['add', 'remove', 'text'].includes(modelKind)
   )
     return false;
-  // a recolour the models call a theme change is part of that palette change (an accent colour
-  // changed, drawn on one button or on many); the reading is its detail
-  if (modelKind === 'theme' && (verdict.kind === 'color' || verdict.kind === 'opacity')) return false;
+  // one recolour among several the models call a theme change is part of that palette change (the
+  // reading is its detail); a single recoloured region is just that
+  if (modelKind === 'theme' && (verdict.kind === 'color' || verdict.kind === 'opacity') && (pair.themedRegions ?? 0) >= 2) return false;
   // an icon-sized blob that came or went, matched by shape alone, where the models see no element
   // come or go: content that moved or was restyled around it, one of its blobs not matched
   if (
@@ -774,8 +774,13 @@ const LAYOUT_KINDS = new Set(['resize', 'spacing', 'reflow']);
 
 /** Whether a region's caption will be the reader's (applyReading), given the models' kind: then the
  * decoder's wording is not needed, and no wider second search is run for it. */
-export function readerWrites(verdict: ReadVerdict | undefined, modelKind: string, modelCaption?: string): boolean {
-  return !!verdict && readerDecides(verdict, modelKind) && wording(verdict, modelKind, modelCaption) === 'reader';
+export function readerWrites(
+  verdict: ReadVerdict | undefined,
+  modelKind: string,
+  pair: { themedRegions?: number } = {},
+  modelCaption?: string,
+): boolean {
+  return !!verdict && readerDecides(verdict, modelKind, pair) && wording(verdict, modelKind, modelCaption) === 'reader';
 }
 
 /**
@@ -806,7 +811,8 @@ function readsWords(v: ReadVerdict): boolean {
 
 /** readerWrites for every region of a pair, from the models' kinds of its (meaningful) regions in order. */
 export function readerWritesAll(reading: PairReading, modelKinds: string[], modelCaptions: string[] = []): boolean[] {
-  return modelKinds.map((k, i) => readerWrites(reading.regions[i], k, modelCaptions[i]));
+  const themedRegions = modelKinds.filter((k) => k === 'theme').length;
+  return modelKinds.map((k, i) => readerWrites(reading.regions[i], k, { themedRegions }, modelCaptions[i]));
 }
 
 /** What each region's reading read, for the slot tokens of the decoder's captions (in the regions' order). */
@@ -831,10 +837,11 @@ function slotTextOf(v: ReadVerdict): SlotText {
  * content), is that change's consequence: kind "reflow", pushedBy the cause.
  */
 export function applyReading(regions: ChangeRegion[], reading: PairReading): void {
+  const themedRegions = regions.filter((r) => !r.noiseOnly && r.kind === 'theme').length;
   reading.regions.forEach((v, i) => {
     const r = regions[i];
     if (!r) return;
-    if (!v || !readerDecides(v, r.kind)) {
+    if (!v || !readerDecides(v, r.kind, { themedRegions })) {
       r.captionSource = 'model';
       if (v) r.caption = fillCaptionSlots(r.caption, slotTextOf(v));
       // (a palette change says which element the reader saw recoloured, and how)
@@ -865,16 +872,9 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       r.captionSource = 'reader';
       return;
     }
-    r.caption = v.caption;
-    if (v.detail) r.detail = v.detail;
-    r.captionSource = 'reader';
-    if (v.textBefore !== undefined || v.textAfter !== undefined) {
-      r.text = {
-        ...(v.textBefore !== undefined ? { before: v.textBefore } : {}),
-        ...(v.textAfter !== undefined ? { after: v.textAfter } : {}),
-      };
-    }
+    inReaderWords(r, v);
   });
+  removedNotHidden(regions, reading);
   if (reading.whole) {
     const w = reading.whole;
     regions.push({
@@ -948,6 +948,50 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
   edgesAroundChanges(regions, sized);
 }
 
+/** A region captioned in the reader's words: its caption, detail and the text it read. */
+function inReaderWords(r: ChangeRegion, v: ReadVerdict): void {
+  r.caption = v.caption;
+  if (v.detail) r.detail = v.detail;
+  r.captionSource = 'reader';
+  if (v.textBefore !== undefined || v.textAfter !== undefined) {
+    r.text = {
+      ...(v.textBefore !== undefined ? { before: v.textBefore } : {}),
+      ...(v.textAfter !== undefined ? { after: v.textAfter } : {}),
+    };
+  }
+}
+
+/**
+ * Words that vanished (or appeared) in place where the models saw the element fade out (in), and
+ * icons matched by shape that came or went where the models saw no element come or go, are left to
+ * the models (readerDecides): hidden and removed look alike, and a blob of content pushed along can
+ * go unmatched. But a hidden element keeps its room: where the reader saw content elsewhere in the
+ * pair move and nothing else changed to move it, or where another cell of the same row was read
+ * removed (added), the element was taken out (put in).
+ */
+function removedNotHidden(regions: ChangeRegion[], reading: PairReading): void {
+  const faded = regions.flatMap((r, i) => {
+    const v = reading.regions[i];
+    if (!v || r.captionSource !== 'model' || (v.kind !== 'remove' && v.kind !== 'add')) return [];
+    return (r.kind === 'opacity' && !v.pushed && v.basis === 'words') || (v.basis === 'shapes' && !readerDecides(v, r.kind))
+      ? [{ r, v }]
+      : [];
+  });
+  if (!faded.length) return;
+  const others = regions.filter((r) => !r.noiseOnly && !faded.some((f) => f.r === r));
+  // (anything else that changed - a new font, a resize - may have moved that content instead)
+  const movedAlone =
+    others.some((o) => o.captionSource === 'reader' && (o.kind === 'move' || o.kind === 'reflow')) &&
+    others.every((o) => ['move', 'reflow', 'none'].includes(o.kind));
+  const onRow = (a: Box, b: Box) => Math.min(a[3], b[3]) - Math.max(a[1], b[1]) >= 0.5 * Math.min(a[3] - a[1], b[3] - b[1]);
+  for (const { r, v } of faded) {
+    const rowMate = others.some((o) => o.captionSource === 'reader' && o.kind === v.kind && onRow(o.boxBefore, r.boxBefore));
+    if (!movedAlone && !rowMate) continue;
+    r.kind = v.kind;
+    inReaderWords(r, v);
+  }
+}
+
 /** Changes that take room in a row from the buttons beside them, or give it up (sharedRows). */
 const ROW_CAUSES = new Set(['add', 'remove', 'resize', 'spacing', 'font', 'text', 'opacity']);
 
@@ -963,7 +1007,8 @@ function sharedRows(regions: ChangeRegion[], reading: PairReading): void {
   const sizedButtons = new Set(regions.filter((r, i) => !r.noiseOnly && r.captionSource === 'reader' && reading.regions[i]?.sized));
   regions.forEach((r, i) => {
     const v = reading.regions[i];
-    if (!sizedButtons.has(r) || r.kind !== 'resize' || v?.resized?.along !== 'width' || r.pushedBy !== undefined) return;
+    if (!sizedButtons.has(r) || !['resize', 'spacing'].includes(r.kind) || v?.resized?.along !== 'width' || r.pushedBy !== undefined)
+      return;
     const box = r.boxBefore;
     const width = (b: Box) => b[2] - b[0];
     const onRow = (b: Box) => Math.min(b[3], box[3]) - Math.max(b[1], box[1]) >= 0.5 * Math.min(b[3] - b[1], box[3] - box[1]);

@@ -781,6 +781,19 @@ function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
     ? Math.abs(b.after[0] - b.before[0]) <= 1 || Math.abs(b.after[2] - b.before[2]) <= 1
     : Math.abs(b.after[1] - b.before[1]) <= 1 || Math.abs(b.after[3] - b.before[3]) <= 1;
   if (!anchored) return undefined;
+  const resized = { along: wide ? 'width' : 'height', by: wide ? dw : dh } as const;
+  // narrower around its whole label, still centred, its height kept: it lost padding at its sides
+  // (a padding cannot cut into the label; a width set smaller often does, so a narrower button with
+  // its label whole and centred was more often re-padded than given a width)
+  if (wide && dw < 0 && centred)
+    return {
+      kind: 'spacing',
+      ...withDetail(`${name} got less padding at its sides`, detail),
+      basis: 'pixels',
+      subject: b.text,
+      sized: true,
+      resized,
+    };
   const word = wide ? (dw > 0 ? 'wider' : 'narrower') : dh > 0 ? 'taller' : 'shorter';
   return {
     kind: 'resize',
@@ -788,8 +801,31 @@ function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
     basis: 'pixels',
     subject: b.text,
     sized: true,
-    resized: { along: wide ? 'width' : 'height', by: wide ? dw : dh },
+    resized,
   };
+}
+
+/** Shortest move (px) of a line or an icon that trades places with the other (iconCrossing). */
+const CROSSING_SHIFT = 6;
+
+/**
+ * The icon of `blocks` that moved the opposite way to `line` along the same row (or column) and
+ * crossed it: after it before and before it after (or the other way round).
+ */
+function iconCrossing(line: Extract<LineChange, { kind: 'moved' }>, blocks: BlockChange[]): BlockChange | undefined {
+  const alongX = Math.abs(line.dx) >= CROSSING_SHIFT && Math.abs(line.dy) <= 2;
+  const alongY = Math.abs(line.dy) >= CROSSING_SHIFT && Math.abs(line.dx) <= 2;
+  if (!alongX && !alongY) return undefined;
+  const [lo, hi] = alongX ? [0, 2] : [1, 3];
+  return blocks.find((b) => {
+    if (b.kind !== 'moved') return false;
+    const [d, other] = alongX ? [b.dx, b.dy] : [b.dy, b.dx];
+    if (Math.abs(other) > 2 || Math.abs(d) < CROSSING_SHIFT || Math.sign(d) === Math.sign(alongX ? line.dx : line.dy)) return false;
+    // (the line moved forward: the icon was past its end and is now before its start; or backward)
+    return Math.sign(d) < 0
+      ? b.before.box[lo] >= line.before.box[hi] - 2 && b.after.box[hi] <= line.after.box[lo] + 2
+      : b.before.box[hi] <= line.before.box[lo] + 2 && b.after.box[lo] >= line.after.box[hi] - 2;
+  });
 }
 
 /**
@@ -1099,6 +1135,17 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       (shift.explainedWithinAPixel ?? 0) >= MOVE_EXPLAINED_WITHIN_A_PIXEL &&
       moved.every((m) => sameSize(m.before.box, m.after.box)) &&
       reading.movesIntact === true);
+  // a line and an icon that moved opposite ways along one row (or column) and crossed - the icon was
+  // after the line and is now before it - traded places: a reorder ("'Apply' and an icon swapped places")
+  const crossed = moved.length === 1 && pushedShift ? iconCrossing(moved[0], reading.blocks ?? []) : undefined;
+  if (crossed) {
+    return {
+      kind: 'reorder',
+      caption: `${quote(moved[0].after.text)} and an icon swapped places`,
+      basis: 'words',
+      subject: moved[0].after.text,
+    };
+  }
   if (moved.length && pushedShift && movedWhole) {
     const s = subject(moved.map((m) => m.after.text))!;
     return {
