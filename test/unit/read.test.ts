@@ -469,6 +469,24 @@ test('applyReading: words gone where the models saw a fade were removed, not hid
   assert.equal(pushedAlong[0].kind, 'reflow');
 });
 
+test('applyReading: content the models call resized that only moved, below a change that pushed it, is its push', () => {
+  const moved: ReadVerdict = {
+    kind: 'move',
+    caption: "'Visitors' and 6 more lines moved 36 px down",
+    basis: 'words',
+    shift: { dx: 0, dy: 36 },
+  };
+  const pushed = [region('resize', 'the white button shrank', 1), region('resize', 'the white card got taller', 2)];
+  applyReading(pushed, { regions: [undefined, moved] });
+  assert.equal(pushed[1].kind, 'reflow');
+  assert.equal(pushed[1].pushedBy, 1);
+  assert.equal(pushed[1].caption, "'Visitors' and 6 more lines moved 36 px down, pushed by the change above");
+  // nothing above it changed: the models' resize stands, with the reader's measure
+  const alone = [region('resize', 'the white card got taller', 1)];
+  applyReading(alone, { regions: [moved] });
+  assert.equal(alone[0].kind, 'resize');
+});
+
 test('pushedPastEdge: the strip between a vanished line and the edge is what that far up (down) held; a line removed in place is not pushed', () => {
   const border: [number, number, number, number] = [229, 231, 235, 255];
   const text: [number, number, number, number] = [40, 40, 48, 255];

@@ -907,8 +907,7 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
   const readMoves = reading.regions
     .map((v, i) => ({ v, r: regions[i] }))
     .filter(
-      ({ v, r }) =>
-        r && v?.kind === 'move' && r.captionSource === 'reader' && (r.kind === 'move' || r.kind === 'reflow' || r.kind === 'spacing'),
+      ({ v, r }) => r && v?.kind === 'move' && r.captionSource === 'reader' && ['move', 'reflow', 'spacing', 'resize'].includes(r.kind),
     );
   for (const { r, v } of readMoves) {
     const box = r.boxBefore;
@@ -925,10 +924,10 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       if (cb[0] >= box[2] && onRow && shift.dx < 0 && shift.dy === 0) return 'after it';
       return undefined;
     };
-    // (content the models call re-spaced, that the reader saw only move, was pushed where something
-    // else in the pair changed size or came or went: a button that grew moves its dialog's content,
-    // which the models take for the dialog's new padding)
-    const respacedOnly = r.kind === 'spacing';
+    // (content the models call re-spaced or resized, that the reader saw only move, was pushed where
+    // something else in the pair changed size or came or went: a button that grew moves its dialog's
+    // content, which the models take for the dialog's new padding or size)
+    const respacedOnly = r.kind === 'spacing' || r.kind === 'resize';
     const cause = causes.find((c) => c !== r && (!respacedOnly || c.kind !== 'spacing' || sized.has(c)) && where(c));
     if (!cause) continue;
     r.kind = 'reflow';
