@@ -601,6 +601,11 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
   return out;
 }
 
+/** Whether two boxes lie on one row: they share at least half the shorter one's height (not the next row touching it). */
+function onOneRow(a: Box, b: Box): boolean {
+  return Math.min(a[3], b[3]) - Math.max(a[1], b[1]) >= 0.5 * Math.min(a[3] - a[1], b[3] - b[1]);
+}
+
 /** Boxes of the lines that came into view (after) and went out of view (before), in a pair. */
 interface RowsInView {
   cameIn: Box[];
@@ -632,8 +637,7 @@ function withRowsInView(out: RegionReading[], inView: RowsInView): void {
     }
   }
   if (!cameIn.length && !wentOut.length) return;
-  // (most of the shorter one's height shared: the same row, not the next one touching it)
-  const sameRows = (a: Box, b: Box) => Math.min(a[3], b[3]) - Math.max(a[1], b[1]) >= 0.5 * Math.min(a[3] - a[1], b[3] - b[1]) && a !== b;
+  const sameRows = (a: Box, b: Box) => a !== b && onOneRow(a, b);
   for (const r of out) {
     const uncovered = r.uncovered ?? [],
       covered = r.covered ?? [];
@@ -982,9 +986,8 @@ function removedNotHidden(regions: ChangeRegion[], reading: PairReading): void {
   const movedAlone =
     others.some((o) => o.captionSource === 'reader' && (o.kind === 'move' || o.kind === 'reflow')) &&
     others.every((o) => ['move', 'reflow', 'none'].includes(o.kind));
-  const onRow = (a: Box, b: Box) => Math.min(a[3], b[3]) - Math.max(a[1], b[1]) >= 0.5 * Math.min(a[3] - a[1], b[3] - b[1]);
   for (const { r, v } of faded) {
-    const rowMate = others.some((o) => o.captionSource === 'reader' && o.kind === v.kind && onRow(o.boxBefore, r.boxBefore));
+    const rowMate = others.some((o) => o.captionSource === 'reader' && o.kind === v.kind && onOneRow(o.boxBefore, r.boxBefore));
     if (!movedAlone && !rowMate) continue;
     r.kind = v.kind;
     inReaderWords(r, v);
@@ -1010,10 +1013,14 @@ function sharedRows(regions: ChangeRegion[], reading: PairReading): void {
       return;
     const box = r.boxBefore;
     const width = (b: Box) => b[2] - b[0];
-    const onRow = (b: Box) => Math.min(b[3], box[3]) - Math.max(b[1], box[1]) >= 0.5 * Math.min(b[3] - b[1], box[3] - box[1]);
     const cause = regions.find(
       (c) =>
-        c !== r && !c.noiseOnly && !sizedButtons.has(c) && ROW_CAUSES.has(c.kind) && onRow(c.boxBefore) && width(c.boxBefore) >= width(box),
+        c !== r &&
+        !c.noiseOnly &&
+        !sizedButtons.has(c) &&
+        ROW_CAUSES.has(c.kind) &&
+        onOneRow(c.boxBefore, box) &&
+        width(c.boxBefore) >= width(box),
     );
     if (!cause) return;
     const where = cause.boxBefore[0] < box[0] ? 'before it' : 'after it';
