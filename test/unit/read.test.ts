@@ -464,6 +464,16 @@ test('applyReading: words gone where the models saw a fade were removed, not hid
   applyReading(shifted, { regions: [icons, moved] });
   assert.equal(shifted[0].kind, 'remove');
   assert.equal(shifted[0].caption, '2 icons were removed');
+  // ... also where only the models call the other content pushed (for icons; words gone need the reader's move)
+  const modelsMoved = [
+    region('reflow', 'the elements here shifted far right', 1),
+    region('reflow', 'the content here shifted far right', 2),
+  ];
+  applyReading(modelsMoved, { regions: [icons, undefined] });
+  assert.equal(modelsMoved[0].kind, 'remove');
+  const hiddenWords = [region('opacity', 'the white link became invisible', 1), region('reflow', 'the content here shifted up', 2)];
+  applyReading(hiddenWords, { regions: [gone, undefined] });
+  assert.equal(hiddenWords[0].kind, 'opacity');
   const pushedAlong = [region('reflow', 'the elements here shifted far right', 1), region('add', 'a card was added', 2)];
   applyReading(pushedAlong, { regions: [icons, undefined] });
   assert.equal(pushedAlong[0].kind, 'reflow');
@@ -993,6 +1003,31 @@ test('verdictOf: a label and an icon that moved opposite ways and crossed swappe
     blocks: [{ kind: 'moved', before: icon([300, 60, 314, 74]), after: icon([222, 66, 236, 80]), dx: -78, dy: 6 }],
   });
   assert.notEqual(elsewhere?.kind, 'reorder');
+});
+
+test('verdictOf: an icon added whose neighbours moved by about its size made room for itself; pushed further, it was carried', () => {
+  const icon = (box: Box) => ({ box, mask: new Uint8Array((box[2] - box[0]) * (box[3] - box[1])).fill(1) });
+  const toolbar = (dx: number) =>
+    verdictOf({
+      changes: [],
+      blocks: [
+        { kind: 'added', after: icon([100, 12, 114, 26]) },
+        ...[124, 148, 172].map((x) => ({
+          kind: 'moved' as const,
+          before: icon([x, 12, x + 14, 26]),
+          after: icon([x + dx, 12, x + dx + 14, 26]),
+          dx,
+          dy: 0,
+        })),
+      ],
+    });
+  const room = toolbar(24);
+  assert.equal(room?.caption, 'an icon was added; 3 icons moved 24 px right');
+  assert.equal(room?.madeRoom, true);
+  assert.equal(readerDecides(room!, 'move'), true, 'the icon made room: an insertion, whatever the models see');
+  const carried = toolbar(90);
+  assert.equal(carried?.madeRoom, undefined);
+  assert.equal(readerDecides(carried!, 'reflow'), false, 'pushed far by something else: the models say');
 });
 
 test('verdictOf: a button grown both ways around the same label got more padding; grown one way, it was resized', () => {

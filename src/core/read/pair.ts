@@ -720,10 +720,12 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
   // reading is its detail); a single recoloured region is just that
   if (modelKind === 'theme' && (verdict.kind === 'color' || verdict.kind === 'opacity') && (pair.themedRegions ?? 0) >= 2) return false;
   // an icon-sized blob that came or went, matched by shape alone, where the models see no element
-  // come or go: content that moved or was restyled around it, one of its blobs not matched
+  // come or go: content that moved or was restyled around it, one of its blobs not matched - unless
+  // what moved along moved by about its size (it made room for itself, or its room closed)
   if (
     (verdict.kind === 'add' || verdict.kind === 'remove') &&
     verdict.basis === 'shapes' &&
+    !verdict.madeRoom &&
     !['add', 'remove', 'icon', 'text'].includes(modelKind)
   )
     return false;
@@ -982,13 +984,15 @@ function removedNotHidden(regions: ChangeRegion[], reading: PairReading): void {
   });
   if (!faded.length) return;
   const others = regions.filter((r) => !r.noiseOnly && !faded.some((f) => f.r === r));
-  // (anything else that changed - a new font, a resize - may have moved that content instead)
-  const movedAlone =
-    others.some((o) => o.captionSource === 'reader' && (o.kind === 'move' || o.kind === 'reflow')) &&
-    others.every((o) => ['move', 'reflow', 'none'].includes(o.kind));
+  // (anything else that changed - a new font, a resize - may have moved that content instead; an icon
+  // is the cause of content the models alone call pushed along too, words gone only of what the
+  // reader saw move: the models call a hidden element's neighbours pushed more readily)
+  const onlyMoves = others.every((o) => ['move', 'reflow', 'none'].includes(o.kind));
+  const moved = (by: 'reader' | 'anyone') =>
+    onlyMoves && others.some((o) => (by === 'anyone' || o.captionSource === 'reader') && (o.kind === 'move' || o.kind === 'reflow'));
   for (const { r, v } of faded) {
     const rowMate = others.some((o) => o.captionSource === 'reader' && o.kind === v.kind && onOneRow(o.boxBefore, r.boxBefore));
-    if (!movedAlone && !rowMate) continue;
+    if (!moved(v.basis === 'shapes' ? 'anyone' : 'reader') && !rowMate) continue;
     r.kind = v.kind;
     inReaderWords(r, v);
   }

@@ -91,6 +91,8 @@ export interface ReadVerdict {
   /** a font verdict whose line's box grew or shrank (RESIZED_GLYPHS): the letters themselves were
    * drawn larger, smaller, wider or narrower, which no move, resize or spacing of their element does */
   glyphsResized?: boolean;
+  /** an icon added (removed) whose neighbours moved by about its own size: it made (closed) its room */
+  madeRoom?: boolean;
   /** a verdict on an element's own size (a button grown or shrunk around its label): its words name
    * the element and its size, which the models' caption does not */
   sized?: boolean;
@@ -557,6 +559,9 @@ function withContinuation(line: TextLine, candidates: TextLine[]): { line: TextL
   }
 }
 
+/** Largest gap (px) between an icon and what it pushed along, for that push to be the icon's own room. */
+const ICON_GAP = 16;
+
 /**
  * Icons added, removed or swapped (blocks.ts), with what moved along: "an icon was added; 4 icons
  * moved 24 px left". Undefined when no icon came, went or changed, or when they did several of these.
@@ -594,11 +599,23 @@ function iconVerdict(
   ];
   const along = common && alongParts.length ? `${alongParts.join(' and ')} moved ${shiftWords(common.dx, common.dy)}` : undefined;
   const pushed = common && shifts.length ? { pushed: { lines: shifts.length, ...common } } : {};
+  // (what moved along moved by about the icon's own size, plus a gap: the icon made room for itself,
+  // or its room closed - content pushed by something else moves by any distance)
+  const roomOf = (b: Box) => {
+    if (!common) return false;
+    const [d, size] = Math.abs(common.dx) >= Math.abs(common.dy) ? [Math.abs(common.dx), b[2] - b[0]] : [Math.abs(common.dy), b[3] - b[1]];
+    return d >= 0.8 * size && d <= size + ICON_GAP;
+  };
+  const one = (kind: 'added' | 'removed') => {
+    const b = blocks.find((x) => x.kind === kind);
+    return b?.kind === 'added' ? b.after.box : b?.kind === 'removed' ? b.before.box : undefined;
+  };
   if (added)
     return {
       kind: 'add',
       ...withDetail(`${added === 1 ? 'an icon was' : `${added} icons were`} added`, along),
       ...pushed,
+      ...(added === 1 && roomOf(one('added')!) ? { madeRoom: true } : {}),
       basis: 'shapes',
     };
   if (removed)
@@ -606,6 +623,7 @@ function iconVerdict(
       kind: 'remove',
       ...withDetail(`${removed === 1 ? 'an icon was' : `${removed} icons were`} removed`, along),
       ...pushed,
+      ...(removed === 1 && roomOf(one('removed')!) ? { madeRoom: true } : {}),
       basis: 'shapes',
     };
   return {
