@@ -620,14 +620,14 @@ interface RowsInView {
  * push carried past the edge or under its moved lines (verdictOf's overrunLines and risenIntoView).
  */
 function withRowsInView(out: RegionReading[], inView: RowsInView): void {
-  const [cameIn, wentOut] = [[...inView.cameIn], [...inView.wentOut]];
+  const { cameIn, wentOut } = inView;
   const own = new Set<LineChange>();
   for (const r of out) {
     const moved = r.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved');
     const push = commonShift(moved);
     const added = r.changes.filter((c): c is Extract<LineChange, { kind: 'added' }> => c.kind === 'added');
     const removed = r.changes.filter((c): c is Extract<LineChange, { kind: 'removed' }> => c.kind === 'removed');
-    for (const c of push && moved.length ? overrunLines(removed, moved, push, r.size) : []) {
+    for (const c of push ? overrunLines(removed, moved, push, r.size) : []) {
       own.add(c);
       wentOut.push(c.before.box);
     }
@@ -637,22 +637,21 @@ function withRowsInView(out: RegionReading[], inView: RowsInView): void {
     }
   }
   if (!cameIn.length && !wentOut.length) return;
-  const sameRows = (a: Box, b: Box) => a !== b && onOneRow(a, b);
   for (const r of out) {
     const uncovered = r.uncovered ?? [],
       covered = r.covered ?? [];
     r.changes = r.changes.filter((c) => {
       if (own.has(c)) return true;
-      if (c.kind === 'added' && cameIn.some((b) => sameRows(b, c.after.box))) return (uncovered.push(c.after.text), false);
-      if (c.kind === 'removed' && wentOut.some((b) => sameRows(b, c.before.box))) return (covered.push(c.before.text), false);
+      if (c.kind === 'added' && cameIn.some((b) => onOneRow(b, c.after.box))) return (uncovered.push(c.after.text), false);
+      if (c.kind === 'removed' && wentOut.some((b) => onOneRow(b, c.before.box))) return (covered.push(c.before.text), false);
       return true;
     });
     if (uncovered.length) r.uncovered = uncovered;
     if (covered.length) r.covered = covered;
     r.blocks = r.blocks?.filter(
       (b) =>
-        !(b.kind === 'added' && cameIn.some((x) => sameRows(x, b.after.box))) &&
-        !(b.kind === 'removed' && wentOut.some((x) => sameRows(x, b.before.box))),
+        !(b.kind === 'added' && cameIn.some((x) => onOneRow(x, b.after.box))) &&
+        !(b.kind === 'removed' && wentOut.some((x) => onOneRow(x, b.before.box))),
     );
   }
 }

@@ -606,16 +606,14 @@ function iconVerdict(
     const [d, size] = Math.abs(common.dx) >= Math.abs(common.dy) ? [Math.abs(common.dx), b[2] - b[0]] : [Math.abs(common.dy), b[3] - b[1]];
     return d >= 0.8 * size && d <= size + ICON_GAP;
   };
-  const one = (kind: 'added' | 'removed') => {
-    const b = blocks.find((x) => x.kind === kind);
-    return b?.kind === 'added' ? b.after.box : b?.kind === 'removed' ? b.before.box : undefined;
-  };
+  const came = added + removed === 1 ? blocks.find((b) => b.kind === 'added' || b.kind === 'removed') : undefined;
+  const madeRoom = came?.kind === 'added' ? roomOf(came.after.box) : came?.kind === 'removed' ? roomOf(came.before.box) : false;
   if (added)
     return {
       kind: 'add',
       ...withDetail(`${added === 1 ? 'an icon was' : `${added} icons were`} added`, along),
       ...pushed,
-      ...(added === 1 && roomOf(one('added')!) ? { madeRoom: true } : {}),
+      ...(madeRoom ? { madeRoom: true } : {}),
       basis: 'shapes',
     };
   if (removed)
@@ -623,7 +621,7 @@ function iconVerdict(
       kind: 'remove',
       ...withDetail(`${removed === 1 ? 'an icon was' : `${removed} icons were`} removed`, along),
       ...pushed,
-      ...(removed === 1 && roomOf(one('removed')!) ? { madeRoom: true } : {}),
+      ...(madeRoom ? { madeRoom: true } : {}),
       basis: 'shapes',
     };
   return {
