@@ -870,6 +870,40 @@ test('readPair: lines pulled up onto the place of a picture that is gone: the pi
   }
 });
 
+test('readPair: words gone from a badge still there in the colour of its text were recoloured; gone with the badge, removed', async () => {
+  const example = readPngFile(EXAMPLE_BEFORE);
+  const page: Rgba = [20, 23, 31, 255];
+  // a dark page with a badge whose words ("Team members", the example's ink) are drawn in white
+  const badge = (fill: Rgba | undefined) => {
+    const image = blankImage(320, 160, page);
+    if (!fill) return image;
+    fillRect(image, [40, 50, 220, 96], fill);
+    const from: Box = [16, 20, 172, 41];
+    for (let y = from[1]; y < from[3]; y++)
+      for (let x = from[0]; x < from[2]; x++) {
+        const s = (y * example.width + x) * 4;
+        const ink = example.data[s] + example.data[s + 1] + example.data[s + 2] < 3 * 140;
+        if (ink) image.data.set([250, 250, 250, 255], ((62 + y - from[1]) * image.width + 52 + x - from[0]) * 4);
+      }
+    return image;
+  };
+  const reader = new TextReader();
+  try {
+    const area: Box = [38, 48, 222, 98];
+    const recoloured = await readPair(reader, badge([10, 60, 110, 255]), badge([250, 250, 250, 255]), [area]);
+    assert.equal(recoloured.regions[0]?.kind, 'color');
+    assert.equal(recoloured.regions[0]?.caption, "the 'Team members' button changed colour from dark blue to white");
+    // it decides where the models saw the words go; where they saw the recolour, their words stand
+    assert.equal(readerDecides(recoloured.regions[0]!, 'remove'), true);
+    assert.equal(readerDecides(recoloured.regions[0]!, 'color'), false);
+    // the same words, the badge gone with them: removed
+    const removed = await readPair(reader, badge([10, 60, 110, 255]), badge(undefined), [area]);
+    assert.equal(removed.regions[0]?.kind, 'remove');
+  } finally {
+    await reader.dispose();
+  }
+});
+
 test('blocks: an icon that moved from one region to another moved; a blob filled in around digits is not an added icon', async () => {
   const ring = (image: RgbaImage, x: number, y: number) => {
     fillRect(image, [x, y, x + 14, y + 14], [90, 90, 90, 255]);

@@ -681,6 +681,9 @@ export const SMALL_SHIFT = 4;
  * reading cannot tell apart.
  */
 export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { themedRegions?: number } = {}): boolean {
+  // (words gone on an element recoloured to their colour: where the models see the recolour too,
+  // their words name the element as they see it)
+  if (verdict.refilled && RECOLOURS.has(modelKind)) return false;
   if (verdict.kind === modelKind) return true;
   // the same words drawn differently, or one blob for another: the models, which see the whole
   // element, say whether it is a font, a resize, a spacing or a picture swapped

@@ -49,6 +49,10 @@ export interface RegionReading {
    * the place is empty there; near 1 or more: something is still drawn there, and the line went
    * unread rather than away (a recoloured avatar, a menu item whose icon changed). */
   inPlace?: Record<string, number>;
+  /** per added or removed line (by its text) that sat on a filled element (a button, a badge) which
+   * is still there on the other side in another colour, the fill's colour before and after: the text
+   * went unread because it now has its fill's colour (white on white), not because it went away */
+  refilled?: Record<string, { before: string; after: string }>;
   /** set when this region's words and another region's traded places (the first pair of them) */
   swapped?: [string, string];
   /** lines whose text and place stayed (within a pixel) but whose ink colour changed; `fade` where
@@ -98,6 +102,8 @@ export interface ReadVerdict {
   sized?: boolean;
   /** a button's size verdict where one side changed: which, and by how much (px, + grew) */
   resized?: { along: 'width' | 'height'; by: number };
+  /** a colour verdict for words gone on an element recoloured to their colour (RegionReading.refilled) */
+  refilled?: boolean;
 }
 
 /** How much a line's box must change (px, width or height) for its same letters to be drawn at
@@ -509,21 +515,30 @@ export async function readRegion(
           : true,
     );
   const inPlace: Record<string, number> = {};
+  const refilled: Record<string, { before: string; after: string }> = {};
   for (const c of changes) {
     if (c.kind !== 'added' && c.kind !== 'removed') continue;
     const [line, own, other] = c.kind === 'added' ? [c.after, after, before] : [c.before, before, after];
-    const ink = inkShare(own, line.box, borderColour(own, line.box));
+    const fillOwn = borderColour(own, line.box);
+    const ink = inkShare(own, line.box, fillOwn);
     // its own ink drawn again there (text that did not read), or the place filled by something that
     // is not the background around the region (the element it sat on, recoloured so that its text no
     // longer stands out)
     const again = ink > 0 ? inkShare(other, line.box, borderColour(other, line.box)) / ink : 0;
     const filled = inkShare(other, line.box, borderColour(other, clipTo(other, grow(box, 2))), 16);
     inPlace[line.text] = Math.max(again, filled >= 0.6 ? 1 : 0);
+    // the line sat on a fill of its own (not the background around the region), and its place on the
+    // other side is one flat fill of another colour with no ink of its own
+    const fillOther = borderColour(other, line.box);
+    const [own0, other0] = [colourName(...fillOwn), colourName(...fillOther)];
+    if (filled >= 0.9 && again < 0.1 && own0 !== other0 && own0 !== colourName(...borderColour(own, clipTo(own, grow(box, 2)))))
+      refilled[line.text] = c.kind === 'removed' ? { before: own0, after: other0 } : { before: other0, after: own0 };
   }
   return {
     changes,
     size: { width: after.width, height: after.height },
     ...(Object.keys(inPlace).length ? { inPlace } : {}),
+    ...(Object.keys(refilled).length ? { refilled } : {}),
     ...(blocks.length ? { blocks } : {}),
     ...(shift ? { shift } : {}),
     ...(buttons.length ? { buttons } : {}),
@@ -676,6 +691,22 @@ function named(lines: TextLine[], words: string, article: 'the' | 'a' = 'the'): 
   const role = lines.length === 1 ? lines[0].role : undefined;
   if (!role) return words;
   return article === 'the' ? `the ${words} ${role}` : `${role === 'input' ? 'an' : 'a'} ${role} ${words}`;
+}
+
+/** A colour verdict for lines that vanished (or appeared) on an element recoloured to their own
+ * colour (RegionReading.refilled): every line's fill changed the same way. */
+function refilledVerdict(reading: RegionReading, lines: TextLine[]): ReadVerdict | undefined {
+  const fills = lines.map((l) => reading.refilled?.[l.text]);
+  const first = fills[0];
+  if (!first || fills.some((f) => !f || f.before !== first.before || f.after !== first.after)) return undefined;
+  const words = quoteList(lines.map((l) => l.text)).words;
+  return {
+    kind: 'color',
+    caption: `${named(lines, words)} changed colour from ${first.before} to ${first.after}`,
+    basis: 'pixels',
+    refilled: true,
+    ...(lines.length === 1 ? { subject: lines[0].text } : {}),
+  };
 }
 
 /** The one sentence for a re-wording: "'Select...' now reads 'Choose an option'", or the changed words inside a longer line. */
@@ -1024,6 +1055,10 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       basis: 'words',
     };
   }
+  // words gone (come) where the element they sat on is still there, filled with another colour: the
+  // element was recoloured, its text now the colour of its fill
+  const refill = refilledVerdict(reading, added.length ? added.map((x) => x.after) : removed.map((x) => x.before));
+  if (refill && !pushed && !moved.length && !reworded.length && !(added.length && removed.length)) return refill;
   if (added.length) {
     const a = quoteList(added.map((x) => x.after.text));
     return {
