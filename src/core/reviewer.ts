@@ -23,6 +23,8 @@ export interface ReviewerOptions {
   provider?: ProviderChoice;
   /** intra-op threads of each model session (default: the number of CPUs, at most 4). */
   threads?: number;
+  /** folder for optimised models (src/core/model-cache.ts; default: the user's cache folder; false: none). */
+  cacheDir?: string | false;
   /** 1 = greedy (default), > 1 = beam search width. */
   beamWidth?: number;
   /** keyframes shown in the procedure (default: the model's k). */
@@ -290,6 +292,7 @@ export class Reviewer {
       modelsDir: this.options.modelsDir,
       provider: this.options.provider,
       threads: this.options.threads,
+      cacheDir: this.options.cacheDir,
     };
     const worker = new Worker(this.workerPath, { workerData: settings });
     this.workerStarts++;

@@ -9,6 +9,7 @@ import ort from 'onnxruntime-node';
 import { CONTEXT_FEATURES } from './context.js';
 import { TextReader } from './read/ocr.js';
 import { cpuSessionOptions } from './session-options.js';
+import { createCpuSession, defaultModelCacheDir, type CachedSessionSource } from './model-cache.js';
 
 export type ProviderChoice = 'auto' | 'cpu' | 'cuda';
 export type ModelName =
@@ -73,6 +74,9 @@ export interface SessionManagerOptions {
   provider?: ProviderChoice;
   /** intra-op threads per session; default: the number of CPUs, at most 4. */
   threads?: number;
+  /** folder for the optimised models that later processes load faster (src/core/model-cache.ts);
+   * default: defaultModelCacheDir() ($PROCAP_CACHE_DIR, else the user's cache folder); false: none */
+  cacheDir?: string | false;
 }
 
 // onnxruntime logs the failed CUDA attempt to stderr before throwing; the failure is reported in
@@ -281,6 +285,8 @@ export class SessionManager {
   readonly vocab: Vocabulary;
   readonly requestedProvider: ProviderChoice;
   private readonly threads?: number;
+  /** where optimised models are cached (undefined: not cached) */
+  readonly cacheDir?: string;
   private readonly sessions = new Map<ModelName, Promise<ort.InferenceSession>>();
   /** decided on the first load, then reused for every model. */
   private decided?: { provider: 'cuda' | 'cpu'; reason: string };
@@ -308,6 +314,7 @@ export class SessionManager {
       throw new Error(`threads must be a positive integer (got ${options.threads})`);
     }
     this.threads = options.threads;
+    this.cacheDir = options.cacheDir === false ? undefined : (options.cacheDir ?? defaultModelCacheDir());
     this.contract = loadContract(this.modelsDir);
     this.vocab = loadVocabulary(this.modelsDir, this.contract);
     this.exported = checkExportInfo(this.modelsDir, this.contract);
@@ -363,7 +370,7 @@ export class SessionManager {
   /** The text reader (src/core/read/ocr.ts), created on first use; its models load on its first read. */
   get textReader(): TextReader {
     if (this.disposed) throw new Error('the session manager was disposed');
-    this.reader ??= new TextReader({ threads: this.threads });
+    this.reader ??= new TextReader({ threads: this.threads, cacheDir: this.cacheDir });
     return this.reader;
   }
 
@@ -432,7 +439,10 @@ export class SessionManager {
     const started = performance.now();
     let session: ort.InferenceSession;
     try {
-      session = await this.createWithProvider(bytes);
+      // (the file's SHA-256 as export_info.json records it, checked above, or as computed here)
+      const recorded = this.exported.sha256[path.basename(file)];
+      const id = /^[0-9a-f]{64}$/.test(recorded ?? '') ? recorded : createHash('sha256').update(bytes).digest('hex');
+      session = await this.createWithProvider({ model: bytes, name: path.basename(file), id });
     } catch (err) {
       if (err instanceof ModelLoadError) throw err;
       throw new ModelLoadError(
@@ -456,12 +466,15 @@ export class SessionManager {
     return session;
   }
 
-  private async createWithProvider(bytes: Buffer): Promise<ort.InferenceSession> {
+  private async createWithProvider(source: CachedSessionSource & { model: Buffer }): Promise<ort.InferenceSession> {
+    const bytes = source.model;
+    const onCpu = () => createCpuSession(source, { ...this.baseOptions(), executionProviders: ['cpu'] }, this.cacheDir);
     if (this.decided) {
+      if (this.decided.provider === 'cpu') return onCpu();
       return ort.InferenceSession.create(bytes, { ...this.baseOptions(), executionProviders: [this.decided.provider] });
     }
     if (this.requestedProvider === 'cpu') {
-      const session = await ort.InferenceSession.create(bytes, { ...this.baseOptions(), executionProviders: ['cpu'] });
+      const session = await onCpu();
       this.decided ??= { provider: 'cpu', reason: 'cpu requested' };
       return session;
     }
@@ -475,7 +488,7 @@ export class SessionManager {
       this.decided ??= { provider: 'cuda', reason: `${this.requestedProvider === 'auto' ? 'auto: ' : ''}cuda loaded` };
       return session;
     } catch (err) {
-      const session = await ort.InferenceSession.create(bytes, { ...this.baseOptions(), executionProviders: ['cpu'] });
+      const session = await onCpu();
       this.decided ??= {
         provider: 'cpu',
         reason: `${this.requestedProvider === 'auto' ? 'auto: ' : ''}cuda requested but failed to load (${firstLine((err as Error).message)}); fell back to cpu`,

@@ -11,6 +11,8 @@ export interface WorkerSettings {
   modelsDir: string;
   provider?: ProviderChoice;
   threads?: number;
+  /** SessionManagerOptions.cacheDir */
+  cacheDir?: string | false;
 }
 
 /** Options of one describe that cross the thread boundary (no signal, no callbacks). */

@@ -24,11 +24,13 @@ export class Engine implements vscode.Disposable {
   /**
    * @param modelsDir the models/ folder shipped inside the extension
    * @param workerPath dist/core-worker.cjs: the engine's worker thread, bundled beside dist/extension.cjs
+   * @param cacheDir where the optimised models are kept between sessions (the extension's global storage)
    */
   constructor(
     private readonly modelsDir: string,
     private readonly workerPath: string,
     private readonly log: Log,
+    private readonly cacheDir?: string,
   ) {}
 
   private getReviewer(): Reviewer {
@@ -47,6 +49,7 @@ export class Engine implements vscode.Disposable {
         maxImagePixels: settings.maxImagePixels,
         maxMemoryMB: settings.maxMemoryMB,
         workerPath: this.workerPath,
+        ...(this.cacheDir ? { cacheDir: this.cacheDir } : {}),
       });
     }
     return this.reviewer;

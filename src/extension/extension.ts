@@ -18,7 +18,12 @@ export function activate(context: vscode.ExtensionContext): void {
   log.info(
     `ProCap Review ${context.extension.packageJSON.version as string} activating (workspace trusted: ${vscode.workspace.isTrusted})`,
   );
-  const engine = new Engine(context.asAbsolutePath('models'), context.asAbsolutePath('dist/core-worker.cjs'), log);
+  const engine = new Engine(
+    context.asAbsolutePath('models'),
+    context.asAbsolutePath('dist/core-worker.cjs'),
+    log,
+    vscode.Uri.joinPath(context.globalStorageUri, 'optimised-models').fsPath,
+  );
   const baselines = new BaselineStore(context, log);
   const panel = new ReviewPanel(context.extensionUri, engine, baselines, log);
   const prTree = new PrReviewTree(engine, log, context.workspaceState, openRepositoryRoots);

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { PNG } from 'pngjs';
 import pixelmatch from 'pixelmatch';
+import { CACHE_DIR_ENV } from '../core/model-cache.js';
 import { MODEL_NAMES, SessionManager } from '../core/session.js';
 import { describe, review } from '../core/pipeline.js';
 import { decodePng } from '../core/image.js';
@@ -236,20 +237,30 @@ function measureContext(width: number, height: number, changes: number, reps: nu
 async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   const started = performance.now();
   const loadAtStart = os.loadavg()[0];
-  // model load: fresh session managers, all five models, median of 3
-  const loads: number[] = [];
-  for (let i = 0; i < (o.quick ? 1 : 3); i++) {
-    const s = new SessionManager({ modelsDir: o.modelsDir, provider: 'cpu' });
+  // the bench's sessions (and the processes it starts) keep their optimised models in a cache of
+  // their own, filled by the first load: the user's cache neither helps nor is touched
+  const benchCache = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-bench-cache-'));
+  process.env[CACHE_DIR_ENV] = benchCache;
+  // model load: fresh session managers, all the ProCap models, median of 3; without the model cache,
+  // then from it (filled by a first load that is not counted)
+  const loadAllMs = async (cacheDir: string | false) => {
+    const s = new SessionManager({ modelsDir: o.modelsDir, provider: 'cpu', cacheDir });
     const t = performance.now();
     await s.loadAll();
-    loads.push(performance.now() - t);
+    const ms = performance.now() - t;
     await s.dispose();
-  }
+    return ms;
+  };
+  const loads: number[] = [];
+  for (let i = 0; i < (o.quick ? 1 : 3); i++) loads.push(await loadAllMs(false));
+  await loadAllMs(benchCache);
+  const cachedLoads: number[] = [];
+  for (let i = 0; i < (o.quick ? 1 : 3); i++) cachedLoads.push(await loadAllMs(benchCache));
 
   // where the load time goes: each model file alone, one after another, in a fresh manager (median of 3)
   const perModel: Record<string, number[]> = {};
   for (let i = 0; i < (o.quick ? 1 : 3); i++) {
-    const s = new SessionManager({ modelsDir: o.modelsDir, provider: 'cpu' });
+    const s = new SessionManager({ modelsDir: o.modelsDir, provider: 'cpu', cacheDir: false });
     for (const name of MODEL_NAMES) {
       const t = performance.now();
       await s.get(name);
@@ -366,7 +377,7 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   const odiff = odiffMs(o.quick ? 2 : 3);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const describeRss = childPeakRss(o.modelsDir, o.quick ? 2 : 5);
-  return {
+  const result = {
     machine: {
       load_average_1m_at_start: Number(loadAtStart.toFixed(1)),
       load_average_1m_at_end: Number(os.loadavg()[0].toFixed(1)),
@@ -389,7 +400,9 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     full_report_ms_4k_one_change: uhd.full_report_ms,
     report_no_frames_ms_1280x12000_one_change: tall.report_ms,
     full_report_ms_1280x12000_one_change: tall.full_report_ms,
-    cold_start_first_caption_ms: r1(median(coldStarts)),
+    cold_start_first_caption_ms: r1(median(coldStarts.warm)),
+    cold_start_no_model_cache_ms: r1(median(coldStarts.off)),
+    cold_start_empty_model_cache_ms: r1(coldStarts.emptyCache),
     // odiff (native, odiff-bin), whole process from spawn to exit, on the same pairs: null where it is not installed
     odiff_ms_1080p: odiff ? r1(median(odiff.hd)) : null,
     odiff_ms_1280x12000_one_change: odiff ? r1(median(odiff.tall)) : null,
@@ -401,6 +414,7 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     pairs_per_minute_no_frames: r1(pairsPerMinuteNoFrames),
     pairs_per_minute_no_frames_jobs_2: r1(pairsPerMinuteNoFramesJobs2),
     model_load_ms: r1(median(loads)),
+    model_load_cached_ms: r1(median(cachedLoads)),
     model_load_sequential_ms: loadPerModel,
     peak_rss_mb: describeRss,
     bench_process_peak_rss_mb: r1(peakRssMb),
@@ -412,15 +426,20 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     layout_context: contextRows,
     seconds: r1((performance.now() - started) / 1000),
   };
+  fs.rmSync(benchCache, { recursive: true, force: true });
+  return result;
 }
 
 /**
  * Wall time of fresh `procap describe --json` processes on the 1080p / 3-change pair, from spawn to
  * exit: Node's start, the imports, the models' load and a first (cold) describe without frames, as a
- * user running the CLI once waits for it.
+ * user running the CLI once waits for it. With a model cache of the bench's own (src/core/model-cache.ts):
+ * the first process fills it (`emptyCache`, what the first run on a machine costs), the others load
+ * from it (`warm`, every run after), alternating with processes that run without it (`off`).
  */
-function coldStartMs(modelsDir: string, count: number): number[] {
+function coldStartMs(modelsDir: string, count: number): { warm: number[]; off: number[]; emptyCache: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-bench-cold-'));
+  const cache = path.join(dir, 'model-cache');
   try {
     const p = syntheticPair(1920, 1080, 3);
     fs.writeFileSync(path.join(dir, 'before.png'), p.before);
@@ -437,14 +456,20 @@ function coldStartMs(modelsDir: string, count: number): number[] {
       '--models',
       modelsDir,
     ];
-    const times: number[] = [];
-    for (let i = 0; i < count; i++) {
+    const timed = (cacheDir: string) => {
       const t = performance.now();
-      const run = spawnSync(process.execPath, args, { encoding: 'utf8' });
+      const run = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, [CACHE_DIR_ENV]: cacheDir } });
       if (run.status !== 0) throw new Error(`cold start: procap describe failed: ${run.stderr.slice(-1000)}`);
-      times.push(performance.now() - t);
+      return performance.now() - t;
+    };
+    const emptyCache = timed(cache);
+    const warm: number[] = [];
+    const off: number[] = [];
+    for (let i = 0; i < count; i++) {
+      warm.push(timed(cache));
+      off.push(timed('off'));
     }
-    return times;
+    return { warm, off, emptyCache };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

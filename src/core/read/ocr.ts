@@ -13,6 +13,7 @@ import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import ort from 'onnxruntime-node';
 import { cpuSessionOptions } from '../session-options.js';
+import { createCpuSession } from '../model-cache.js';
 import { clipTo } from './box.js';
 import { commonBorderColour } from './colour.js';
 
@@ -414,12 +415,15 @@ export interface TextReaderOptions {
   /** the OCR package's folder (default: found in node_modules). */
   dir?: string;
   threads?: number;
+  /** folder for the optimised models (src/core/model-cache.ts); undefined: not cached */
+  cacheDir?: string;
 }
 
 /** Reads text lines in areas of an image. Models load on first use; one reader serves many images. */
 export class TextReader {
   private readonly dir?: string;
   private readonly threads?: number;
+  private readonly cacheDir?: string;
   private loaded?: Promise<{ det: ort.InferenceSession; rec: ort.InferenceSession; dictionary: string[] }>;
   /** ms spent in the detector and the recognizer, for the benchmark. */
   detectMs = 0;
@@ -430,6 +434,7 @@ export class TextReader {
   constructor(options: TextReaderOptions = {}) {
     this.dir = options.dir;
     this.threads = options.threads;
+    this.cacheDir = options.cacheDir;
   }
 
   /** Loads the reader's models now (a cold start loads them while the screenshots decode). */
@@ -447,7 +452,12 @@ export class TextReader {
         const full = path.join(dir, file);
         if (!fs.existsSync(full))
           throw new Error(`the text reader's model file is missing: ${full} (reinstall ${OCR.package} with npm ci)`);
-        return ort.InferenceSession.create(full, options);
+        const stat = fs.statSync(full);
+        return createCpuSession(
+          { model: full, name: path.basename(full), id: `${full}:${stat.size}:${stat.mtimeMs}` },
+          options,
+          this.cacheDir,
+        );
       };
       const [det, rec] = await Promise.all([open(OCR.detector.file), open(OCR.recognizer.file)]);
       return { det, rec, dictionary: readDictionary(path.join(dir, OCR.dictionary)) };
