@@ -60,6 +60,9 @@ options:
   --config FILE       ignore regions and thresholds per screenshot glob (default: ./procap.config.json if there)
   --min-diff-pixels N fewer differing pixels than N is "no visible change" (overrides the config)
   --min-diff-ratio R  differing pixels under R (0..1) of the image area is "no visible change" (overrides the config)
+environment:
+  PROCAP_CACHE_DIR    where the models, optimised for this CPU, are kept between runs (default
+                      ~/.cache/procap-review/models; off: not kept)
 exit codes: 0 ok, 1 changes found with --fail-on-change, 2 usage (or reports merge cannot join), 3 bad input image / failed pair,
             4 model files missing or corrupt, 5 internal error, 6 an output cannot be written`;
 

@@ -65,6 +65,21 @@ export interface CachedSessionSource {
   id: string;
 }
 
+/** Partial files older than this (ms) were left by a process stopped while writing: removed. */
+const STALE_PART_MS = 10 * 60 * 1000;
+
+function removeStaleParts(dir: string): void {
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.endsWith('.part')) continue;
+    const file = path.join(dir, name);
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs > STALE_PART_MS) fs.rmSync(file, { force: true });
+    } catch {
+      // (another process removed or renamed it)
+    }
+  }
+}
+
 /** What createCpuSession did, for tests and the benchmark. */
 export type CacheOutcome = 'off' | 'hit' | 'written' | 'unwritable';
 
@@ -100,6 +115,7 @@ export async function createCpuSession(
   try {
     fs.mkdirSync(cacheDir, { recursive: true });
     fs.accessSync(cacheDir, fs.constants.W_OK);
+    removeStaleParts(cacheDir);
     // written under a name of its own, then renamed: a process reading the cache never sees half a file
     temp = path.join(cacheDir, `.${process.pid}-${randomBytes(6).toString('hex')}.part`);
   } catch {

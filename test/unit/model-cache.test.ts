@@ -50,6 +50,17 @@ test('createCpuSession: written on first load, loaded from the cache after, the 
     const [a, b, c] = [await outputsOf(plain), await outputsOf(first), await outputsOf(second)];
     assert.deepEqual(b, a);
     assert.deepEqual(c, a);
+    // a partial file a stopped process left long ago goes on the next write; a recent one (another
+    // process writing now) stays
+    const stale = path.join(dir, '.1-old.part');
+    const recent = path.join(dir, '.2-new.part');
+    fs.writeFileSync(stale, 'x');
+    fs.writeFileSync(recent, 'x');
+    fs.utimesSync(stale, new Date(Date.now() - 3600_000), new Date(Date.now() - 3600_000));
+    await (await createCpuSession({ ...source, id: 'test-id-3' }, cpuSessionOptions(1), dir)).release();
+    assert.equal(fs.existsSync(stale), false);
+    assert.equal(fs.existsSync(recent), true);
+    fs.rmSync(recent);
     // another model content (or onnxruntime, or CPU) is another file
     assert.notEqual(cachedModelName(source.name, 'test-id-2'), path.basename(cached));
     // a damaged cached file is removed and written again
