@@ -49,7 +49,7 @@ export class Engine implements vscode.Disposable {
         maxImagePixels: settings.maxImagePixels,
         maxMemoryMB: settings.maxMemoryMB,
         workerPath: this.workerPath,
-        ...(this.cacheDir ? { cacheDir: this.cacheDir } : {}),
+        cacheDir: this.cacheDir,
       });
     }
     return this.reviewer;

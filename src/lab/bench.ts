@@ -234,13 +234,27 @@ function measureContext(width: number, height: number, changes: number, reps: nu
   };
 }
 
-async function run(o: BenchOptions): Promise<Record<string, unknown>> {
+/**
+ * Runs `work` with a model cache of its own (src/core/model-cache.ts): the bench's sessions and the
+ * processes it starts fill it on their first load, and the user's cache neither helps nor is touched.
+ * Removed afterwards, whether the bench finished or failed.
+ */
+async function withOwnModelCache<T>(work: (cacheDir: string) => Promise<T>): Promise<T> {
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-bench-cache-'));
+  const previous = process.env[CACHE_DIR_ENV];
+  process.env[CACHE_DIR_ENV] = cacheDir;
+  try {
+    return await work(cacheDir);
+  } finally {
+    if (previous === undefined) delete process.env[CACHE_DIR_ENV];
+    else process.env[CACHE_DIR_ENV] = previous;
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+async function run(o: BenchOptions, benchCache: string): Promise<Record<string, unknown>> {
   const started = performance.now();
   const loadAtStart = os.loadavg()[0];
-  // the bench's sessions (and the processes it starts) keep their optimised models in a cache of
-  // their own, filled by the first load: the user's cache neither helps nor is touched
-  const benchCache = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-bench-cache-'));
-  process.env[CACHE_DIR_ENV] = benchCache;
   // model load: fresh session managers, all the ProCap models, median of 3; without the model cache,
   // then from it (filled by a first load that is not counted)
   const loadAllMs = async (cacheDir: string | false) => {
@@ -377,7 +391,7 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
   const odiff = odiffMs(o.quick ? 2 : 3);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const describeRss = childPeakRss(o.modelsDir, o.quick ? 2 : 5);
-  const result = {
+  return {
     machine: {
       load_average_1m_at_start: Number(loadAtStart.toFixed(1)),
       load_average_1m_at_end: Number(os.loadavg()[0].toFixed(1)),
@@ -426,8 +440,6 @@ async function run(o: BenchOptions): Promise<Record<string, unknown>> {
     layout_context: contextRows,
     seconds: r1((performance.now() - started) / 1000),
   };
-  fs.rmSync(benchCache, { recursive: true, force: true });
-  return result;
 }
 
 /**
@@ -582,7 +594,7 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    const result = await run(o);
+    const result = await withOwnModelCache((cacheDir) => run(o, cacheDir));
     process.stdout.write((o.json ? JSON.stringify(result, null, 2) : table(result)) + '\n');
     return 0;
   } catch (err) {

@@ -516,22 +516,29 @@ export async function readRegion(
     );
   const inPlace: Record<string, number> = {};
   const refilled: Record<string, { before: string; after: string }> = {};
+  // the background around the region on each side (the same for every line of it)
+  const around = new Map<RgbaImage, [number, number, number]>();
+  const aroundOf = (image: RgbaImage): [number, number, number] => {
+    let colour = around.get(image);
+    if (!colour) around.set(image, (colour = borderColour(image, clipTo(image, grow(box, 2)))));
+    return colour;
+  };
   for (const c of changes) {
     if (c.kind !== 'added' && c.kind !== 'removed') continue;
     const [line, own, other] = c.kind === 'added' ? [c.after, after, before] : [c.before, before, after];
     const fillOwn = borderColour(own, line.box);
+    const fillOther = borderColour(other, line.box);
     const ink = inkShare(own, line.box, fillOwn);
     // its own ink drawn again there (text that did not read), or the place filled by something that
     // is not the background around the region (the element it sat on, recoloured so that its text no
     // longer stands out)
-    const again = ink > 0 ? inkShare(other, line.box, borderColour(other, line.box)) / ink : 0;
-    const filled = inkShare(other, line.box, borderColour(other, clipTo(other, grow(box, 2))), 16);
+    const again = ink > 0 ? inkShare(other, line.box, fillOther) / ink : 0;
+    const filled = inkShare(other, line.box, aroundOf(other), 16);
     inPlace[line.text] = Math.max(again, filled >= 0.6 ? 1 : 0);
     // the line sat on a fill of its own (not the background around the region), and its place on the
     // other side is one flat fill of another colour with no ink of its own
-    const fillOther = borderColour(other, line.box);
     const [own0, other0] = [colourName(...fillOwn), colourName(...fillOther)];
-    if (filled >= 0.9 && again < 0.1 && own0 !== other0 && own0 !== colourName(...borderColour(own, clipTo(own, grow(box, 2)))))
+    if (filled >= 0.9 && again < 0.1 && own0 !== other0 && own0 !== colourName(...aroundOf(own)))
       refilled[line.text] = c.kind === 'removed' ? { before: own0, after: other0 } : { before: other0, after: own0 };
   }
   return {
