@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { readPngFile, type RgbaImage } from '../../src/core/image.js';
-import { TextReader, pixelKey, type LineReadings } from '../../src/core/read/ocr.js';
+import { TextReader, inkKey, pixelKey, type LineReadings } from '../../src/core/read/ocr.js';
 import { blankImage, fillRect } from './image-fixtures.js';
 import { REPO_ROOT } from './runtime-fixtures.js';
 
@@ -15,6 +15,16 @@ test('pixelKey: the same pixels anywhere give the same key, one pixel changed an
   changed.data[(12 * 200 + 12) * 4] = 200;
   assert.notEqual(pixelKey(changed, [5, 5, 65, 35]), pixelKey(image, [5, 5, 65, 35]));
   assert.notEqual(pixelKey(image, [5, 5, 65, 35]), pixelKey(image, [5, 5, 66, 35]), 'another size');
+});
+
+test('inkKey: the same ink with more or less margin gives the same key; other ink or none does not', () => {
+  const ink: [number, number, number, number] = [20, 20, 20, 255];
+  const image = fillRect(fillRect(blankImage(200, 100), [10, 10, 60, 30], ink), [110, 60, 160, 80], ink);
+  assert.equal(inkKey(image, [5, 5, 65, 35]), inkKey(image, [102, 57, 163, 84]));
+  assert.notEqual(inkKey(image, [5, 5, 65, 35]), inkKey(image, [5, 5, 50, 35]), 'part of the ink');
+  const other = fillRect({ ...image, data: Uint8Array.from(image.data) }, [120, 65, 130, 70], [200, 30, 30, 255]);
+  assert.notEqual(inkKey(image, [5, 5, 65, 35]), inkKey(other, [102, 57, 163, 84]), 'other ink');
+  assert.equal(inkKey(image, [70, 5, 100, 40]), undefined, 'background only');
 });
 
 test('with shared readings a line drawn again is recognized once and reads the same; without, nothing is kept', async () => {

@@ -203,10 +203,17 @@ export function blockShiftOf(
 
 /** Read on each side of a region, so that lines the region cuts are read whole (a changed word in a sentence). */
 const READ_SIDE = 160;
+/**
+ * A region is read first this far on each side: most regions' lines end inside it, and detection's
+ * cost grows with the area. Where a line of the region reaches a side of it (within CUT_LINE_EDGE),
+ * both images are read again over READ_SIDE.
+ */
+const FIRST_READ_SIDE = 32;
+const CUT_LINE_EDGE = 8;
 
 /** The area read around a region: the box grown by the margin, and widened towards whole lines. */
-function readArea(box: Box, image: RgbaImage): Box {
-  const width = Math.min(image.width, box[2] - box[0] + 2 * READ_SIDE);
+function readArea(box: Box, image: RgbaImage, side = READ_SIDE): Box {
+  const width = Math.min(image.width, box[2] - box[0] + 2 * side);
   const cx = (box[0] + box[2]) / 2;
   const x0 = Math.max(0, Math.min(image.width - width, Math.round(cx - width / 2)));
   return [x0, Math.max(0, box[1] - READ_MARGIN), x0 + width, Math.min(image.height, box[3] + READ_MARGIN)];
@@ -365,6 +372,36 @@ function resizedButtons(changes: LineChange[], before: RgbaImage, after: RgbaIma
   return out;
 }
 
+/**
+ * The lines in both images around a region: read FIRST_READ_SIDE to each side, then READ_SIDE where a
+ * line the region touches reaches a side of the first area on either image (a sentence the region
+ * cuts is read whole, and both images are read over the same area).
+ */
+async function readAround(
+  reader: TextReader,
+  before: RgbaImage,
+  after: RgbaImage,
+  box: Box,
+  readOptions: ReadOptions,
+): Promise<{ linesBefore: TextLine[]; linesAfter: TextLine[] }> {
+  const touch = grow(box, 2);
+  const first = { before: readArea(box, before, FIRST_READ_SIDE), after: readArea(box, after, FIRST_READ_SIDE) };
+  const full = { before: readArea(box, before), after: readArea(box, after) };
+  const linesBefore = await reader.read(before, first.before, readOptions);
+  const linesAfter = await reader.read(after, first.after, readOptions);
+  const cut = (lines: TextLine[], area: Box, wider: Box) =>
+    lines.some(
+      (l) =>
+        intersects(l.box, touch) &&
+        ((area[0] > wider[0] && l.box[0] <= area[0] + CUT_LINE_EDGE) || (area[2] < wider[2] && l.box[2] >= area[2] - CUT_LINE_EDGE)),
+    );
+  if (!cut(linesBefore, first.before, full.before) && !cut(linesAfter, first.after, full.after)) return { linesBefore, linesAfter };
+  return {
+    linesBefore: await reader.read(before, full.before, readOptions),
+    linesAfter: await reader.read(after, full.after, readOptions),
+  };
+}
+
 /** Reads one region: lines in both images around `box` (common-area pixels), matched; shift; colour. */
 export async function readRegion(
   reader: TextReader,
@@ -374,11 +411,10 @@ export async function readRegion(
   areas?: { before: Box; after: Box },
   readOptions: ReadOptions = {},
 ): Promise<RegionReading> {
-  const [linesBefore, linesAfter] = [
-    await reader.read(before, areas?.before ?? readArea(box, before), readOptions),
-    await reader.read(after, areas?.after ?? readArea(box, after), readOptions),
-  ];
   const touch = grow(box, 2);
+  const { linesBefore, linesAfter } = areas
+    ? { linesBefore: await reader.read(before, areas.before, readOptions), linesAfter: await reader.read(after, areas.after, readOptions) }
+    : await readAround(reader, before, after, box, readOptions);
   const keep = (lines: TextLine[], limit?: Box) => lines.filter((l) => intersects(l.box, limit ?? touch));
   const matched = matchLines(keep(linesBefore, areas?.before), keep(linesAfter, areas?.after), { before, after });
   const moved = matched.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved').map((c) => ({ dx: c.dx, dy: c.dy }));
