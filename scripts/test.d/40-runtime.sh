@@ -24,7 +24,7 @@ node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const need = ["first_caption_ms_1080p", "full_report_ms_1080p", "pixelmatch_ms_1080p", "ratio_first_caption_vs_pixelmatch",
     "pairs_per_minute", "pairs_per_minute_no_frames_jobs_2", "report_no_frames_ms_1080p", "full_report_ms_1280x12000_one_change",
-    "full_report_ms_4k_one_change", "cold_start_first_caption_ms", "cold_start_no_model_cache_ms", "cold_start_empty_model_cache_ms",
+    "full_report_ms_4k_one_change", "cold_start_first_caption_ms", "cold_start_no_model_cache_ms", "cold_start_empty_model_cache_ms", "cold_start_malloc_huge_pages_ms",
     "model_load_ms", "model_load_cached_ms", "peak_rss_mb"];
   for (const k of need) if (typeof r[k] !== "number" || !(r[k] > 0)) throw new Error("bench: field " + k + " missing or not positive: " + r[k]);
   console.log("runtime: bench fields present; 1080p first caption " + r.first_caption_ms_1080p + " ms, full report " + r.full_report_ms_1080p + " ms");' "$tmp/bench.json"

@@ -417,6 +417,7 @@ async function run(o: BenchOptions, benchCache: string): Promise<Record<string, 
     cold_start_first_caption_ms: r1(median(coldStarts.warm)),
     cold_start_no_model_cache_ms: r1(median(coldStarts.off)),
     cold_start_empty_model_cache_ms: r1(coldStarts.emptyCache),
+    cold_start_malloc_huge_pages_ms: r1(median(coldStarts.hugePages)),
     // odiff (native, odiff-bin), whole process from spawn to exit, on the same pairs: null where it is not installed
     odiff_ms_1080p: odiff ? r1(median(odiff.hd)) : null,
     odiff_ms_1280x12000_one_change: odiff ? r1(median(odiff.tall)) : null,
@@ -443,13 +444,24 @@ async function run(o: BenchOptions, benchCache: string): Promise<Record<string, 
 }
 
 /**
+ * GLIBC_TUNABLES with glibc's malloc asked for transparent huge pages (glibc 2.35 and later on Linux;
+ * elsewhere the variable is ignored): far fewer page faults where a first touch of memory is costly,
+ * as in a virtual machine (docs/CLI.md, "Speed on Linux").
+ */
+export function withHugePageMalloc(tunables: string | undefined): string {
+  const kept = (tunables ?? '').split(':').filter((t) => t && !t.startsWith('glibc.malloc.hugetlb='));
+  return [...kept, 'glibc.malloc.hugetlb=1'].join(':');
+}
+
+/**
  * Wall time of fresh `procap describe --json` processes on the 1080p / 3-change pair, from spawn to
  * exit: Node's start, the imports, the models' load and a first (cold) describe without frames, as a
  * user running the CLI once waits for it. With a model cache of the bench's own (src/core/model-cache.ts):
  * the first process fills it (`emptyCache`, what the first run on a machine costs), the others load
- * from it (`warm`, every run after), alternating with processes that run without it (`off`).
+ * from it (`warm`, every run after), alternating with processes that run without it (`off`) and with
+ * processes that load from it with glibc's malloc on transparent huge pages (`hugePages`).
  */
-function coldStartMs(modelsDir: string, count: number): { warm: number[]; off: number[]; emptyCache: number } {
+function coldStartMs(modelsDir: string, count: number): { warm: number[]; off: number[]; emptyCache: number; hugePages: number[] } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'procap-bench-cold-'));
   const cache = path.join(dir, 'model-cache');
   try {
@@ -468,20 +480,22 @@ function coldStartMs(modelsDir: string, count: number): { warm: number[]; off: n
       '--models',
       modelsDir,
     ];
-    const timed = (cacheDir: string) => {
+    const timed = (cacheDir: string, env: NodeJS.ProcessEnv = {}) => {
       const t = performance.now();
-      const run = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, [CACHE_DIR_ENV]: cacheDir } });
+      const run = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, ...env, [CACHE_DIR_ENV]: cacheDir } });
       if (run.status !== 0) throw new Error(`cold start: procap describe failed: ${run.stderr.slice(-1000)}`);
       return performance.now() - t;
     };
     const emptyCache = timed(cache);
     const warm: number[] = [];
     const off: number[] = [];
+    const hugePages: number[] = [];
     for (let i = 0; i < count; i++) {
       warm.push(timed(cache));
       off.push(timed('off'));
+      hugePages.push(timed(cache, { GLIBC_TUNABLES: withHugePageMalloc(process.env.GLIBC_TUNABLES) }));
     }
-    return { warm, off, emptyCache };
+    return { warm, off, emptyCache, hugePages };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
