@@ -459,7 +459,7 @@ export class TextReader {
   recognizeMs = 0;
   /** lines whose reading was taken from ReadOptions.recognized */
   recognizedHits = 0;
-  /** image pixels given to the detector (areas read, before scaling), for the benchmark and tests. */
+  /** image pixels given to the detector (areas read, before scaling), for tests and diagnostics. */
   detectedPixels = 0;
 
   constructor(options: TextReaderOptions = {}) {
@@ -547,7 +547,8 @@ export class TextReader {
   ): Promise<TextLine[]> {
     const lines: TextLine[] = new Array(boxes.length);
     const keys = boxes.map((b) => pixelKey(image, b));
-    const inkKeys = boxes.map((b) => inkKey(image, b));
+    // (the ink key only where the pixels were not seen: it scans the box again)
+    const inkKeys = boxes.map((b, i) => (recognized.has(keys[i]) ? undefined : inkKey(image, b)));
     const knownAs = (i: number) => recognized.get(keys[i]) ?? (inkKeys[i] === undefined ? undefined : recognized.get(inkKeys[i]));
     const pending: number[] = [];
     const queued = new Set<string>();
