@@ -247,9 +247,15 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
     }
     const afterBox = c.kind === 'removed' ? undefined : c.after.box;
     const beforeBox = c.kind === 'added' ? undefined : c.before.box;
+    // a re-worded line's two boxes both: the words of the longer side (ink gone past the end of the
+    // shorter side's box, "/pets/{id}/items" -> "/pets") are a change even where the shorter box's
+    // pixels stayed; the before box where it is still in view (a line pushed past the bottom)
     const explained = shifts.find(({ dx, dy }) => {
-      const at: Box = afterBox ?? [beforeBox![0] + dx, beforeBox![1] + dy, beforeBox![2] + dx, beforeBox![3] + dy];
-      return samePixels(before, after, at, dx, dy);
+      if (!afterBox) return samePixels(before, after, translate(beforeBox!, dx, dy), dx, dy);
+      if (!samePixels(before, after, afterBox, dx, dy)) return false;
+      if (!beforeBox) return true;
+      const inView = clipTo(after, translate(beforeBox, dx, dy));
+      return inView[2] <= inView[0] || inView[3] <= inView[1] || samePixels(before, after, inView, dx, dy);
     });
     // a line the content's common vertical shift carried past the top or bottom of the screenshot
     // (pushed out of view below, or in from above): the part still in view is the same pixels moved
