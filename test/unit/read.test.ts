@@ -166,6 +166,18 @@ test('verdictOf: an insertion is one change with its consequence; numbers are re
   assert.equal(verdictOf({ changes: matchLines(before, before) }), undefined, 'nothing changed: no verdict');
 });
 
+test('verdictOf: a label drawn larger beside a line it now covers is a font change, never the same words "now reading" themselves', () => {
+  const verdict = verdictOf({
+    changes: [
+      { kind: 'reworded', before: line('Close', [145, 321, 199, 343]), after: line('Close', [128, 325, 198, 351]) },
+      { kind: 'removed', before: line('Your launch shipping', [39, 374, 214, 398]) },
+    ],
+  });
+  assert.equal(verdict?.kind, 'font');
+  assert.equal(verdict?.caption, "the font of the text 'Close' changed: it is 16 px wider; 'Your launch shipping' disappeared");
+  assert.equal(verdict?.detail, "'Your launch shipping' disappeared");
+});
+
 test('verdictOf: content moved as far right as down is new padding around it, other moves are moves', () => {
   const at = (dx: number, dy: number) => [
     line('Tickets', [44 + dx, 179 + dy, 106 + dx, 193 + dy]),

@@ -1012,16 +1012,22 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     const shift = { dx: first.after.box[0] - first.before.box[0], dy: first.after.box[1] - first.before.box[1] };
     return paddingVerdict(quote(first.after.text), shift, first.after.text);
   }
-  if (reworded.length && restyled.length === reworded.length && !added.length && !removed.length) {
+  // (lines that came or went beside it are what the restyled element, grown or shrunk, covered or
+  // uncovered: the detail, not new words - the same words never "now read" as themselves)
+  if (reworded.length && restyled.length === reworded.length) {
     const r = restyled[0];
     const wb = r.before.box[2] - r.before.box[0],
       wa = r.after.box[2] - r.after.box[0];
     const width = Math.abs(wa - wb) >= 3 ? `: it is ${Math.abs(wa - wb)} px ${wa > wb ? 'wider' : 'narrower'}` : '';
     const hb = r.before.box[3] - r.before.box[1],
       ha = r.after.box[3] - r.after.box[1];
+    const cameOrWent = [
+      ...(added.length ? [`${quoteList(added.map((a) => a.after.text)).words} appeared`] : []),
+      ...(removed.length ? [`${quoteList(removed.map((x) => x.before.text)).words} disappeared`] : []),
+    ].join(' and ');
     return {
       kind: 'font',
-      caption: `the font of the text ${quote(r.after.text)} changed${width}`,
+      ...withDetail(`the font of the text ${quote(r.after.text)} changed${width}`, cameOrWent || undefined),
       basis: 'words',
       subject: r.after.text,
       ...(Math.abs(wa - wb) >= RESIZED_GLYPHS.width || Math.abs(ha - hb) >= RESIZED_GLYPHS.height ? { glyphsResized: true } : {}),
