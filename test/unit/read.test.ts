@@ -319,6 +319,45 @@ test('applyReading: a move is pushed by a change above or before it, or below (a
   assert.equal(respaced('spacing').kind, 'spacing');
 });
 
+test('a line that came where a removed one was, on another background, came into view: the last item of a menu went', () => {
+  // a dark menu (fill 24,28,37) over a dark page (18,22,30) lost its last item, "Find"; the page's
+  // "Wen Kowalski" shows where it was
+  const before = fillRect(blankImage(400, 200, [18, 22, 30, 255]), [20, 20, 300, 160], [24, 28, 37, 255]);
+  const after = fillRect(blankImage(400, 200, [18, 22, 30, 255]), [20, 20, 300, 120], [24, 28, 37, 255]);
+  const find = line('Find', [44, 130, 82, 150]);
+  const wen = line('Wen Kowalski', [44, 128, 158, 150]);
+  const [read] = acrossRegions([{ changes: matchLines([find], [wen], { before, after }) }], before, after);
+  assert.deepEqual(
+    read.changes.map((c) => c.kind),
+    ['removed'],
+    'not one item re-worded',
+  );
+  assert.deepEqual(read.uncovered, ['Wen Kowalski']);
+  assert.equal(verdictOf(read)?.kind, 'remove');
+  assert.equal(verdictOf(read)?.caption, "'Find' was removed");
+  // on the item's own background the new words are the item re-worded
+  const same = fillRect(blankImage(400, 200, [18, 22, 30, 255]), [20, 20, 300, 160], [24, 28, 37, 255]);
+  const [renamed] = acrossRegions(
+    [{ changes: matchLines([find], [line('Search', [44, 130, 100, 150])], { before, after: same }) }],
+    before,
+    same,
+  );
+  assert.deepEqual(
+    renamed.changes.map((c) => c.kind),
+    ['reworded'],
+  );
+  // nor a label read the same but for a letter, half of it now off its shorter button
+  const [cut] = acrossRegions(
+    [{ changes: [{ kind: 'reworded', before: line('Cancel', [44, 130, 100, 150]), after: line('Cance', [44, 128, 98, 150]) }] }],
+    before,
+    after,
+  );
+  assert.deepEqual(
+    cut.changes.map((c) => c.kind),
+    ['reworded'],
+  );
+});
+
 test('acrossRegions: a line that appeared where content that moved up was drawn came into view; one gone under content that moved down went out of view', () => {
   // a menu lost an item: its last items moved up (one region) and the table row under it shows (another)
   const menu = acrossRegions([

@@ -291,6 +291,16 @@ function inOrder(beforeLines: TextLine[], afterLines: TextLine[]): { i: number; 
   return pairs;
 }
 
+/** Channel sum difference between two lines' backgrounds past which they are not one element's
+ * (a dark menu's fill and the dark page under it differ by about 20). */
+const OTHER_GROUND = 12;
+
+/** Whether a line at `beforeBox` and one at `afterBox` are drawn on the same background colour. */
+export function sameGround(before: RgbaImage, beforeBox: Box, after: RgbaImage, afterBox: Box): boolean {
+  const [p, q] = [borderColour(before, beforeBox), borderColour(after, afterBox)];
+  return Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]) + Math.abs(p[2] - q[2]) <= OTHER_GROUND;
+}
+
 /** Fewest letters of a line cut by the edge for it to be recognised as part of a whole line. */
 const MIN_CUT_LETTERS = 3;
 

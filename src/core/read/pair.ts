@@ -22,7 +22,18 @@ import {
   type ReadVerdict,
   type RegionReading,
 } from './reading.js';
-import { coreKey, editDistance, hasDrawing, lineShift, pushedPastEdge, samePixels, type LineChange } from './correspond.js';
+import {
+  coreKey,
+  editDistance,
+  hasDrawing,
+  lineShift,
+  pushedPastEdge,
+  sameGround,
+  samePixels,
+  similarity,
+  textKey,
+  type LineChange,
+} from './correspond.js';
 import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { intersects, overlapShare, translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
@@ -533,6 +544,25 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
     }
     return false;
   };
+  // a line re-worded in place onto another background is another element's words: the re-worded
+  // line was removed and the words under it came into view (the last item of a menu went, the page
+  // under it shows); not where the words traded places with another region's (rows swapped), nor
+  // where they read the same but for a letter or two (a label its shorter button now cuts)
+  if (before && after) {
+    for (const r of out) {
+      if (r.swapped) continue;
+      r.changes = r.changes.flatMap((c): LineChange[] =>
+        c.kind === 'reworded' &&
+        !sameGround(before, c.before.box, after, c.after.box) &&
+        similarity(textKey(c.before.text), textKey(c.after.text)) < SAME_WORDS
+          ? [
+              { kind: 'removed', before: c.before },
+              { kind: 'added', after: c.after },
+            ]
+          : [c],
+      );
+    }
+  }
   // (where each line went: the rows that came into and went out of view, for withRowsInView)
   const inView: RowsInView = { cameIn: [], wentOut: [] };
   for (const r of out) {
@@ -544,8 +574,15 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
       inView.wentOut.push(c.before.box),
       false
     );
+    // (an added line where a removed one was, on another background: what the removed element
+    // covered - the page under a menu item that went)
+    const gone = r.changes.filter((c): c is Extract<LineChange, { kind: 'removed' }> => c.kind === 'removed');
+    const underGone = (c: Extract<LineChange, { kind: 'added' }>) =>
+      !!before &&
+      !!after &&
+      gone.some((x) => intersects(x.before.box, c.after.box) && !sameGround(before, x.before.box, after, c.after.box));
     r.changes = r.changes.filter((c) => {
-      if (c.kind === 'added' && pastBottom(c)) return cameIn(c);
+      if (c.kind === 'added' && (pastBottom(c) || underGone(c))) return cameIn(c);
       if (c.kind === 'removed' && pastBottom(c)) return wentOut(c);
       if (
         c.kind === 'added' &&
@@ -670,6 +707,9 @@ function partOf(part: TextLine, whole: TextLine): boolean {
 const CAUSES = new Set(['add', 'remove', 'text', 'resize', 'spacing']);
 /** Largest shift (px) that is the reader's to call a move whatever the models say: they were trained to
  * call a 1-4 px shift noise or a font change, and the pixels say it moved. */
+/** Similarity (correspond.ts) from which two readings are the same words, a letter or two cut or misread. */
+const SAME_WORDS = 0.7;
+
 export const SMALL_SHIFT = 4;
 
 /**
