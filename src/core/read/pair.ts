@@ -705,11 +705,10 @@ function partOf(part: TextLine, whole: TextLine): boolean {
 }
 
 const CAUSES = new Set(['add', 'remove', 'text', 'resize', 'spacing']);
-/** Largest shift (px) that is the reader's to call a move whatever the models say: they were trained to
- * call a 1-4 px shift noise or a font change, and the pixels say it moved. */
 /** Similarity (correspond.ts) from which two readings are the same words, a letter or two cut or misread. */
 const SAME_WORDS = 0.7;
-
+/** Largest shift (px) that is the reader's to call a move whatever the models say: they were trained to
+ * call a 1-4 px shift noise or a font change, and the pixels say it moved. */
 export const SMALL_SHIFT = 4;
 
 /**
