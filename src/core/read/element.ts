@@ -129,3 +129,54 @@ export function elementAround(
   if (outlined) return { role: 'button', box: outer };
   return undefined;
 }
+
+/** A field's text starts this close to its left border (px) and leaves this much free on its right in
+ * the wider of its two states; and a field is this short at most (px): a panel is not a field. */
+const FIELD_LEFT_PADDING = 32;
+const FIELD_FREE_RIGHT = 40;
+const FIELD_MAX_HEIGHT = 120;
+/** Radius of a field's corners (px) at most: its top and bottom borders are looked for past it. */
+const FIELD_CORNER = 6;
+
+/**
+ * The bordered box a line of text sits at the start of (a field, a search box), found from its left
+ * border: the border left of the text's upper rows, then up and down just inside that border, then
+ * right just below the top border, past its corner (the padding above the text, clear of it even where the text now
+ * fills or overflows the box, which elementAround's walk outward from the text cannot see past).
+ */
+export function fieldAround(image: RgbaImage, line: { box: Box }): Box | undefined {
+  const [x0, y0, x1, y1] = clipTo(image, line.box);
+  if (x1 - x0 < 4 || y1 - y0 < 6) return undefined;
+  const inside = borderColour(image, [x0, y0, x1, y1]);
+  // (a row near the text's top: a field made shorter than its text has its bottom border across
+  // the text's lower half)
+  const mid = Math.min(y0 + 3, (y0 + y1) >> 1);
+  const left = edgeFrom(image, x0 - 1, mid, -1, 0, FIELD_LEFT_PADDING, inside);
+  if (!left) return undefined;
+  const xl = x0 - 1 - left.steps;
+  // (a few pixels in from the border, past its rounded corners, where the top and bottom borders are
+  // drawn whole)
+  const col = Math.min(xl + FIELD_CORNER, (xl + x0) >> 1);
+  if (col <= xl) return undefined;
+  const up = edgeFrom(image, col, mid, 0, -1, FIELD_MAX_HEIGHT, inside),
+    down = edgeFrom(image, col, mid, 0, 1, FIELD_MAX_HEIGHT, inside);
+  if (!up || !down) return undefined;
+  const top = mid - up.steps,
+    bottom = mid + down.steps;
+  const right = edgeFrom(image, col, Math.min(top + FIELD_CORNER, (top + y0) >> 1), 1, 0, image.width, inside);
+  if (!right) return undefined;
+  const xr = col + right.steps;
+  // a straight left border from top to bottom (not the end of a word or a picture's edge)
+  for (let y = top + FIELD_CORNER; y <= bottom - FIELD_CORNER; y += 2) if (!apart(pixel(image, xl, y), inside)) return undefined;
+  return xr > x1 ? [xl, top, xr + 1, bottom + 1] : undefined;
+}
+
+/** Whether a field box (fieldAround) holding `line` looks like a field: its text at its left, at
+ * least twice as much free space on its right (a button's label is centred). */
+export function isFieldBox(box: Box, line: { box: Box }): boolean {
+  return (
+    line.box[0] - box[0] <= FIELD_LEFT_PADDING &&
+    box[2] - line.box[2] >= Math.max(FIELD_FREE_RIGHT, 2 * (line.box[0] - box[0])) &&
+    box[3] - box[1] <= FIELD_MAX_HEIGHT
+  );
+}

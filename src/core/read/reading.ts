@@ -11,7 +11,8 @@ import { colourChangeOf, colourName, inkRgb, isFade, isInkFade, type ColourChang
 import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
-import { elementAround, elementOf } from './element.js';
+import { elementAround, elementOf, fieldAround, isFieldBox, type ElementRole } from './element.js';
+import { elementCutAtTop } from './cut.js';
 import { centreIn, clipTo, grow, intersects, translate, unionOf } from './box.js';
 
 export interface BlockShift {
@@ -36,6 +37,9 @@ export interface RegionReading {
   /** buttons whose label stayed or moved, kept its words and its size, while the button's box
    * (elementAround) changed size: the button before and after, and its label on each side */
   buttons?: { text: string; before: Box; after: Box; labelBefore: Box; labelAfter: Box }[];
+  /** input fields whose text stayed in place while the field's box, its top left corner kept,
+   * changed size: the field before and after, and its text */
+  fields?: { text: string; before: Box; after: Box }[];
   /** share of non-background pixels, in the after image, where the first moved line used to start:
    * something was put in its place (content pushed along by an insertion that is not text). */
   vacatedInk?: number;
@@ -53,6 +57,9 @@ export interface RegionReading {
    * is still there on the other side in another colour, the fill's colour before and after: the text
    * went unread because it now has its fill's colour (white on white), not because it went away */
   refilled?: Record<string, { before: string; after: string }>;
+  /** an element the region's top edge cuts whose bottom edge moved (cut.ts): given a new height, it
+   * pushed what follows; its box on each side, and its first line of text and what that is part of */
+  cut?: { before: Box; after: Box; text?: string; role?: ElementRole };
   /** set when this region's words and another region's traded places (the first pair of them) */
   swapped?: [string, string];
   /** lines whose text and place stayed (within a pixel) but whose ink colour changed; `fade` where
@@ -379,6 +386,29 @@ function resizedButtons(changes: LineChange[], before: RgbaImage, after: RgbaIma
 }
 
 /**
+ * Input fields given a new size: where no line was re-worded, each line that stayed
+ * in place, the text of an input on one side (on the other it may fill its field), whose field kept
+ * its top left corner and changed width or height. (A field's text sits at its start: a new padding
+ * would move it; a new size does not.)
+ */
+function resizedFields(changes: LineChange[], before: RgbaImage, after: RgbaImage): NonNullable<RegionReading['fields']> {
+  if (changes.some((c) => c.kind === 'reworded')) return [];
+  const out: NonNullable<RegionReading['fields']> = [];
+  for (const c of changes) {
+    if (c.kind !== 'same') continue;
+    const b = fieldAround(before, c.before),
+      a = fieldAround(after, c.after);
+    if (!a || !b || (!isFieldBox(b, c.before) && !isFieldBox(a, c.after))) continue;
+    if (Math.abs(a[0] - b[0]) > 1 || Math.abs(a[1] - b[1]) > 1) continue;
+    const [wb, hb] = sizeOf(b),
+      [wa, ha] = sizeOf(a);
+    if (Math.abs(wa - wb) < BUTTON_RESIZED && Math.abs(ha - hb) < BUTTON_RESIZED) continue;
+    out.push({ text: c.after.text, before: b, after: a });
+  }
+  return out;
+}
+
+/**
  * The lines in both images around a region: read FIRST_READ_SIDE to each side, then READ_SIDE where a
  * line the region touches reaches a side of the first area on either image (a sentence the region
  * cuts is read whole, and both images are read over the same area).
@@ -433,6 +463,7 @@ export async function readRegion(
     if (c.kind !== 'removed') c.after.role = elementOf(after, c.after);
   }
   const buttons = resizedButtons(changes, before, after);
+  const fields = resizedFields(changes, before, after);
   const common: Box = [box[0], box[1], Math.min(box[2], before.width, after.width), Math.min(box[3], before.height, after.height)];
   const colour = colourChangeOf(before, after, common);
   const background = borderColour(before, clipTo(before, grow(common, 2)));
@@ -583,14 +614,24 @@ export async function readRegion(
     if (filled >= 0.9 && again < 0.1 && own0 !== other0 && own0 !== colourName(...aroundOf(own)))
       refilled[line.text] = c.kind === 'removed' ? { before: own0, after: other0 } : { before: other0, after: own0 };
   }
+  // (only where no line came, went or changed words: those are the region's change)
+  const cutBox = changes.every((c) => c.kind === 'same' || c.kind === 'moved') ? elementCutAtTop(before, after, box) : undefined;
+  let cut: RegionReading['cut'];
+  if (cutBox) {
+    const first = (await reader.read(before, cutBox.before, readOptions))[0];
+    const role = first ? elementAround(before, first, BUTTON_PADDING)?.role : undefined;
+    cut = { ...cutBox, ...(first ? { text: first.text } : {}), ...(role ? { role } : {}) };
+  }
   return {
     changes,
+    ...(cut ? { cut } : {}),
     size: { width: after.width, height: after.height },
     ...(Object.keys(inPlace).length ? { inPlace } : {}),
     ...(Object.keys(refilled).length ? { refilled } : {}),
     ...(blocks.length ? { blocks } : {}),
     ...(shift ? { shift } : {}),
     ...(buttons.length ? { buttons } : {}),
+    ...(fields.length ? { fields } : {}),
     ...(changes.some((c) => c.kind === 'moved') ? { movesIntact } : {}),
     ...(recoloured.length ? { recoloured } : {}),
     ...(vacatedInk !== undefined ? { vacatedInk } : {}),
@@ -901,6 +942,74 @@ function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
   };
 }
 
+/**
+ * An input field given a new size around the text it kept in place (RegionReading.fields). The lines
+ * that moved lie below or beside it (it pushed them), and a move down or up is the change of its
+ * height; content above it that moved was moved by something else.
+ */
+function fieldVerdict(
+  reading: RegionReading,
+  pushedShift: { dx: number; dy: number } | undefined,
+  overrunWords: string,
+): ReadVerdict | undefined {
+  const f = reading.fields?.[0];
+  if (!f) return undefined;
+  const moved = reading.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved');
+  if (moved.some((m) => m.before.box[3] <= f.before[1])) return undefined;
+  const [wb, hb] = sizeOf(f.before),
+    [wa, ha] = sizeOf(f.after);
+  const [dw, dh] = [wa - wb, ha - hb];
+  if (moved.length && (!pushedShift || (pushedShift.dy !== 0 && Math.abs(pushedShift.dy - dh) > 2))) return undefined;
+  const wide = Math.abs(dw) >= BUTTON_RESIZED,
+    tall = Math.abs(dh) >= BUTTON_RESIZED;
+  const word =
+    wide && tall && dw * dh > 0
+      ? dw > 0
+        ? 'larger'
+        : 'smaller'
+      : [...(wide ? [dw > 0 ? 'wider' : 'narrower'] : []), ...(tall ? [dh > 0 ? 'taller' : 'shorter'] : [])].join(' and ');
+  const s = moved.length ? quoteList(moved.map((m) => m.after.text)) : undefined;
+  return {
+    kind: 'resize',
+    ...withDetail(
+      `the ${quote(f.text)} input got ${word}`,
+      `it is now ${wa} x ${ha} px, was ${wb} x ${hb}` +
+        (s ? `; ${s.words} moved ${shiftWords(pushedShift!.dx, pushedShift!.dy)}` : '') +
+        (overrunWords ? `; ${overrunWords}` : ''),
+    ),
+    basis: 'pixels',
+    subject: f.text,
+    sized: true,
+    ...(wide !== tall ? { resized: { along: wide ? 'width' : 'height', by: wide ? dw : dh } } : {}),
+  };
+}
+
+/**
+ * An element cut by the region's top edge whose bottom moved (RegionReading.cut): it was given a new
+ * height, and the lines that moved, moved with its bottom edge (by the same shift, within a pixel or
+ * two) - content that moved otherwise was moved by something else.
+ */
+function cutVerdict(reading: RegionReading, pushedShift: { dx: number; dy: number } | undefined): ReadVerdict | undefined {
+  const cut = reading.cut;
+  if (!cut) return undefined;
+  const dh = cut.after[3] - cut.before[3];
+  const moved = reading.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved');
+  if (moved.length && (!pushedShift || Math.abs(pushedShift.dx) > 1 || Math.abs(pushedShift.dy - dh) > 2)) return undefined;
+  const name = cut.text ? (cut.role ? `the ${quote(cut.text)} ${cut.role}` : `the box of ${quote(cut.text)}`) : 'the box above';
+  const s = moved.length ? quoteList(moved.map((m) => m.after.text)) : undefined;
+  return {
+    kind: 'resize',
+    ...withDetail(
+      `${name} got ${dh > 0 ? 'taller' : 'shorter'}`,
+      `its bottom edge moved ${shiftWords(0, dh)}${s ? `, and ${s.words} with it` : ''}`,
+    ),
+    basis: 'pixels',
+    ...(cut.text ? { subject: cut.text } : {}),
+    sized: true,
+    resized: { along: 'height', by: dh },
+  };
+}
+
 /** Shortest move (px) of a line or an icon that trades places with the other (iconCrossing). */
 const CROSSING_SHIFT = 6;
 
@@ -1149,6 +1258,9 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       basis: 'words',
     };
   }
+  // (lines the field's new height pushed out of view or brought into it are its detail)
+  const field = fieldVerdict(reading, pushedShift, overrunWords);
+  if (field) return field;
   // only lines the push ran over vanished: the region's content moved (the pixels they leave
   // behind are not explained by the shift, so this is said before the shift is checked)
   if (overrunWords && pushed && !added.length && !reworded.length) {
@@ -1225,6 +1337,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       basis: 'pixels',
     };
   }
+  const cut = cutVerdict(reading, pushedShift);
+  if (cut) return cut;
   // the lines moved and their move explains the region's pixels (a resized or re-spaced container
   // also moves its text, but leaves pixels the move does not explain: the model describes those)
   // (a container whose padding changed moves its text diagonally and redraws its own edges, which
