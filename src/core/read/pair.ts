@@ -226,8 +226,8 @@ const SYMMETRIC_SHIFT = 4;
 const MAX_SYMMETRIC_SHIFT = 48;
 
 /**
- * Content on two sides of a container moving toward each other (or apart) by the same distance,
- * the other axis alike, is the container's padding: its left-aligned title moves right and its
+ * Content on the left and right of a container moving toward each other (or apart) by the same
+ * distance, alike up and down, is the container's padding: its left-aligned title moves right and its
  * right-aligned buttons left by as much ("more space around 'Rename file'"). Each move becomes a
  * spacing verdict, the move its detail. Not when the two traded places (each lands where the other
  * was: a swap reads the same way), nor when anything else that changed lies between them along that
@@ -245,7 +245,9 @@ export function withSymmetricPadding(verdicts: (ReadVerdict | undefined)[], boxe
       const a = moveOf(i),
         b = moveOf(j);
       if (i === j || !a || !b) continue;
-      for (const axis of [0, 1] as const) {
+      // (across, not up and down: a vertically centred dialog given new padding grows around its
+      // content, which stays; its content moves toward each other when something between shrank)
+      for (const axis of [0] as (0 | 1)[]) {
         const [da, db] = [along(axis, a), along(axis, b)];
         const [oa, ob] = [along(axis === 0 ? 1 : 0, a), along(axis === 0 ? 1 : 0, b)];
         // i is the one before j along the axis (its centre first), and they move by opposite amounts

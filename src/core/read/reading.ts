@@ -359,6 +359,11 @@ const INTACT_COVERAGE = 0.1;
 const BUTTON_PADDING = { side: 160, end: 60 };
 /** Change of a button's width or height (px) that makes it resized; a label's box may wobble by a pixel. */
 const BUTTON_RESIZED = 3;
+/** Change of a button's other side (px) that makes a resize along one side new padding: a width or
+ * a height set keeps the other side to a pixel (rounding), while a padding written anew on every side
+ * changes it as well, 2 px at least (a button's measured box is exact: its edges are found on rows and
+ * columns through its label, clear of its rounded corners). */
+const PADDED_TOO = 2;
 
 const sizeOf = (b: Box) => [b[2] - b[0], b[3] - b[1]];
 /** Whether two text lines' boxes have the same size, to the detector's wobble of two pixels. */
@@ -901,7 +906,14 @@ function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
   const others = (reading.buttons ?? []).filter((x) => x !== b).map((x) => x.text);
   const name = others.length ? `the ${quoteList([b.text, ...others]).words} buttons` : `the ${quote(b.text)} button`;
   const detail = `${others.length ? quote(b.text) : 'it'} is now ${wa} x ${ha} px, was ${wb} x ${hb}`;
-  if (Math.abs(dw) >= BUTTON_RESIZED && Math.abs(dh) >= BUTTON_RESIZED) {
+  // (2 px on the other side is a padding only where the button grew from a kept edge: one grown
+  // about its centre - in a centred dialog - may be a pixel wider or narrower by rounding alone)
+  const keptEdge =
+    Math.abs(dh) > Math.abs(dw)
+      ? Math.abs(b.after[1] - b.before[1]) <= 1 || Math.abs(b.after[3] - b.before[3]) <= 1
+      : Math.abs(b.after[0] - b.before[0]) <= 1 || Math.abs(b.after[2] - b.before[2]) <= 1;
+  const paddedToo = Math.min(Math.abs(dw), Math.abs(dh)) >= PADDED_TOO && keptEdge;
+  if ((Math.abs(dw) >= BUTTON_RESIZED || paddedToo) && (Math.abs(dh) >= BUTTON_RESIZED || paddedToo)) {
     if (!centred) return undefined;
     return {
       kind: 'spacing',
