@@ -5,15 +5,8 @@
 // alone: the two side edges, straight down from above the region, ending at the element's bottom.
 import type { Box } from '../report.js';
 import type { RgbaImage } from '../image.js';
-
-type Rgb = [number, number, number];
-const pixel = (img: RgbaImage, x: number, y: number): Rgb => {
-  const i = (y * img.width + x) * 4;
-  return [img.data[i], img.data[i + 1], img.data[i + 2]];
-};
-/** Colours this far apart (largest channel difference) are different: a field's border can be faint. */
-const APART = 18;
-const apart = (a: Rgb, b: Rgb) => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2])) > APART;
+import { differingAfterShift } from '../jitter.js';
+import { APART, apart, pixel } from './element.js';
 
 /** Rows above the region over which the side edges must run straight (text's strokes do not). */
 const ABOVE = 5;
@@ -62,14 +55,6 @@ function firstApart(img: RgbaImage, y: number, from: number, to: number): number
  * digit re-worded is a change, however large the box. */
 const CHANGED_INSIDE = 4;
 
-/** Whether `box` shows the same pixels on both sides, but for CHANGED_INSIDE. */
-function sameInside(before: RgbaImage, after: RgbaImage, [x0, y0, x1, y1]: Box): boolean {
-  let changed = 0;
-  for (let y = y0; y < y1; y++)
-    for (let x = x0; x < x1; x++) if (apart(pixel(before, x, y), pixel(after, x, y)) && ++changed > CHANGED_INSIDE) return false;
-  return changed <= CHANGED_INSIDE;
-}
-
 /**
  * The element cut by the top edge of `box` whose bottom edge moved (a new height), or undefined. Its
  * side edges are found on the rows just above the region (where both images are the same) and must run
@@ -103,6 +88,6 @@ export function elementCutAtTop(before: RgbaImage, after: RgbaImage, box: Box): 
   if (top === undefined || edgesEnd(after, left, right, y, -1, after.height) !== top) return undefined;
   // nothing inside it above the region changed: a container that grew because content was put in it
   // (or taken out, or re-padded) higher up is not one given a new height
-  if (!sameInside(before, after, [left + 1, top + 1, right, y])) return undefined;
+  if (differingAfterShift(before, after, [left + 1, top + 1, right, y], 0, 0, APART, CHANGED_INSIDE) > CHANGED_INSIDE) return undefined;
   return { before: [left, top, right + 1, bottomBefore + 1], after: [left, top, right + 1, bottomAfter + 1] };
 }

@@ -15,14 +15,14 @@ export type ElementRole = 'button' | 'badge' | 'input' | 'avatar';
 const MAX_SIDE_PADDING = 40;
 const MAX_END_PADDING = 14;
 /** Colours this far apart (largest channel difference) are different (a field's border can be faint). */
-const APART = 18;
+export const APART = 18;
 
 type Rgb = [number, number, number];
-const pixel = (img: RgbaImage, x: number, y: number): Rgb => {
+export const pixel = (img: RgbaImage, x: number, y: number): Rgb => {
   const i = (y * img.width + x) * 4;
   return [img.data[i], img.data[i + 1], img.data[i + 2]];
 };
-const apart = (a: Rgb, b: Rgb) => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2])) > APART;
+export const apart = (a: Rgb, b: Rgb) => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2])) > APART;
 
 /** Where, walking from (x, y) by (dx, dy), the colour first leaves `inside`: the steps, and the colours at and beyond that edge. */
 function edgeFrom(

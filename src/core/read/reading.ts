@@ -12,7 +12,7 @@ import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
 import { elementAround, elementOf, fieldAround, isFieldBox, type ElementRole } from './element.js';
-import { elementCutAtTop } from './cut.js';
+import { elementCutAtTop, type CutElement } from './cut.js';
 import { centreIn, clipTo, grow, intersects, translate, unionOf } from './box.js';
 
 export interface BlockShift {
@@ -59,7 +59,7 @@ export interface RegionReading {
   refilled?: Record<string, { before: string; after: string }>;
   /** an element the region's top edge cuts whose bottom edge moved (cut.ts): given a new height, it
    * pushed what follows; its box on each side, and its first line of text and what that is part of */
-  cut?: { before: Box; after: Box; text?: string; role?: ElementRole };
+  cut?: CutElement & { text?: string; role?: ElementRole };
   /** set when this region's words and another region's traded places (the first pair of them) */
   swapped?: [string, string];
   /** lines whose text and place stayed (within a pixel) but whose ink colour changed; `fade` where
@@ -961,12 +961,12 @@ function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
  */
 function fieldVerdict(
   reading: RegionReading,
+  moved: Extract<LineChange, { kind: 'moved' }>[],
   pushedShift: { dx: number; dy: number } | undefined,
   overrunWords: string,
 ): ReadVerdict | undefined {
   const f = reading.fields?.[0];
   if (!f) return undefined;
-  const moved = reading.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved');
   if (moved.some((m) => m.before.box[3] <= f.before[1])) return undefined;
   const [wb, hb] = sizeOf(f.before),
     [wa, ha] = sizeOf(f.after);
@@ -1001,11 +1001,14 @@ function fieldVerdict(
  * height, and the lines that moved, moved with its bottom edge (by the same shift, within a pixel or
  * two) - content that moved otherwise was moved by something else.
  */
-function cutVerdict(reading: RegionReading, pushedShift: { dx: number; dy: number } | undefined): ReadVerdict | undefined {
+function cutVerdict(
+  reading: RegionReading,
+  moved: Extract<LineChange, { kind: 'moved' }>[],
+  pushedShift: { dx: number; dy: number } | undefined,
+): ReadVerdict | undefined {
   const cut = reading.cut;
   if (!cut) return undefined;
   const dh = cut.after[3] - cut.before[3];
-  const moved = reading.changes.filter((c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved');
   if (moved.length && (!pushedShift || Math.abs(pushedShift.dx) > 1 || Math.abs(pushedShift.dy - dh) > 2)) return undefined;
   const name = cut.text ? (cut.role ? `the ${quote(cut.text)} ${cut.role}` : `the box of ${quote(cut.text)}`) : 'the box above';
   const s = moved.length ? quoteList(moved.map((m) => m.after.text)) : undefined;
@@ -1271,7 +1274,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     };
   }
   // (lines the field's new height pushed out of view or brought into it are its detail)
-  const field = fieldVerdict(reading, pushedShift, overrunWords);
+  const field = fieldVerdict(reading, moved, pushedShift, overrunWords);
   if (field) return field;
   // only lines the push ran over vanished: the region's content moved (the pixels they leave
   // behind are not explained by the shift, so this is said before the shift is checked)
@@ -1349,7 +1352,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
       basis: 'pixels',
     };
   }
-  const cut = cutVerdict(reading, pushedShift);
+  const cut = cutVerdict(reading, moved, pushedShift);
   if (cut) return cut;
   // the lines moved and their move explains the region's pixels (a resized or re-spaced container
   // also moves its text, but leaves pixels the move does not explain: the model describes those)
