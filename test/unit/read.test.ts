@@ -17,6 +17,7 @@ import {
   readerWrites,
   readerWritesAll,
   elementMotions,
+  withSharedPadding,
   withSymmetricPadding,
   withSwappedParts,
   withSwappedPixels,
@@ -667,6 +668,78 @@ test('withSwappedPixels: two regions whose contents traded places are a swap, na
   assert.deepEqual(withSwappedPixels([undefined, undefined], [upper, lower], before, moved), [undefined, undefined]);
 });
 
+test('withSharedPadding: lines moved by the shift of new padding measured elsewhere in the pair are that padding', () => {
+  const moved = (text: string, box: Box, dx: number, dy: number): LineChange => ({
+    kind: 'moved',
+    before: line(text, box),
+    after: line(text, [box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy]),
+    dx,
+    dy,
+  });
+  const padding: ReadVerdict = {
+    kind: 'spacing',
+    caption: "less space around 'Orders'; 'Orders' moved 15 px left and 15 px up",
+    detail: "'Orders' moved 15 px left and 15 px up",
+    basis: 'words',
+    shift: { dx: -15, dy: -15 },
+  };
+  const pushedUp: ReadVerdict = { kind: 'move', caption: "'Errors' moved 22 px up", basis: 'words', shift: { dx: 0, dy: -22 } };
+  const readings = [
+    { changes: [moved('Orders', [345, 147, 394, 158], -15, -15)] },
+    // the card's button row, and the card below it pushed up
+    { changes: [moved('Export', [360, 310, 420, 328], -15, -14), moved('Errors', [345, 392, 390, 404], 0, -22)] },
+    { changes: [moved('Errors', [345, 392, 390, 404], 0, -22)] },
+  ];
+  const out = withSharedPadding([padding, undefined, pushedUp], readings);
+  assert.equal(out[0], padding);
+  assert.equal(out[1]?.kind, 'spacing');
+  assert.equal(out[1]?.caption, "less space around 'Orders'; 'Export' moved 15 px left and 15 px up");
+  assert.equal(out[2], pushedUp);
+  // a second region that measured the same padding says it with the first one's lead
+  const again: ReadVerdict = {
+    ...padding,
+    caption: "less space around 'Export'; 'Export' moved 15 px left and 15 px up",
+    detail: "'Export' moved 15 px left and 15 px up",
+  };
+  assert.equal(
+    withSharedPadding([padding, again], readings.slice(0, 2))[1]?.caption,
+    "less space around 'Orders'; 'Export' moved 15 px left and 15 px up",
+  );
+  // no padding measured in the pair: nothing to share
+  assert.deepEqual(withSharedPadding([undefined, pushedUp], readings.slice(1)), [undefined, pushedUp]);
+  // a paragraph of the card re-wrapped (the same words broken anew), its left edge and top moved by
+  // about the padding's shift: the same change
+  const rewrapped = {
+    changes: [
+      ...matchLines([], [line('Issue invoice plan update for fix sync team', [21, 184, 311, 199])]),
+      {
+        kind: 'reworded' as const,
+        before: line('Issue invoice plan update for fix sync', [35, 197, 289, 214]),
+        after: line('and from.', [21, 206, 88, 221]),
+      },
+      ...matchLines([line('team and from.', [35, 220, 140, 235])], []),
+    ],
+  };
+  const wrapped = withSharedPadding([padding, undefined], [readings[0], rewrapped])[1];
+  assert.equal(wrapped?.kind, 'spacing');
+  assert.equal(
+    wrapped?.caption,
+    "less space around 'Orders'; 'Issue invoice plan update for fix sync team' re-wrapped and moved 14 px left and 13 px up",
+  );
+  // ... not where words came or went
+  const reworded2 = { changes: [...rewrapped.changes.slice(0, 2), ...matchLines([line('team and more.', [35, 220, 140, 235])], [])] };
+  assert.equal(withSharedPadding([padding, undefined], [readings[0], reworded2])[1], undefined);
+  // a region the reader read as words re-worded keeps its verdict
+  const reworded: ReadVerdict = {
+    kind: 'text',
+    caption: "the text 'Export' now reads 'Share'",
+    basis: 'words',
+    textBefore: 'Export',
+    textAfter: 'Share',
+  };
+  assert.equal(withSharedPadding([padding, reworded], readings.slice(0, 2))[1], reworded);
+});
+
 test('withSymmetricPadding: content moving toward (or away from) each other by as much is new padding, not a swap or a push', () => {
   const move = (words: string, dx: number, dy: number) => ({
     kind: 'move' as const,
@@ -1132,6 +1205,11 @@ test('verdictOf: a button grown both ways around the same label got more padding
   assert.equal(padded?.caption, "the 'Apply' button got more padding; it is now 220 x 88 px, was 188 x 56");
   assert.equal(padded?.sized, true);
   assert.equal(verdictOf(reading([26, 394, 198, 434], label))?.caption.startsWith("the 'Apply' button got less padding"), true);
+  // 40 px wider and 16 px taller: a padding written on every side grows a button (padded wider than
+  // tall) at least as much in height as in width, so it was given a new size
+  const larger = verdictOf(reading([0, 378, 228, 450], [88, 404, 141, 430]));
+  assert.equal(larger?.kind, 'resize');
+  assert.equal(larger?.caption, "the 'Apply' button got larger; it is now 228 x 72 px, was 188 x 56");
   // only its width or its height changed: resized
   const wider = verdictOf(reading([18, 386, 240, 442], [103, 404, 156, 430]));
   assert.equal(wider?.kind, 'resize');
@@ -1686,6 +1764,28 @@ test("applyReading: a thin edge the models call resized, in line with a change t
   assert.equal(regions[0].caption, padded.caption);
   assert.equal(regions[1].kind, 'reflow');
   assert.equal(regions[1].pushedBy, 1);
+});
+
+test("applyReading: a control's own side edge beside its changed label is part of that change, not a push", () => {
+  const at = (kind: ChangeRegion['kind'], box: Box, id: number, caption: string): ChangeRegion => ({
+    ...region(kind, caption, id),
+    boxBefore: box,
+    boxAfter: box,
+  });
+  const run = (edge: Box, label: Box = [397, 368, 490, 383]) => {
+    const regions = [at('resize', edge, 1, 'the button was resized'), at('font', label, 2, 'the text of the button was made bold')];
+    applyReading(regions, { regions: [undefined, undefined] });
+    return regions[0];
+  };
+  // a button 62 px tall whose label was set bold grew from its right side: its left edge moved
+  const own = run([374, 345, 384, 407]);
+  assert.equal(own.kind, 'font');
+  assert.equal(own.pushedBy, undefined);
+  assert.equal(own.caption, 'the text of the button was made bold; its edge here moved with it');
+  // a side as tall as a dialog, one whose rows do not hold the label's, or one far along the row, is a container's
+  assert.equal(run([374, 200, 384, 500]).kind, 'reflow');
+  assert.equal(run([374, 375, 384, 437]).kind, 'reflow');
+  assert.equal(run([150, 345, 160, 407]).kind, 'reflow');
 });
 
 test('matchLines: the same words on two lines, both moved, keep their order (not matched crosswise)', () => {

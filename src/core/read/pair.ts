@@ -13,7 +13,9 @@ import {
   lettersOf,
   nearestAbove,
   overrunLines,
+  paddingVerdict,
   quote,
+  quoteList,
   readRegion,
   risenIntoView,
   shiftWords,
@@ -102,7 +104,7 @@ export async function readPair(
     checkpoint();
   }
   const across = acrossRegions(readings, before, after);
-  const verdicts = withSymmetricPadding(across.map(verdictOf), boxes);
+  const verdicts = withSharedPadding(withSymmetricPadding(across.map(verdictOf), boxes), across);
   // (a region showing part of another's change is told by that change: the summary says it once)
   const told = verdicts.map((v, i) => {
     const whole = across[i].partOf;
@@ -224,6 +226,77 @@ export function withSwappedParts(
 const SYMMETRIC_SHIFT = 4;
 /** Longest such move (px): padding changes by a few steps of a spacing scale; farther is something else. */
 const MAX_SYMMETRIC_SHIFT = 48;
+
+/**
+ * A container given new padding moves all its content by the same diagonal shift, wherever a region
+ * cuts it: a region (the reader had no verdict for, or only a move or a misread re-wording) where
+ * lines moved by the shift of new padding the reader measured in another region of the pair holds
+ * more of that container, and is that change ("less space around 'Export'", the move its detail).
+ * (A region of lines moved by other shifts as well - a card below pushed up - is told by the lines
+ * that moved with the padding.)
+ */
+export function withSharedPadding(verdicts: (ReadVerdict | undefined)[], readings: RegionReading[]): (ReadVerdict | undefined)[] {
+  const padded = verdicts.flatMap((v) =>
+    v?.kind === 'spacing' && v.basis === 'words' && v.shift && v.shift.dx !== 0 && v.shift.dy !== 0 ? [{ ...v.shift, v }] : [],
+  );
+  if (!padded.length) return verdicts;
+  const open = (v: ReadVerdict | undefined) => !v || v.kind === 'move' || (v.kind === 'text' && misreadOnly(v));
+  const near = (a: { dx: number; dy: number }, b: { dx: number; dy: number }) => Math.abs(a.dx - b.dx) <= 1 && Math.abs(a.dy - b.dy) <= 1;
+  return verdicts.map((v, i) => {
+    // (regions that measured the same padding say it with the first one's lead)
+    if (v && v.detail && padded.some((p) => p.v === v)) {
+      const first = padded.find((p) => near(p, v.shift!))!.v;
+      return first === v ? v : { ...v, caption: `${captionLead(first)}; ${v.detail}` };
+    }
+    if (!open(v)) return v;
+    const lines = readings[i].changes.filter(
+      (c): c is Extract<LineChange, { kind: 'moved' }> => c.kind === 'moved' && padded.some((s) => near(c, s)),
+    );
+    if (!lines.length) return v ?? rewrappedWith(readings[i], padded);
+    const source = padded.find((s) => near(lines[0], s))!;
+    const texts = [...new Set(lines.map((l) => l.after.text))];
+    const own = paddingVerdict(quoteList(texts).words, source, texts.length === 1 ? texts[0] : undefined);
+    // (told as the same change: the summary says it once)
+    return own ? { ...own, caption: `${captionLead(source.v)}; ${own.detail}` } : v;
+  });
+}
+
+/**
+ * A paragraph of the re-padded container that re-wrapped (the same words, broken into lines
+ * anew, as its width changed with the padding), whose lines' left edge and top moved by that padding's
+ * shift (to 2 px: a re-wrapped line's box is measured on other letters).
+ */
+function rewrappedWith(reading: RegionReading, padded: { dx: number; dy: number; v: ReadVerdict }[]): ReadVerdict | undefined {
+  const was: TextLine[] = [],
+    now: TextLine[] = [];
+  for (const c of reading.changes) {
+    if (c.kind === 'moved' || c.kind === 'same') return undefined;
+    if (c.kind === 'reworded' || c.kind === 'removed') was.push(c.before);
+    if (c.kind === 'reworded' || c.kind === 'added') now.push(c.after);
+  }
+  const words = (lines: TextLine[]) =>
+    lines
+      .flatMap((l) => l.text.split(' '))
+      .map(textKey)
+      .filter(Boolean)
+      .sort()
+      .join(' ');
+  if (!was.length || !now.length || words(was) !== words(now)) return undefined;
+  const [b, a] = [unionOf(was.map((l) => l.box))!, unionOf(now.map((l) => l.box))!];
+  const [dx, dy] = [a[0] - b[0], a[1] - b[1]];
+  const source = padded.find((s) => Math.abs(dx - s.dx) <= 2 && Math.abs(dy - s.dy) <= 2);
+  if (!source) return undefined;
+  const first = [...now].sort((p, q) => p.box[1] - q.box[1])[0];
+  const detail = `${quote(first.text)} re-wrapped and moved ${shiftWords(dx, dy)}`;
+  return {
+    kind: 'spacing',
+    caption: `${captionLead(source.v)}; ${detail}`,
+    detail,
+    basis: 'words',
+    shift: { dx, dy },
+    subject: first.text,
+  };
+}
 
 /**
  * Content on the left and right of a container moving toward each other (or apart) by the same
@@ -844,7 +917,12 @@ function wording(verdict: ReadVerdict, modelKind: string, modelCaption = ''): 'r
   // (a font change the models did not see is said in the reader's words, not theirs of a move)
   if (verdict.kind === 'font' && modelKind !== 'font') return 'reader';
   if (verdict.kind === 'font' || verdict.kind === 'icon') return 'model';
-  if ((verdict.kind === 'move' || verdict.kind === 'spacing') && (modelKind === 'spacing' || modelKind === 'resize')) return 'both';
+  // (new padding the models call a resize is said in the reader's words: a caption claims its kind)
+  if (
+    (verdict.kind === 'move' && (modelKind === 'spacing' || modelKind === 'resize')) ||
+    (verdict.kind === 'spacing' && modelKind === 'spacing')
+  )
+    return 'both';
   if (verdict.kind === modelKind && !readsWords(verdict)) {
     // "an icon" is a name the models' caption must share to be preferred to it
     const unnamed = /^(the content here|the colour here|the border here)\b/.test(verdict.caption);
@@ -1101,12 +1179,39 @@ function edgesAroundChanges(regions: ChangeRegion[], sized: Set<ChangeRegion> = 
     };
     const cause = causes.find((c) => c !== r && where(c));
     if (!cause) continue;
+    if (ownEdge(box, cause.boxBefore)) {
+      // (the changed element's own side: part of its change, which the summary says once)
+      r.kind = cause.kind;
+      r.caption = `${captionLead(cause)}; its edge here moved with it`;
+      r.detail = 'its edge here moved with it';
+      r.captionSource = 'reader';
+      continue;
+    }
     r.kind = 'reflow';
     r.pushedBy = cause.id;
     r.caption = `an edge here moved with the change ${where(cause)}`;
     r.captionSource = 'reader';
     delete r.detail;
   }
+}
+
+/** Tallest side edge (px) that can be a control's own (a button, a field), not a container's. */
+const CONTROL_HEIGHT = 80;
+/** Farthest (px) a control's label can be from its own side edge: its padding, or a wide button's fill. */
+const LABEL_TO_EDGE = 120;
+
+/**
+ * Whether a thin upright band beside a changed label is that control's own side edge: as tall as a
+ * control, the label's rows inside its rows, not far from it on the row. A button whose label got
+ * longer or bolder grows from its kept side, so only its other side moves (a container's side is
+ * taller than the control it holds).
+ */
+function ownEdge(band: Box, label: Box): boolean {
+  const upright = band[2] - band[0] <= EDGE_BAND && band[3] - band[1] > EDGE_BAND;
+  if (!upright || band[3] - band[1] > CONTROL_HEIGHT) return false;
+  if (label[1] < band[1] - 2 || label[3] > band[3] + 2) return false;
+  const gap = label[0] >= band[2] ? label[0] - band[2] : band[0] - label[2];
+  return gap >= 0 && gap <= LABEL_TO_EDGE;
 }
 
 /** Widest (tallest) a region can be to be the edge of a container: its border line and a soft shadow (px). */

@@ -364,6 +364,9 @@ const BUTTON_RESIZED = 3;
  * changes it as well, 2 px at least (a button's measured box is exact: its edges are found on rows and
  * columns through its label, clear of its rounded corners). */
 const PADDED_TOO = 2;
+/** How much more (px) a button must grow in width than in height to be resized, not re-padded (a
+ * padding written on every side grows the height as much as the width, or more). */
+const WIDER_THAN_PADDED = 10;
 
 const sizeOf = (b: Box) => [b[2] - b[0], b[3] - b[1]];
 /** Whether two text lines' boxes have the same size, to the detector's wobble of two pixels. */
@@ -764,7 +767,7 @@ export function shiftWords(dx: number, dy: number): string {
 }
 
 /** A list of quotes: "'a'", "'a' and 'b'", "'a' and 3 more lines". */
-function quoteList(texts: string[]): { words: string; plural: boolean } {
+export function quoteList(texts: string[]): { words: string; plural: boolean } {
   // numbers read as numbers: "the numbers 0 and 1" (row indices, counters)
   if (texts.length >= 2 && texts.length <= 4 && texts.every((t) => /^[-+]?[\d.,]+$/.test(t))) {
     return { words: `the numbers ${texts.slice(0, -1).join(', ')} and ${texts[texts.length - 1]}`, plural: true };
@@ -860,7 +863,7 @@ export function risenIntoView(
  * padding of what holds it grew or shrank on every side ("more space around 'Tickets'"); the move
  * is the detail. Undefined for any other shift.
  */
-function paddingVerdict(words: string, shift: { dx: number; dy: number }, subject?: string): ReadVerdict | undefined {
+export function paddingVerdict(words: string, shift: { dx: number; dy: number }, subject?: string): ReadVerdict | undefined {
   const sameWay = Math.sign(shift.dx) === Math.sign(shift.dy);
   if (!sameWay || Math.abs(shift.dx - shift.dy) > 1 || Math.min(Math.abs(shift.dx), Math.abs(shift.dy)) < PADDING_SHIFT) return undefined;
   const detail = `${words} moved ${shiftWords(shift.dx, shift.dy)}`;
@@ -913,6 +916,16 @@ function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
       ? Math.abs(b.after[1] - b.before[1]) <= 1 || Math.abs(b.after[3] - b.before[3]) <= 1
       : Math.abs(b.after[0] - b.before[0]) <= 1 || Math.abs(b.after[2] - b.before[2]) <= 1;
   const paddedToo = Math.min(Math.abs(dw), Math.abs(dh)) >= PADDED_TOO && keptEdge;
+  // a button is padded wider than tall, so one padding written on every side grows it at least as
+  // much in height as in width: grown far more in width than in height, it was given a new size
+  if (dw > 0 && dh >= BUTTON_RESIZED && dw - dh >= WIDER_THAN_PADDED)
+    return {
+      kind: 'resize',
+      ...withDetail(`${name} got larger`, detail),
+      basis: 'pixels',
+      subject: b.text,
+      sized: true,
+    };
   if ((Math.abs(dw) >= BUTTON_RESIZED || paddedToo) && (Math.abs(dh) >= BUTTON_RESIZED || paddedToo)) {
     if (!centred) return undefined;
     return {
