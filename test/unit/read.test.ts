@@ -1228,6 +1228,20 @@ test('verdictOf: a button grown both ways around the same label got more padding
   const carried = reading([2, 370, 222, 458], label);
   carried.changes.push(...matchLines([line('Order summary', [40, 330, 160, 350])], [line('Order summary', [30, 330, 150, 350])]));
   assert.notEqual(verdictOf(carried)?.kind, 'spacing');
+  // taller by as much up as down, its width kept: given a height in a vertically centred dialog, which
+  // moved up what is above it by as much as the button's top
+  const centred = verdictOf(reading([18, 372, 206, 456], label));
+  assert.equal(centred?.caption, "the 'Apply' button got taller; it is now 188 x 84 px, was 188 x 56");
+  const dialog = reading([18, 372, 206, 456], label);
+  dialog.changes.push(
+    ...matchLines([line('Confirm your action', [40, 290, 340, 312])], [line('Confirm your action', [40, 276, 340, 298])]),
+  );
+  assert.equal(verdictOf(dialog)?.kind, 'resize');
+  // ... not where what is above moved otherwise, or the width changed as well
+  const other = reading([18, 372, 206, 456], label);
+  other.changes.push(...matchLines([line('Confirm your action', [40, 290, 340, 312])], [line('Confirm your action', [40, 282, 340, 304])]));
+  assert.notEqual(verdictOf(other)?.kind, 'resize');
+  assert.notEqual(verdictOf(reading([16, 372, 208, 456], label))?.kind, 'resize');
   // narrower on both sides (squeezed by its container's new padding), not set a width: not the reader's
   assert.equal(verdictOf(reading([28, 386, 196, 442], label))?.kind, undefined);
   // grown both ways with its label left at the top (a height set on a box that does not centre it): not padding

@@ -895,7 +895,12 @@ function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
   // new padding stretches the button in it); what a button pushes lies after it
   const labels = new Set((reading.buttons ?? []).map((x) => x.labelBefore));
   const top = Math.min(...(reading.buttons ?? []).map((x) => x.before[1]));
-  if (reading.changes.some((c) => c.kind === 'moved' && !labels.has(c.before.box) && c.before.box[3] <= top)) return undefined;
+  // (... unless it moved straight up with the button's top: a centred dialog grew around the button,
+  // moving up everything above it by as much as the button's top)
+  const risen = b.after[1] - b.before[1];
+  const carried = (c: LineChange) =>
+    c.kind === 'moved' && !labels.has(c.before.box) && c.before.box[3] <= top && !(risen < 0 && c.dx === 0 && Math.abs(c.dy - risen) <= 1);
+  if (reading.changes.some(carried)) return undefined;
   const [wb, hb] = sizeOf(b.before),
     [wa, ha] = sizeOf(b.after);
   const [dw, dh] = change(b);
@@ -939,9 +944,12 @@ function buttonVerdict(reading: RegionReading): ReadVerdict | undefined {
   // a width or height set on a button keeps one of its edges (it grows from its start or its end);
   // one that moved on both sides was stretched or squeezed by its container (a card's new padding)
   const wide = Math.abs(dw) >= BUTTON_RESIZED;
+  // (a button given a height in a vertically centred dialog grows up and down by as much, its width
+  // kept: the dialog grew around it; one stretched by its container's new padding changes width too)
+  const aboutCentre = !wide && Math.abs(dw) <= 1 && Math.abs(b.before[1] - b.after[1] - (b.after[3] - b.before[3])) <= 1;
   const anchored = wide
     ? Math.abs(b.after[0] - b.before[0]) <= 1 || Math.abs(b.after[2] - b.before[2]) <= 1
-    : Math.abs(b.after[1] - b.before[1]) <= 1 || Math.abs(b.after[3] - b.before[3]) <= 1;
+    : Math.abs(b.after[1] - b.before[1]) <= 1 || Math.abs(b.after[3] - b.before[3]) <= 1 || aboutCentre;
   if (!anchored) return undefined;
   const resized = { along: wide ? 'width' : 'height', by: wide ? dw : dh } as const;
   // narrower around its whole label, still centred, its height kept: it lost padding at its sides
