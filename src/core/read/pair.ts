@@ -21,6 +21,7 @@ import {
   shiftWords,
   SWAP_CAPTION,
   verdictOf,
+  wordsOf,
   type ReadVerdict,
   type RegionReading,
 } from './reading.js';
@@ -274,14 +275,7 @@ function rewrappedWith(reading: RegionReading, padded: { dx: number; dy: number;
     if (c.kind === 'reworded' || c.kind === 'removed') was.push(c.before);
     if (c.kind === 'reworded' || c.kind === 'added') now.push(c.after);
   }
-  const words = (lines: TextLine[]) =>
-    lines
-      .flatMap((l) => l.text.split(' '))
-      .map(textKey)
-      .filter(Boolean)
-      .sort()
-      .join(' ');
-  if (!was.length || !now.length || words(was) !== words(now)) return undefined;
+  if (!was.length || !now.length || wordsOf(was) !== wordsOf(now)) return undefined;
   const [b, a] = [unionOf(was.map((l) => l.box))!, unionOf(now.map((l) => l.box))!];
   const [dx, dy] = [a[0] - b[0], a[1] - b[1]];
   const source = padded.find((s) => Math.abs(dx - s.dx) <= 2 && Math.abs(dy - s.dy) <= 2);

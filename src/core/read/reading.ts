@@ -766,6 +766,16 @@ export function shiftWords(dx: number, dy: number): string {
   return parts.join(' and ');
 }
 
+/** The words of some lines, whatever line each is on (sorted keys): the same for a paragraph re-wrapped. */
+export function wordsOf(lines: TextLine[]): string {
+  return lines
+    .flatMap((l) => l.text.split(' '))
+    .map(textKey)
+    .filter(Boolean)
+    .sort()
+    .join(' ');
+}
+
 /** A list of quotes: "'a'", "'a' and 'b'", "'a' and 3 more lines". */
 export function quoteList(texts: string[]): { words: string; plural: boolean } {
   // numbers read as numbers: "the numbers 0 and 1" (row indices, counters)
@@ -1183,13 +1193,6 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   // the same words on both sides, broken into lines differently ("meeting page" / "Feature mobile
   // server" -> "Feature mobile server meeting" / "page"): the text re-wrapped because its box changed
   // size or padding - a layout change, which the models describe
-  const wordsOf = (lines: TextLine[]) =>
-    lines
-      .flatMap((l) => l.text.split(' '))
-      .map(textKey)
-      .filter(Boolean)
-      .sort()
-      .join(' ');
   const oldLines = [...reworded.map((r) => r.before), ...removed.map((r) => r.before)];
   const newLines = [...reworded.map((r) => r.after), ...added.map((a) => a.after)];
   if (oldLines.length + newLines.length >= 3 && oldLines.length && newLines.length && wordsOf(oldLines) === wordsOf(newLines))
