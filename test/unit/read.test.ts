@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { readPngFile, type RgbaImage } from '../../src/core/image.js';
 import { TextReader, ctcDecode, isReadable, normaliseText, withoutIconGlyphs } from '../../src/core/read/ocr.js';
 import { matchLines, changedWords, coreKey, pushedPastEdge, textKey, type LineChange } from '../../src/core/read/correspond.js';
-import { verdictOf, rewordingCaption, shiftWords, type ReadVerdict } from '../../src/core/read/reading.js';
+import { verdictOf, rewordingCaption, shiftWords, movedByRoomOf, type ReadVerdict } from '../../src/core/read/reading.js';
 import { summaryCaptions } from '../../src/core/pipeline.js';
 import {
   readPair,
@@ -21,6 +21,7 @@ import {
   withSymmetricPadding,
   withSwappedParts,
   withSwappedPixels,
+  withRowPush,
 } from '../../src/core/read/pair.js';
 import { colourName, isFade, isInkFade } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
@@ -481,7 +482,7 @@ test('applyReading: a button that only got wider (narrower) beside a larger chan
 
 test('applyReading: words gone where the models saw a fade were removed, not hidden, where the layout around them moved or their row went', () => {
   const gone: ReadVerdict = { kind: 'remove', caption: "'Pricing' was removed", textBefore: 'Pricing', basis: 'words' };
-  const moved: ReadVerdict = { kind: 'move', caption: "'Nimbus' moved 9 px up", basis: 'words', shift: { dx: 0, dy: -9 } };
+  const moved: ReadVerdict = { kind: 'move', caption: "'Nimbus' moved 24 px up", basis: 'words', shift: { dx: 0, dy: -24 } };
   // content elsewhere moved, and nothing else changed to move it: the link was taken out
   const pulled = [region('opacity', 'the white link became invisible', 1), region('move', 'the content here shifted up', 2)];
   applyReading(pulled, { regions: [gone, moved] });
@@ -492,6 +493,15 @@ test('applyReading: words gone where the models saw a fade were removed, not hid
   const alone = [region('opacity', 'the white link became invisible', 1)];
   applyReading(alone, { regions: [gone] });
   assert.equal(alone[0].kind, 'opacity');
+  // what moved went by less than the link's own height, or away from it: it moved by itself, the link's room stayed
+  for (const shift of [
+    { dx: 0, dy: -7 },
+    { dx: 0, dy: 24 },
+  ]) {
+    const apart = [region('opacity', 'the white link became invisible', 1), region('move', 'the content here shifted', 2)];
+    applyReading(apart, { regions: [gone, { ...moved, caption: `'Nimbus' moved ${shiftWords(shift.dx, shift.dy)}`, shift }] });
+    assert.equal(apart[0].kind, 'opacity', JSON.stringify(shift));
+  }
   // another change in the pair can have moved that content: the fade stands
   const caused = [
     region('opacity', 'the white link became invisible', 1),
@@ -529,6 +539,102 @@ test('applyReading: words gone where the models saw a fade were removed, not hid
   const pushedAlong = [region('reflow', 'the elements here shifted far right', 1), region('add', 'a card was added', 2)];
   applyReading(pushedAlong, { regions: [icons, undefined] });
   assert.equal(pushedAlong[0].kind, 'reflow');
+});
+
+test('movedByRoomOf: content after an element taken out closes its room, toward it and by its size; before it, by half (a centred layout)', () => {
+  const at: Box = [100, 100, 200, 120];
+  // below, moved up by the element's height (its box within 2 px): a removal; down: an insertion
+  assert.equal(movedByRoomOf('remove', at, [100, 130, 200, 150], { dx: 0, dy: -20 }), true);
+  assert.equal(movedByRoomOf('remove', at, [100, 130, 200, 150], { dx: 0, dy: -18 }), true);
+  assert.equal(movedByRoomOf('remove', at, [100, 130, 200, 150], { dx: 0, dy: -7 }), false);
+  assert.equal(movedByRoomOf('remove', at, [100, 130, 200, 150], { dx: 0, dy: 20 }), false);
+  assert.equal(movedByRoomOf('add', at, [100, 130, 200, 150], { dx: 0, dy: 20 }), true);
+  assert.equal(movedByRoomOf('add', at, [100, 130, 200, 150], { dx: 0, dy: -20 }), false);
+  // above it, in a centred dialog: down by half the room for a removal
+  assert.equal(movedByRoomOf('remove', at, [100, 40, 200, 60], { dx: 0, dy: 10 }), true);
+  assert.equal(movedByRoomOf('remove', at, [100, 40, 200, 60], { dx: 0, dy: -10 }), false);
+  // along a row: only content on the row, after it by its width
+  assert.equal(movedByRoomOf('remove', at, [220, 100, 300, 120], { dx: -100, dy: 0 }), true);
+  assert.equal(movedByRoomOf('remove', at, [220, 100, 300, 120], { dx: 30, dy: 0 }), false);
+  assert.equal(movedByRoomOf('remove', at, [220, 300, 300, 320], { dx: -100, dy: 0 }), false);
+  // a diagonal move (items wrapping anew) is not judged
+  assert.equal(movedByRoomOf('remove', at, [220, 100, 300, 120], { dx: -90, dy: 40 }), true);
+});
+
+test('verdictOf: lines that moved away from words taken out (or by less than their room) were not pushed by it', () => {
+  const removed = (dx: number, dy: number): LineChange[] => [
+    { kind: 'removed', before: line('Export', [400, 365, 445, 381]) },
+    {
+      kind: 'moved',
+      before: line('Subscribe', [530, 365, 600, 381]),
+      after: line('Subscribe', [530 + dx, 365 + dy, 600 + dx, 381 + dy]),
+      dx,
+      dy,
+    },
+  ];
+  const closed = verdictOf({ changes: removed(-60, 0) });
+  assert.equal(closed?.kind, 'remove');
+  assert.deepEqual(closed?.pushed, { lines: 1, dx: -60, dy: 0 });
+  assert.deepEqual(closed?.linesBox, [400, 365, 445, 381]);
+  const away = verdictOf({ changes: removed(30, 0) });
+  assert.equal(away?.kind, 'remove');
+  assert.equal(away?.pushed, undefined);
+  assert.equal(away?.caption, "'Export' was removed; 'Subscribe' moved 30 px right");
+});
+
+test('applyReading: a move by less than the room of the words taken out beside it was not pushed by that removal', () => {
+  const gone: ReadVerdict = {
+    kind: 'remove',
+    caption: "'Sessions' was removed",
+    textBefore: 'Sessions',
+    basis: 'words',
+    linesBox: [10, 52, 90, 64],
+  };
+  const moved = (dy: number): ReadVerdict => ({
+    kind: 'move',
+    caption: `'Learn more' moved ${-dy} px up`,
+    basis: 'words',
+    shift: { dx: 0, dy },
+  });
+  const pair = (dy: number) => {
+    const regions = [region('remove', 'the heading was removed', 1), region('move', 'the button moved up', 2)];
+    applyReading(regions, { regions: [gone, moved(dy)] });
+    return regions[1];
+  };
+  assert.equal(pair(-16).kind, 'reflow');
+  assert.equal(pair(-16).caption, "'Learn more' moved 16 px up, pushed by the change above");
+  assert.equal(pair(-7).kind, 'move');
+  assert.equal(pair(-7).caption, "'Learn more' moved 7 px up");
+});
+
+test('withRowPush: the element beside a button that got narrower moved over by the room it gave up', () => {
+  const fill: Rgba = [30, 90, 200, 255],
+    ink: Rgba = [250, 250, 250, 255],
+    edge: Rgba = [90, 90, 100, 255];
+  // a filled button 112 px wide, then an outlined one 60 px wide with a label, 40 px apart
+  const row = (width: number) => {
+    let image = fillRect(blankImage(400, 100), [20, 30, 20 + width, 80], fill);
+    image = fillRect(image, [40, 50, 40 + width - 40, 58], ink);
+    const x = 20 + width + 40;
+    image = fillRect(image, [x, 30, x + 60, 80], edge);
+    image = fillRect(image, [x + 2, 32, x + 58, 78], [255, 255, 255, 255]);
+    return fillRect(image, [x + 10, 50, x + 40, 58], edge);
+  };
+  const before = row(112),
+    after = row(82);
+  const narrower: ReadVerdict = { kind: 'spacing', caption: "the 'Update' button got less padding at its sides", basis: 'words' };
+  const boxes: Box[] = [
+    [102, 30, 132, 80],
+    [142, 30, 232, 80],
+  ];
+  const out = withRowPush([narrower, undefined], boxes, before, after);
+  assert.equal(out[1]?.kind, 'move');
+  assert.deepEqual(out[1]?.shift, { dx: -30, dy: 0 });
+  assert.equal(out[1]?.caption, 'the content here moved 30 px left');
+  // nothing changed beside it on its row: not looked for
+  assert.deepEqual(withRowPush([undefined, undefined], boxes, before, after), [undefined, undefined]);
+  // a change on another row is not beside it
+  assert.equal(withRowPush([narrower, undefined], [[102, 85, 132, 99], boxes[1]], before, after)[1], undefined);
 });
 
 test('applyReading: content the models call resized that only moved, below a change that pushed it, is its push', () => {

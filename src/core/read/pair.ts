@@ -21,6 +21,8 @@ import {
   shiftWords,
   SWAP_CAPTION,
   verdictOf,
+  movedByRoomOf,
+  blockShiftOf,
   wordsOf,
   type ReadVerdict,
   type RegionReading,
@@ -112,7 +114,7 @@ export async function readPair(
     return v || whole === undefined || across[whole].partOf !== undefined ? v : verdicts[whole];
   });
   return {
-    regions: withSwappedParts(withSwappedPixels(told, boxes, before, after), boxes, before, after),
+    regions: withSwappedParts(withSwappedPixels(withRowPush(told, boxes, before, after), boxes, before, after), boxes, before, after),
     elements: across.map((r) => elementMotions(r, before, after)),
   };
 }
@@ -712,6 +714,50 @@ function onOneRow(a: Box, b: Box): boolean {
   return Math.min(a[3], b[3]) - Math.max(a[1], b[1]) >= 0.5 * Math.min(a[3] - a[1], b[3] - b[1]);
 }
 
+/** Changes that make an element on a row wider or narrower, moving what sits beside it (withRowPush). */
+const ROW_PUSHERS = new Set(['add', 'remove', 'text', 'font', 'resize', 'spacing']);
+/** Largest region (px^2) searched for a push along its row, and the widest push (px) looked for. */
+const ROW_PUSH_AREA = 40000;
+const ROW_PUSH_WIDTH = 400;
+/** Shortest push looked for (px): the reading itself tried shifts up to 4 px. */
+const ROW_PUSH_SHORTEST = 5;
+/** Share of a region's differing pixels one shift along its row must explain for it to be a push. */
+const ROW_PUSH_EXPLAINED = 0.95;
+
+/**
+ * A region the reader explained nothing in (no words read, or none changed), on one row with a
+ * region whose element changed width (new words, a new size or padding, something put in or taken
+ * out), whose pixels one shift along the row, further than a redraw, explains: the element beside the
+ * change moved over by the room it gave up or took (a button's neighbour when the button got
+ * narrower). It is a move (basis pixels) that applyReading makes that change's push. The shifts
+ * tried go as far as the changed region is wide.
+ */
+export function withRowPush(
+  verdicts: (ReadVerdict | undefined)[],
+  boxes: Box[],
+  before: RgbaImage,
+  after: RgbaImage,
+): (ReadVerdict | undefined)[] {
+  return verdicts.map((v, i) => {
+    const box = boxes[i];
+    if (v || (box[2] - box[0]) * (box[3] - box[1]) > ROW_PUSH_AREA) return v;
+    const beside = boxes.filter((c, j) => j !== i && ROW_PUSHERS.has(verdicts[j]?.kind ?? '') && onOneRow(c, box) && !intersects(c, box));
+    if (!beside.length) return v;
+    const widest = Math.min(ROW_PUSH_WIDTH, Math.max(...beside.map((c) => c[2] - c[0])));
+    const tries: { dx: number; dy: number }[] = [];
+    for (let dx = ROW_PUSH_SHORTEST; dx <= widest; dx++) tries.push({ dx, dy: 0 }, { dx: -dx, dy: 0 });
+    const shift = blockShiftOf(before, after, box, 0, tries);
+    if (!shift || shift.explained < ROW_PUSH_EXPLAINED) return v;
+    return {
+      kind: 'move',
+      caption: `the content here moved ${shiftWords(shift.dx, 0)}`,
+      basis: 'pixels',
+      shift: { dx: shift.dx, dy: 0 },
+      alongRow: true,
+    };
+  });
+}
+
 /** Boxes of the lines that came into view (after) and went out of view (before), in a pair. */
 interface RowsInView {
   cameIn: Box[];
@@ -1028,7 +1074,12 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
   const readMoves = reading.regions
     .map((v, i) => ({ v, r: regions[i] }))
     .filter(
-      ({ v, r }) => r && v?.kind === 'move' && r.captionSource === 'reader' && ['move', 'reflow', 'spacing', 'resize'].includes(r.kind),
+      ({ v, r }) =>
+        r &&
+        v?.kind === 'move' &&
+        // (or in the models' words, where the reader measured it on the pixels alone: withRowPush)
+        (r.captionSource === 'reader' || v.alongRow === true) &&
+        ['move', 'reflow', 'spacing', 'resize'].includes(r.kind),
     );
   for (const { r, v } of readMoves) {
     const box = r.boxBefore;
@@ -1049,14 +1100,21 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     // something else in the pair changed size or came or went: a button that grew moves its dialog's
     // content, which the models take for the dialog's new padding or size)
     const respacedOnly = r.kind === 'spacing' || r.kind === 'resize';
-    const cause = causes.find((c) => c !== r && (!respacedOnly || c.kind !== 'spacing' || sized.has(c)) && where(c));
+    // (lines put in or taken out push what moved only where it moved by their room: movedByRoomOf)
+    const byRoom = (c: ChangeRegion) => {
+      const w = reading.regions[regions.indexOf(c)];
+      if (!w?.linesBox || (c.kind !== 'add' && c.kind !== 'remove') || w.kind !== c.kind) return true;
+      return movedByRoomOf(c.kind, w.linesBox, sideOf(box, shift, c.kind === 'remove' ? 'before' : 'after'), shift);
+    };
+    const cause = causes.find((c) => c !== r && (!respacedOnly || c.kind !== 'spacing' || sized.has(c)) && where(c) && byRoom(c));
     if (!cause) continue;
     r.kind = 'reflow';
     r.pushedBy = cause.id;
     if (respacedOnly) {
       r.caption = `${v!.caption}, pushed by the change ${where(cause)}`;
       delete r.detail;
-    } else r.caption = `${r.caption}, pushed by the change ${where(cause)}`;
+    } else if (r.captionSource === 'model' && r.detail) r.caption = `${captionLead(r)}, pushed by the change ${where(cause)}; ${r.detail}`;
+    else r.caption = `${r.caption}, pushed by the change ${where(cause)}`;
   }
   sharedRows(regions, reading);
   const gaps = respaced(regions, reading);
@@ -1103,14 +1161,33 @@ function removedNotHidden(regions: ChangeRegion[], reading: PairReading): void {
   // is the cause of content the models alone call pushed along too, words gone only of what the
   // reader saw move: the models call a hidden element's neighbours pushed more readily)
   const onlyMoves = others.every((o) => ['move', 'reflow', 'none'].includes(o.kind));
-  const moved = (by: 'reader' | 'anyone') =>
-    onlyMoves && others.some((o) => (by === 'anyone' || o.captionSource === 'reader') && (o.kind === 'move' || o.kind === 'reflow'));
+  // (content that moved the other way, or by less than the element's size, moved by itself: the
+  // element's room did not change - movedByRoomOf; a move the reader did not measure is not judged)
+  const shiftOf = (o: ChangeRegion) => {
+    const w = reading.regions[regions.indexOf(o)];
+    return w?.shift ?? w?.pushed;
+  };
+  const moved = (by: 'reader' | 'anyone', change: 'add' | 'remove', at: Box) =>
+    onlyMoves &&
+    others.some((o) => {
+      if ((by !== 'anyone' && o.captionSource !== 'reader') || (o.kind !== 'move' && o.kind !== 'reflow')) return false;
+      const shift = shiftOf(o);
+      return !shift || movedByRoomOf(change, at, sideOf(o.boxBefore, shift, change === 'remove' ? 'before' : 'after'), shift);
+    });
   for (const { r, v } of faded) {
     const rowMate = others.some((o) => o.captionSource === 'reader' && o.kind === v.kind && onOneRow(o.boxBefore, r.boxBefore));
-    if (!moved(v.basis === 'shapes' ? 'anyone' : 'reader') && !rowMate) continue;
+    if (!moved(v.basis === 'shapes' ? 'anyone' : 'reader', v.kind as 'add' | 'remove', v.linesBox ?? r.boxBefore) && !rowMate) continue;
     r.kind = v.kind;
     inReaderWords(r, v);
   }
+}
+
+/** The box on one side of content that moved by `shift`, from the box holding it on both sides. */
+function sideOf(both: Box, shift: { dx: number; dy: number }, side: 'before' | 'after'): Box {
+  const { dx, dy } = shift;
+  return side === 'before'
+    ? [both[0] - Math.min(0, dx), both[1] - Math.min(0, dy), both[2] - Math.max(0, dx), both[3] - Math.max(0, dy)]
+    : [both[0] + Math.max(0, dx), both[1] + Math.max(0, dy), both[2] + Math.min(0, dx), both[3] + Math.min(0, dy)];
 }
 
 /** Changes that take room in a row from the buttons beside them, or give it up (sharedRows). */

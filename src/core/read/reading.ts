@@ -87,6 +87,10 @@ export interface ReadVerdict {
   textAfter?: string;
   /** the shift of content this change pushed along (an insertion pushing what follows). */
   pushed?: { lines: number; dx: number; dy: number };
+  /** the box holding the lines an addition put in (after) or a removal took out (before) */
+  linesBox?: Box;
+  /** a move along the row of a change beside it, measured on the pixels (pair.ts withRowPush) */
+  alongRow?: boolean;
   /** what the verdict rests on: lines read and matched (words), icon-sized blobs matched by shape
    * (shapes), or the region's pixels alone - a shift or a recolour (pixels). */
   basis: 'words' | 'shapes' | 'pixels';
@@ -794,6 +798,40 @@ export function commonShift(moved: Extract<LineChange, { kind: 'moved' }>[]): { 
   return moved.every((m) => Math.abs(m.dx - dx) <= 2 && Math.abs(m.dy - dy) <= 2) ? { dx, dy } : undefined;
 }
 
+/**
+ * Whether content at `moved` that moved by `shift` is what taking out an element at `at` (change
+ * 'remove') or putting one in there ('add') moves (both boxes on the side that shows the element): toward the room a removal frees, away
+ * from an insertion, by about the element's size along the move - all of it for content after the
+ * element, half of it for content before (a centred dialog or row closes or opens the room on both
+ * sides). A diagonal move (a grid's items wrapping anew) is not judged.
+ */
+export function movedByRoomOf(change: 'add' | 'remove', at: Box, moved: Box, shift: { dx: number; dy: number }): boolean {
+  const sign = change === 'remove' ? -1 : 1;
+  const judge = (d: number, size: number, after: boolean, before: boolean): boolean => {
+    if (after) return sign * d > 0 && Math.abs(d) >= size - ROOM_TOLERANCE;
+    if (before) return sign * d < 0 && Math.abs(d) >= size / 2 - ROOM_TOLERANCE;
+    return false;
+  };
+  const cx = (at[0] + at[2]) / 2,
+    cy = (at[1] + at[3]) / 2;
+  if (Math.abs(shift.dx) <= 1 && shift.dy !== 0) return judge(shift.dy, at[3] - at[1], moved[1] >= cy, moved[3] <= cy);
+  if (Math.abs(shift.dy) <= 1 && shift.dx !== 0) {
+    const onRow = moved[1] < at[3] && at[1] < moved[3];
+    return onRow && judge(shift.dx, at[2] - at[0], moved[0] >= cx, moved[2] <= cx);
+  }
+  return true;
+}
+/** Whether lines that moved together (`moved`, by `shift`) made room for lines put in or took the
+ * room of lines taken out (movedByRoomOf): content moving the other way moved by itself, and the
+ * words went only from view - the models, which see the element, say whether it was hidden. */
+function pushedByRoom(change: 'add' | 'remove', lines: Box[], moved: Box[], shift: { dx: number; dy: number }): boolean {
+  const at = unionOf(lines),
+    by = unionOf(moved);
+  return !at || !by || movedByRoomOf(change, at, by, shift);
+}
+/** How much less (px) than the element's size the content it pushed may move (its box is its ink's). */
+const ROOM_TOLERANCE = 2;
+
 /** "the 'Save' button" ("a button 'Save'") where one line's element is known, else the quote alone. */
 function named(lines: TextLine[], words: string, article: 'the' | 'a' = 'the'): string {
   const role = lines.length === 1 ? lines[0].role : undefined;
@@ -1275,7 +1313,16 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
         pushClause,
       ),
       textAfter: added.map((x) => x.after.text).join('\n'),
-      ...(pushed ? { pushed } : {}),
+      linesBox: unionOf(added.map((x) => x.after.box)),
+      ...(pushed &&
+      pushedByRoom(
+        'add',
+        added.map((x) => x.after.box),
+        moved.map((m) => m.after.box),
+        pushed,
+      )
+        ? { pushed }
+        : {}),
       ...(stillDrawn(added.map((x) => x.after.text)) ? { stillDrawn: true } : {}),
       basis: 'words',
     };
@@ -1292,7 +1339,16 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
         pushClause,
       ),
       textBefore: removed.map((x) => x.before.text).join('\n'),
-      ...(pushed ? { pushed } : {}),
+      linesBox: unionOf(removed.map((x) => x.before.box)),
+      ...(pushed &&
+      pushedByRoom(
+        'remove',
+        removed.map((x) => x.before.box),
+        moved.map((m) => m.before.box),
+        pushed,
+      )
+        ? { pushed }
+        : {}),
       ...(stillDrawn(removed.map((x) => x.before.text)) ? { stillDrawn: true } : {}),
       basis: 'words',
     };
