@@ -1104,7 +1104,7 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
     const byRoom = (c: ChangeRegion) => {
       const w = reading.regions[regions.indexOf(c)];
       if (!w?.linesBox || (c.kind !== 'add' && c.kind !== 'remove') || w.kind !== c.kind) return true;
-      return movedByRoomOf(c.kind, w.linesBox, sideOf(box, shift, c.kind === 'remove' ? 'before' : 'after'), shift);
+      return closesRoom(c.kind, w.linesBox, box, shift);
     };
     const cause = causes.find((c) => c !== r && (!respacedOnly || c.kind !== 'spacing' || sized.has(c)) && where(c) && byRoom(c));
     if (!cause) continue;
@@ -1172,7 +1172,7 @@ function removedNotHidden(regions: ChangeRegion[], reading: PairReading): void {
     others.some((o) => {
       if ((by !== 'anyone' && o.captionSource !== 'reader') || (o.kind !== 'move' && o.kind !== 'reflow')) return false;
       const shift = shiftOf(o);
-      return !shift || movedByRoomOf(change, at, sideOf(o.boxBefore, shift, change === 'remove' ? 'before' : 'after'), shift);
+      return !shift || closesRoom(change, at, o.boxBefore, shift);
     });
   for (const { r, v } of faded) {
     const rowMate = others.some((o) => o.captionSource === 'reader' && o.kind === v.kind && onOneRow(o.boxBefore, r.boxBefore));
@@ -1180,6 +1180,12 @@ function removedNotHidden(regions: ChangeRegion[], reading: PairReading): void {
     r.kind = v.kind;
     inReaderWords(r, v);
   }
+}
+
+/** movedByRoomOf for a region's content (`both`: its box on both sides), taken on the side that
+ * shows the element added or removed at `at`. */
+function closesRoom(change: 'add' | 'remove', at: Box, both: Box, shift: { dx: number; dy: number }): boolean {
+  return movedByRoomOf(change, at, sideOf(both, shift, change === 'remove' ? 'before' : 'after'), shift);
 }
 
 /** The box on one side of content that moved by `shift`, from the box holding it on both sides. */

@@ -800,10 +800,11 @@ export function commonShift(moved: Extract<LineChange, { kind: 'moved' }>[]): { 
 
 /**
  * Whether content at `moved` that moved by `shift` is what taking out an element at `at` (change
- * 'remove') or putting one in there ('add') moves (both boxes on the side that shows the element): toward the room a removal frees, away
- * from an insertion, by about the element's size along the move - all of it for content after the
- * element, half of it for content before (a centred dialog or row closes or opens the room on both
- * sides). A diagonal move (a grid's items wrapping anew) is not judged.
+ * 'remove') or putting one in there ('add') moves, both boxes on the side that shows the element:
+ * toward the room a removal frees, away from an insertion, by about the element's size along the
+ * move - all of it for content after the element, half of it for content before (a centred dialog
+ * or row closes or opens the room on both sides). A diagonal move (a grid's items wrapping anew) is
+ * not judged.
  */
 export function movedByRoomOf(change: 'add' | 'remove', at: Box, moved: Box, shift: { dx: number; dy: number }): boolean {
   const sign = change === 'remove' ? -1 : 1;
@@ -824,9 +825,8 @@ export function movedByRoomOf(change: 'add' | 'remove', at: Box, moved: Box, shi
 /** Whether lines that moved together (`moved`, by `shift`) made room for lines put in or took the
  * room of lines taken out (movedByRoomOf): content moving the other way moved by itself, and the
  * words went only from view - the models, which see the element, say whether it was hidden. */
-function pushedByRoom(change: 'add' | 'remove', lines: Box[], moved: Box[], shift: { dx: number; dy: number }): boolean {
-  const at = unionOf(lines),
-    by = unionOf(moved);
+function pushedByRoom(change: 'add' | 'remove', at: Box | undefined, moved: Box[], shift: { dx: number; dy: number }): boolean {
+  const by = unionOf(moved);
   return !at || !by || movedByRoomOf(change, at, by, shift);
 }
 /** How much less (px) than the element's size the content it pushed may move (its box is its ink's). */
@@ -1302,6 +1302,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   if (refill && !pushed && !moved.length && !reworded.length && !(added.length && removed.length)) return refill;
   if (added.length) {
     const a = quoteList(added.map((x) => x.after.text));
+    const linesBox = unionOf(added.map((x) => x.after.box));
     return {
       kind: 'add',
       ...withDetail(
@@ -1313,11 +1314,11 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
         pushClause,
       ),
       textAfter: added.map((x) => x.after.text).join('\n'),
-      linesBox: unionOf(added.map((x) => x.after.box)),
+      linesBox,
       ...(pushed &&
       pushedByRoom(
         'add',
-        added.map((x) => x.after.box),
+        linesBox,
         moved.map((m) => m.after.box),
         pushed,
       )
@@ -1329,6 +1330,7 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   }
   if (removed.length) {
     const r = quoteList(removed.map((x) => x.before.text));
+    const linesBox = unionOf(removed.map((x) => x.before.box));
     return {
       kind: 'remove',
       ...withDetail(
@@ -1339,11 +1341,11 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
         pushClause,
       ),
       textBefore: removed.map((x) => x.before.text).join('\n'),
-      linesBox: unionOf(removed.map((x) => x.before.box)),
+      linesBox,
       ...(pushed &&
       pushedByRoom(
         'remove',
-        removed.map((x) => x.before.box),
+        linesBox,
         moved.map((m) => m.before.box),
         pushed,
       )
