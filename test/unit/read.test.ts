@@ -23,7 +23,7 @@ import {
   withSwappedPixels,
   withRowPush,
 } from '../../src/core/read/pair.js';
-import { colourName, isFade, isInkFade } from '../../src/core/read/colour.js';
+import { colourChangeOf, colourName, isFade, isInkFade, neitherFaded, otherShade } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementAround, elementOf } from '../../src/core/read/element.js';
 import { fillCaptionSlots, hasSlots, unreadSlots } from '../../src/core/read/slots.js';
@@ -238,6 +238,39 @@ test('verdictOf: text whose ink went toward its background (or back) faded; anot
   assert.equal(isInkFade([192, 197, 206], [27, 94, 32], [24, 28, 37]), false, 'light grey to dark green on a dark page');
   assert.equal(isInkFade([1, 168, 252], [19, 23, 31], [19, 23, 31]), false, 'gone into the background: nothing left drawn');
   assert.equal(isFade([192, 197, 206], [27, 94, 32], [24, 28, 37]), true, 'the 4-bit colours of a region allow more');
+});
+
+test('verdictOf: two shades of one named colour are a recolour ("a lighter blue") unless one is the other faded toward the background', () => {
+  const dark: Rgba = [24, 28, 37, 255];
+  const page = fillRect(blankImage(200, 100, dark), [20, 20, 140, 70], [82, 95, 122, 255]);
+  const lighter = fillRect(cloneImage(page), [20, 20, 140, 70], [96, 165, 250, 255]);
+  const change = colourChangeOf(page, lighter, [20, 20, 140, 70])!;
+  assert.deepEqual([change.before, change.after], ['blue', 'blue'], 'both are "blue" by name');
+  assert.deepEqual(change.beforeMean, [82, 95, 122], 'exact colours, not the 4-bit bins');
+  assert.deepEqual(change.afterMean, [96, 165, 250]);
+  assert.equal(otherShade(change, [24, 28, 37]), 'a lighter blue');
+  assert.equal(otherShade({ after: 'blue', beforeMean: [96, 165, 250], afterMean: [82, 95, 122] }, [24, 28, 37]), 'a darker blue');
+  // the same blue at 40% over white lies on the line to the background: a fade, for the models to judge
+  const faded: [number, number, number] = [153, 201, 221];
+  assert.equal(neitherFaded([0, 119, 170], faded, [255, 255, 255]), false);
+  assert.equal(otherShade({ after: 'blue', beforeMean: [0, 119, 170], afterMean: faded }, [255, 255, 255]), undefined);
+  assert.equal(
+    otherShade({ after: 'blue', beforeMean: [0, 119, 170], afterMean: [10, 130, 190] }, [255, 255, 255]),
+    undefined,
+    'one shade redrawn',
+  );
+
+  const kept = matchLines([line('Publish', [40, 35, 100, 52])], [line('Publish', [40, 35, 100, 52])]);
+  const colour = { ...change, background: 'dark grey', backgroundRgb: [24, 28, 37] as [number, number, number] };
+  const verdict = verdictOf({ changes: kept, colour });
+  assert.equal(verdict?.kind, 'color');
+  assert.equal(verdict?.caption, "'Publish' changed colour from blue to a lighter blue");
+  assert.equal(verdict?.unfaded, true);
+  // measured off the fade line both ways, the recolour is not the models' fade to judge
+  assert.equal(readerDecides(verdict!, 'opacity'), true);
+  assert.equal(readerDecides({ ...verdict!, unfaded: undefined }, 'opacity'), false);
+  const sameShade = verdictOf({ changes: kept, colour: { ...colour, afterMean: [90, 100, 125] as [number, number, number] } });
+  assert.equal(sameShade, undefined, 'no shade apart: nothing to say');
 });
 
 test('verdictOf: lines a push ran over went out of view (past the edge, or under what moved onto them); removed before the push, they were removed', () => {

@@ -98,6 +98,9 @@ export interface ColourChange {
   onEdge: number;
   /** changed pixels counted. */
   pixels: number;
+  /** the exact mean colours of the pixels in beforeRgb's and afterRgb's bins (what a fade test needs) */
+  beforeMean: [number, number, number];
+  afterMean: [number, number, number];
 }
 
 const quantise = (d: Uint8Array, i: number) => ((d[i] >> 4) << 8) | ((d[i + 1] >> 4) << 4) | (d[i + 2] >> 4);
@@ -130,10 +133,10 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
       let m = mapping.get(qa);
       if (!m) mapping.set(qa, (m = new Map()));
       m.set(qb, (m.get(qb) ?? 0) + 1);
-      points.push(x, y, qb);
+      points.push(x, y, qb, qa);
     }
   }
-  const pixels = points.length / 3;
+  const pixels = points.length / 4;
   if (pixels === 0) return undefined;
   const top = (counts: Map<number, number>) => [...counts.entries()].sort((p, q) => q[1] - p[1])[0][0];
   const rgb = (q: number): [number, number, number] => [((q >> 8) & 15) * 17, ((q >> 4) & 15) * 17, (q & 15) * 17];
@@ -148,7 +151,7 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
     maxY = -1,
     recoloured = 0,
     edge = 0;
-  for (let i = 0; i < points.length; i += 3) {
+  for (let i = 0; i < points.length; i += 4) {
     if (points[i + 2] !== newColour) continue;
     const x = points[i],
       y = points[i + 1];
@@ -157,22 +160,75 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
     minY = Math.min(minY, y);
     maxY = Math.max(maxY, y);
   }
-  for (let i = 0; i < points.length; i += 3) {
+  for (let i = 0; i < points.length; i += 4) {
     if (points[i + 2] !== newColour) continue;
     recoloured++;
     const x = points[i],
       y = points[i + 1];
     if (x - minX < 3 || maxX - x < 3 || y - minY < 3 || maxY - y < 3) edge++;
   }
+  // the exact mean colours of the two top bins (17 levels wide: too coarse to tell a fade)
+  const topBefore = top(beforeCounts);
+  const beforeSum = [0, 0, 0],
+    afterSum = [0, 0, 0];
+  for (let i = 0; i < points.length; i += 4) {
+    const at = (points[i + 1] * before.width + points[i]) * 4,
+      atAfter = (points[i + 1] * after.width + points[i]) * 4;
+    if (points[i + 3] === topBefore) for (let c = 0; c < 3; c++) beforeSum[c] += before.data[at + c];
+    if (points[i + 2] === newColour) for (let c = 0; c < 3; c++) afterSum[c] += after.data[atAfter + c];
+  }
+  const mean = (sum: number[], n: number) => sum.map((v) => v / n) as [number, number, number];
   return {
-    before: name(top(beforeCounts)),
-    after: name(top(afterCounts)),
-    beforeRgb: rgb(top(beforeCounts)),
-    afterRgb: rgb(top(afterCounts)),
+    before: name(topBefore),
+    after: name(newColour),
+    beforeRgb: rgb(topBefore),
+    afterRgb: rgb(newColour),
     consistency: consistent / pixels,
     onEdge: recoloured ? edge / recoloured : 0,
     pixels,
+    beforeMean: mean(beforeSum, beforeCounts.get(topBefore)!),
+    afterMean: mean(afterSum, afterCounts.get(newColour)!),
   };
+}
+
+/** RGB distance (levels) past which two colours of one name are two shades, not one redrawn. */
+export const SHADE_DISTANCE = 40;
+/** Luma difference (levels) past which another shade is called lighter or darker. */
+const SHADE_LUMA = 16;
+
+/**
+ * Whether neither colour is the other drawn partly transparent over `background`: compositing puts
+ * the paler one on the straight line from the other to the background, off it only by rounding (5%
+ * of the distance and a few levels, on exact mean colours). Undefined where the background is too
+ * close to the colours to tell.
+ */
+export function neitherFaded(
+  a: [number, number, number],
+  b: [number, number, number],
+  background: [number, number, number],
+): boolean | undefined {
+  const [ab, ba] = [fadeFit(a, b, background), fadeFit(b, a, background)];
+  if (!ab || !ba) return undefined;
+  const onLine = (f: { t: number; residual: number; length: number }) => f.t >= 0.1 && f.t <= 1.05 && f.residual <= 0.05 * f.length + 6;
+  return !onLine(ab) && !onLine(ba);
+}
+
+/**
+ * The words for the new colour of a recolour that keeps its colour's name (a blue button made a
+ * darker blue): "a darker blue", "a lighter grey", "another shade of green". Undefined where the two
+ * are one shade, or where one may be the other faded toward the background (the models judge fades).
+ */
+export function otherShade(
+  change: Pick<ColourChange, 'after' | 'beforeMean' | 'afterMean'>,
+  background: [number, number, number],
+): string | undefined {
+  const [p, q] = [change.beforeMean, change.afterMean];
+  if (Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) < SHADE_DISTANCE) return undefined;
+  if (neitherFaded(p, q, background) !== true) return undefined;
+  const luma = (c: [number, number, number]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+  const d = luma(q) - luma(p);
+  const base = change.after.replace(/^(light|dark) /, '');
+  return d >= SHADE_LUMA ? `a lighter ${base}` : d <= -SHADE_LUMA ? `a darker ${base}` : `another shade of ${base}`;
 }
 
 /**

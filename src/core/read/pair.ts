@@ -887,7 +887,8 @@ export function readerDecides(verdict: ReadVerdict, modelKind: string, pair: { t
     return false;
   // whether a colour measured on pixels (not a text's ink) is another hue or the same one paler is
   // the models' call, who see the whole element against its background
-  if (verdict.basis === 'pixels' && RECOLOURS.has(verdict.kind) && RECOLOURS.has(modelKind)) return false;
+  // (unless its exact colours rule a fade out: neither is the other taken toward the background)
+  if (verdict.basis === 'pixels' && RECOLOURS.has(verdict.kind) && RECOLOURS.has(modelKind) && !verdict.unfaded) return false;
   // something unread put in before lines that moved, inferred from what their old place now shows
   // (or taken out, from what their new place showed): where the models see the layout move (a move,
   // a reorder, new spacing or size) or a recolour, the element that now fills that place was more

@@ -7,7 +7,7 @@ import type { Box, ChangeKind } from '../report.js';
 import type { RgbaImage } from '../image.js';
 import type { ReadOptions, TextLine, TextReader } from './ocr.js';
 import { matchLines, changedWords, samePixels, textKey, type LineChange } from './correspond.js';
-import { colourChangeOf, colourName, inkRgb, isFade, isInkFade, type ColourChange } from './colour.js';
+import { colourChangeOf, colourName, inkRgb, isFade, isInkFade, neitherFaded, otherShade, type ColourChange } from './colour.js';
 import { borderColour } from './ocr.js';
 import { differingAfterShift } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
@@ -115,6 +115,8 @@ export interface ReadVerdict {
   resized?: { along: 'width' | 'height'; by: number };
   /** a colour verdict for words gone on an element recoloured to their colour (RegionReading.refilled) */
   refilled?: boolean;
+  /** a colour verdict whose exact colours are off the line to the background both ways: no fade made it */
+  unfaded?: boolean;
 }
 
 /** How much a line's box must change (px, width or height) for its same letters to be drawn at
@@ -1490,9 +1492,12 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   }
   // a recolour changes something that is there on both sides: pixels that were or became the
   // background are something added or removed, which the model's caption describes better
+  // (two shades of one named colour - a blue button made a darker blue - are a recolour too, unless
+  // one is the other taken toward the background, which the models judge as for any fade)
+  const shade = colour && colour.before === colour.after ? otherShade(colour, colour.backgroundRgb) : undefined;
   if (
     colour &&
-    colour.before !== colour.after &&
+    (colour.before !== colour.after || shade) &&
     colour.consistency >= 0.8 &&
     colour.pixels >= 12 &&
     colour.before !== colour.background &&
@@ -1500,7 +1505,8 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   ) {
     const s = subject(same.map((m) => m.after.text));
     const one = same.length === 1 ? { subject: same[0].after.text } : {};
-    if (isFade(colour.beforeRgb, colour.afterRgb, colour.backgroundRgb)) {
+    const afterName = shade ?? colour.after;
+    if (!shade && isFade(colour.beforeRgb, colour.afterRgb, colour.backgroundRgb)) {
       return {
         kind: 'opacity',
         caption: `${s ? s.words : 'the content here'} faded: it is now paler, closer to the ${colour.background} background`,
@@ -1511,16 +1517,17 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
     if (colour.onEdge >= 0.7) {
       return {
         kind: 'color',
-        caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${colour.after}`,
+        caption: `the border${s ? ` around ${s.words}` : ' here'} changed colour from ${colour.before} to ${afterName}`,
         basis: 'pixels',
         ...one,
       };
     }
     return {
       kind: 'color',
-      caption: `${s ? s.words : 'the colour here'} changed ${s ? 'colour ' : ''}from ${colour.before} to ${colour.after}`,
+      caption: `${s ? s.words : 'the colour here'} changed ${s ? 'colour ' : ''}from ${colour.before} to ${afterName}`,
       basis: 'pixels',
       ...one,
+      ...(neitherFaded(colour.beforeMean, colour.afterMean, colour.backgroundRgb) ? { unfaded: true } : {}),
     };
   }
   return undefined;
