@@ -354,6 +354,39 @@ test('applyReading: a move is pushed by a change above or before it, or below (a
   assert.equal(respaced('spacing').kind, 'spacing');
 });
 
+test('applyReading: a new font pushes what follows by a few px along its own axis; a larger or crossways move was by itself', () => {
+  const at = (kind: ChangeRegion['kind'], box: Box, id: number): ChangeRegion => ({
+    ...region(kind, 'the model says', id),
+    boxBefore: box,
+    boxAfter: box,
+  });
+  const run = (cause: Box, dx: number, dy: number) => {
+    const regions = [at('move', [40, 60, 220, 100], 1), at('font', cause, 2)];
+    const moved = { kind: 'move' as const, caption: `'Help' moved ${shiftWords(dx, dy)}`, basis: 'words' as const, shift: { dx, dy } };
+    applyReading(regions, { regions: [moved, undefined] });
+    return regions[0];
+  };
+  // a heading above drawn larger moves the paragraph under it down; a bolder logo before it moves the links over
+  assert.equal(run([40, 0, 440, 40], 0, 5).caption, "'Help' moved 5 px down, pushed by the change above");
+  assert.equal(run([0, 60, 30, 100], -3, 0).caption, "'Help' moved 3 px left, pushed by the change before it");
+  // 17 px down is more than a new font moves anything; a vertical move beside it is not its push
+  assert.equal(run([40, 0, 440, 40], 0, 17).kind, 'move');
+  assert.equal(run([0, 60, 30, 100], 0, -7).kind, 'move');
+  assert.equal(run([40, 0, 440, 40], 4, 4).kind, 'move');
+  // the thin side edge of the button whose label was made bold moved with it: part of its change
+  const edge = at('move', [374, 345, 384, 407], 1);
+  const label = { ...at('font', [397, 368, 490, 383], 2), caption: 'the text of the button was made bold' };
+  const edgeMoved = {
+    kind: 'move' as const,
+    caption: 'the content here moved 6 px left',
+    basis: 'pixels' as const,
+    shift: { dx: -6, dy: 0 },
+  };
+  applyReading([edge, label], { regions: [edgeMoved, undefined] });
+  assert.equal(edge.kind, 'font');
+  assert.equal(edge.pushedBy, undefined);
+});
+
 test('a line that came where a removed one was, on another background, came into view: the last item of a menu went', () => {
   // a dark menu (fill 24,28,37) over a dark page (18,22,30) lost its last item, "Find"; the page's
   // "Wen Kowalski" shows where it was

@@ -819,7 +819,9 @@ function partOf(part: TextLine, whole: TextLine): boolean {
   return editDistance(p, w) <= w.length - p.length + 2;
 }
 
-const CAUSES = new Set(['add', 'remove', 'text', 'resize', 'spacing']);
+const CAUSES = new Set(['add', 'remove', 'text', 'resize', 'spacing', 'font']);
+/** Farthest (px) a new font (size, weight, family) moves what follows it. */
+const FONT_PUSH = 8;
 /** Similarity (correspond.ts) from which two readings are the same words, a letter or two cut or misread. */
 const SAME_WORDS = 0.7;
 /** Largest shift (px) that is the reader's to call a move whatever the models say: they were trained to
@@ -1107,7 +1109,19 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       if (!w?.linesBox || (c.kind !== 'add' && c.kind !== 'remove') || w.kind !== c.kind) return true;
       return closesRoom(c.kind, w.linesBox, box, shift);
     };
-    const cause = causes.find((c) => c !== r && (!respacedOnly || c.kind !== 'spacing' || sized.has(c)) && where(c) && byRoom(c));
+    // (a new font moves what follows by a few px, along its own axis: down (up) from a change above
+    // (below), across from one on the row - a larger move, or a diagonal one, moved by itself)
+    const byFont = (c: ChangeRegion) => {
+      if (c.kind !== 'font') return true;
+      // (the restyled control's own side edge is part of its change: edgesAroundChanges)
+      if (ownEdge(box, c.boxBefore)) return false;
+      const side = where(c);
+      const along = side === 'above' || side === 'below' ? shift.dx === 0 : shift.dy === 0;
+      return along && Math.max(Math.abs(shift.dx), Math.abs(shift.dy)) <= FONT_PUSH;
+    };
+    const cause = causes.find(
+      (c) => c !== r && (!respacedOnly || c.kind !== 'spacing' || sized.has(c)) && where(c) && byRoom(c) && byFont(c),
+    );
     if (!cause) continue;
     r.kind = 'reflow';
     r.pushedBy = cause.id;
