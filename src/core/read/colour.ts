@@ -145,16 +145,22 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
   for (const m of mapping.values()) consistent += Math.max(...m.values());
   // a border: the pixels that took the new colour lie on the edges of their own extent
   const newColour = top(afterCounts);
+  const topBefore = top(beforeCounts);
   let minX = Infinity,
     minY = Infinity,
     maxX = -1,
     maxY = -1,
     recoloured = 0,
     edge = 0;
+  // (with the exact mean colours of the two top bins: 17 levels wide, too coarse to tell a fade)
+  const beforeSum = [0, 0, 0],
+    afterSum = [0, 0, 0];
   for (let i = 0; i < points.length; i += 4) {
-    if (points[i + 2] !== newColour) continue;
     const x = points[i],
       y = points[i + 1];
+    if (points[i + 3] === topBefore) for (let c = 0; c < 3; c++) beforeSum[c] += before.data[(y * before.width + x) * 4 + c];
+    if (points[i + 2] !== newColour) continue;
+    for (let c = 0; c < 3; c++) afterSum[c] += after.data[(y * after.width + x) * 4 + c];
     minX = Math.min(minX, x);
     maxX = Math.max(maxX, x);
     minY = Math.min(minY, y);
@@ -166,16 +172,6 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
     const x = points[i],
       y = points[i + 1];
     if (x - minX < 3 || maxX - x < 3 || y - minY < 3 || maxY - y < 3) edge++;
-  }
-  // the exact mean colours of the two top bins (17 levels wide: too coarse to tell a fade)
-  const topBefore = top(beforeCounts);
-  const beforeSum = [0, 0, 0],
-    afterSum = [0, 0, 0];
-  for (let i = 0; i < points.length; i += 4) {
-    const at = (points[i + 1] * before.width + points[i]) * 4,
-      atAfter = (points[i + 1] * after.width + points[i]) * 4;
-    if (points[i + 3] === topBefore) for (let c = 0; c < 3; c++) beforeSum[c] += before.data[at + c];
-    if (points[i + 2] === newColour) for (let c = 0; c < 3; c++) afterSum[c] += after.data[atAfter + c];
   }
   const mean = (sum: number[], n: number) => sum.map((v) => v / n) as [number, number, number];
   return {
@@ -192,7 +188,7 @@ export function colourChangeOf(before: RgbaImage, after: RgbaImage, box: Box, to
 }
 
 /** RGB distance (levels) past which two colours of one name are two shades, not one redrawn. */
-export const SHADE_DISTANCE = 40;
+const SHADE_DISTANCE = 40;
 /** Luma difference (levels) past which another shade is called lighter or darker. */
 const SHADE_LUMA = 16;
 
