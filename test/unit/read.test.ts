@@ -840,6 +840,43 @@ test('withSwappedPixels: two regions whose contents traded places are a swap, na
   assert.deepEqual(withSwappedPixels([undefined, undefined], [upper, lower], before, moved), [undefined, undefined]);
 });
 
+test('a list that repeats a row, pushed one row along, is a push at the two places that read as a swap', () => {
+  // rows 40 px apart: long, short, long (the same row twice); a new row at the top pushes them down
+  const ink: Rgba = [40, 40, 48, 255];
+  const row = (image: RgbaImage, y: number, long: boolean) => fillRect(image, [20, y, long ? 70 : 45, y + 12], ink);
+  const before = row(row(row(blankImage(200, 200), 60, true), 100, false), 140, true);
+  const after = row(row(row(row(blankImage(200, 200), 60, false), 100, true), 140, false), 180, true);
+  fillRect(after, [20, 60, 30, 72], [200, 40, 40, 255]); // the new row is unlike the others
+  const [second, third]: Box[] = [
+    [20, 100, 80, 112],
+    [20, 140, 80, 152],
+  ];
+  // each place now shows what was one row back: no swap
+  assert.deepEqual(withSwappedPixels([undefined, undefined], [second, third], before, after), [undefined, undefined]);
+  // the reader's words at those places: 'schema.sql' -> 'config.yaml' and 'config.yaml' -> 'schema.sql'
+  const reworded = (from: string, to: string, box: Box): LineChange => ({
+    kind: 'reworded',
+    before: line(from, box),
+    after: line(to, box),
+  });
+  const readings = [
+    { changes: [reworded('schema.sql', 'config.yaml', second)] },
+    { changes: [reworded('config.yaml', 'schema.sql', third)] },
+  ];
+  const across = acrossRegions(readings, before, after);
+  assert.equal(across[0].swapped, undefined);
+  assert.deepEqual(
+    across.map((r) => r.changes.map((c) => (c.kind === 'moved' ? `${c.after.text} ${c.dx},${c.dy}` : c.kind))),
+    [['config.yaml 0,40'], ['schema.sql 0,40']],
+  );
+  // rows that really traded places, the row before them unlike either, stay a swap
+  const first = (image: RgbaImage) => fillRect(row(image, 60, true), [20, 60, 30, 72], [40, 60, 200, 255]);
+  const unpushed = row(row(first(blankImage(200, 200)), 100, false), 140, true);
+  const swapped = row(row(first(blankImage(200, 200)), 100, true), 140, false);
+  assert.equal(acrossRegions(readings, unpushed, swapped)[0].swapped?.join(' -> '), 'schema.sql -> config.yaml');
+  assert.equal(withSwappedPixels([undefined, undefined], [second, third], unpushed, swapped)[0]?.kind, 'reorder');
+});
+
 test('withSharedPadding: lines moved by the shift of new padding measured elsewhere in the pair are that padding', () => {
   const moved = (text: string, box: Box, dx: number, dy: number): LineChange => ({
     kind: 'moved',

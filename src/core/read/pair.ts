@@ -156,6 +156,13 @@ export function withSwappedPixels(
       // (two like things - the same icon on two notices - trade places without anything changing;
       // flat fills, a coloured bar's inside, match whatever has their colour)
       if (samePixels(before, before, boxes[j], dx, dy) || !hasDrawing(before, boxes[i]) || !hasDrawing(before, boxes[j])) continue;
+      // (nor where one push explains both places - each now shows what was one offset back, as in a
+      // list of like rows pushed along by one)
+      const pushed = (x: number, y: number) =>
+        samePixels(before, after, boxes[i], x, y) &&
+        samePixels(before, after, boxes[j], x, y) &&
+        changedPlace(before, after, translate(x === dx && y === dy ? boxes[i] : boxes[j], -x, -y));
+      if (pushed(dx, dy) || pushed(-dx, -dy)) continue;
       // (named where one side read the words that traded places)
       const read = [out[i], out[j]].find((v) => v?.kind === 'text' && v.textBefore && v.textAfter && !v.textBefore.includes('\n'));
       const lead = read ? `${quote(read.textBefore!)} and ${quote(read.textAfter!)} swapped places` : 'two elements swapped places';
@@ -378,6 +385,37 @@ export function elementMotions(reading: RegionReading, before: RgbaImage, after:
   return out;
 }
 
+/** Whether `box` lies inside both images and its pixels there are not the same in both. */
+function changedPlace(before: RgbaImage, after: RgbaImage, box: Box): boolean {
+  const inside = (image: RgbaImage) => box[0] >= 0 && box[1] >= 0 && box[2] <= image.width && box[3] <= image.height;
+  return inside(before) && inside(after) && !samePixels(before, after, box, 0, 0);
+}
+
+/**
+ * Two places read as trading words (A -> B at one, B -> A at the other) that one push explains: what
+ * is now at each place was one offset back, the offset A travelled. Returns the two places' readings
+ * as lines moved by that push, or undefined where only a swap explains them.
+ */
+function pushedAlong(
+  here: Extract<LineChange, { kind: 'reworded' }>,
+  there: Extract<LineChange, { kind: 'reworded' }>,
+  before?: RgbaImage,
+  after?: RgbaImage,
+): [LineChange, LineChange] | undefined {
+  if (!before || !after) return undefined;
+  const { dx, dy } = lineShift(before, after, here.before.box, there.after.box);
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < SWAP_OFFSET) return undefined;
+  if (!samePixels(before, after, there.after.box, dx, dy) || !samePixels(before, after, here.after.box, dx, dy)) return undefined;
+  // (the place one offset back changed too: a push moved what was there; where it stayed, the row
+  // back only looks like the one that came - '/files/{id}/status' under two verbs - and they swapped)
+  const from: TextLine = { ...here.after, box: translate(here.after.box, -dx, -dy) };
+  if (!changedPlace(before, after, from.box)) return undefined;
+  return [
+    { kind: 'moved', before: from, after: here.after, dx, dy },
+    { kind: 'moved', before: here.before, after: there.after, dx, dy },
+  ];
+}
+
 /**
  * A line that left one region and arrived in another (the same text) moved: the region finder cut the
  * move in two. Each such pair becomes a moved line in the region it arrived in, and leaves the other.
@@ -415,6 +453,18 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
           k !== i && b.changes.some((d) => d.kind === 'reworded' && coreKey(d.before.text) === to && coreKey(d.after.text) === from),
       );
       if (j < 0) continue;
+      const d = out[j].changes.find(
+        (x): x is Extract<LineChange, { kind: 'reworded' }> =>
+          x.kind === 'reworded' && coreKey(x.before.text) === to && coreKey(x.after.text) === from,
+      )!;
+      const pushed = pushedAlong(c, d, before, after);
+      if (pushed) {
+        // (a list that repeats a name - two "config.yaml" rows - pushed one row along reads at two
+        // places as a swap; one push explains both: each place now shows what was one row back)
+        a.changes = a.changes.map((x) => (x === c ? pushed[0] : x));
+        out[j].changes = out[j].changes.map((x) => (x === d ? pushed[1] : x));
+        continue;
+      }
       a.swapped ??= [c.before.text, c.after.text];
       out[j].swapped ??= [c.after.text, c.before.text];
     }
