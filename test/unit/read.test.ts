@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { readPngFile, type RgbaImage } from '../../src/core/image.js';
 import { TextReader, ctcDecode, isReadable, normaliseText, withoutIconGlyphs } from '../../src/core/read/ocr.js';
 import { matchLines, changedWords, coreKey, pushedPastEdge, textKey, type LineChange } from '../../src/core/read/correspond.js';
-import { verdictOf, rewordingCaption, shiftWords, movedByRoomOf, type ReadVerdict } from '../../src/core/read/reading.js';
+import { verdictOf, rewordingCaption, shiftWords, movedByRoomOf, faintInk, type ReadVerdict } from '../../src/core/read/reading.js';
 import { summaryCaptions } from '../../src/core/pipeline.js';
 import {
   readPair,
@@ -220,6 +220,36 @@ test('verdictOf: content moved as far right as down is new padding around it, ot
   const unread = { kind: 'spacing' as const, caption: 'more space around the content here', basis: 'pixels' as const };
   assert.equal(readerDecides(unread, 'color'), false);
   assert.equal(readerDecides(unread, 'move'), true);
+});
+
+test('faintInk: letters recoloured to about their background are still drawn; removed or tinted ones are not', () => {
+  const card: Rgba = [251, 252, 252, 255];
+  const box: Box = [10, 10, 70, 24];
+  // three strokes of a word, drawn dark before
+  const word = (image: RgbaImage, ink: Rgba) => {
+    for (const x of [14, 30, 46]) fillRect(image, [x, 12, x + 8, 22], ink);
+    return image;
+  };
+  const before = word(fillRect(blankImage(80, 40), [0, 0, 80, 40], card), [55, 60, 68, 255]);
+  const ghost = word(fillRect(blankImage(80, 40), [0, 0, 80, 40], card), [248, 250, 252, 255]);
+  const found = faintInk(before, ghost, box);
+  assert.deepEqual(found?.own, [55, 60, 68]);
+  assert.deepEqual(found?.other, [248, 250, 252]);
+  // removed: the card is plain there
+  const plain = fillRect(blankImage(80, 40), [0, 0, 80, 40], card);
+  assert.equal(faintInk(before, plain, box), undefined);
+  // the whole card tinted by as much: no shape of the letters
+  const tinted = fillRect(blankImage(80, 40), [0, 0, 80, 40], [248, 250, 252, 255]);
+  assert.equal(faintInk(before, tinted, box), undefined);
+  // a verdict: the words' colour changed, not the words removed
+  const gone = line('Visitors', box);
+  const faded = verdictOf({
+    changes: [{ kind: 'removed', before: gone }],
+    faint: { Visitors: { before: 'dark grey', after: 'white', faded: true } },
+  });
+  assert.equal(faded?.kind, 'color');
+  assert.equal(faded?.caption, "'Visitors' changed colour from dark grey to white, close to its background now");
+  assert.equal(verdictOf({ changes: [{ kind: 'removed', before: gone }] })?.kind, 'remove');
 });
 
 test('verdictOf: text whose ink went toward its background (or back) faded; another hue is a recolour', () => {

@@ -57,6 +57,10 @@ export interface RegionReading {
    * is still there on the other side in another colour, the fill's colour before and after: the text
    * went unread because it now has its fill's colour (white on white), not because it went away */
   refilled?: Record<string, { before: string; after: string }>;
+  /** per added or removed line (by its text) whose glyphs the other image still draws, faintly, at
+   * the same place: the text took (or left) a colour close to its background (white on white), and
+   * the ink colour before and after */
+  faint?: Record<string, { before: string; after: string; faded: boolean }>;
   /** an element the region's top edge cuts whose bottom edge moved (cut.ts): given a new height, it
    * pushed what follows; its box on each side, and its first line of text and what that is part of */
   cut?: CutElement & { text?: string; role?: ElementRole };
@@ -356,6 +360,82 @@ function inkOf(image: RgbaImage, box: Box, background: [number, number, number],
 const inkShare = (image: RgbaImage, box: Box, background: [number, number, number], threshold = 40): number =>
   inkOf(image, box, background, threshold).share;
 
+/** Ink that differs from the background by more than this (largest channel) is a glyph's core. */
+const FAINT_CORE = 48;
+/** Least mean difference (levels) from its background, over the glyphs' cores, of text still drawn faintly. */
+const FAINT_LEVELS = 1.5;
+
+/** The commonest colour of `box` (a line's background: most of its pixels are between the strokes). */
+function commonestColour(image: RgbaImage, box: Box): [number, number, number] {
+  const [x0, y0, x1, y1] = clipTo(image, box);
+  const counts = new Map<number, number>();
+  let best = 0,
+    bestCount = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * image.width + x) * 4;
+      const key = (image.data[i] << 16) | (image.data[i + 1] << 8) | image.data[i + 2];
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      if (n > bestCount) [best, bestCount] = [key, n];
+    }
+  }
+  return [(best >> 16) & 255, (best >> 8) & 255, best & 255];
+}
+
+/**
+ * Whether the glyphs `own` draws in `box` are still drawn in `other` at the same place, faintly: at
+ * the cores of the strokes on `own` (FAINT_CORE from its background), `other` differs from its own
+ * background (each side's commonest colour in the box) by FAINT_LEVELS or more on average, at 80% of
+ * them at all, and three times as much as between the strokes. A recolour to about the background's
+ * colour keeps the letters' shape to the level; a removal leaves the background, and re-rendering
+ * noise or a tint is spread over the whole box. Returns the two ink colours (the cores' mean on
+ * `own`, the most different pixel among them on `other`), or undefined.
+ */
+export function faintInk(
+  own: RgbaImage,
+  other: RgbaImage,
+  box: Box,
+): { own: [number, number, number]; other: [number, number, number] } | undefined {
+  if (own.width !== other.width || own.height !== other.height) return undefined;
+  const [x0, y0, x1, y1] = clipTo(own, box);
+  const [fillOwn, fillOther] = [commonestColour(own, box), commonestColour(other, box)];
+  const far = (image: RgbaImage, i: number, fill: [number, number, number]) =>
+    Math.max(Math.abs(image.data[i] - fill[0]), Math.abs(image.data[i + 1] - fill[1]), Math.abs(image.data[i + 2] - fill[2]));
+  let cores = 0,
+    drawn = 0,
+    coreSum = 0,
+    between = 0,
+    betweenSum = 0,
+    top = -1;
+  const ownInk = [0, 0, 0];
+  const otherInk: [number, number, number] = [0, 0, 0];
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = (y * own.width + x) * 4;
+      const d = far(own, i, fillOwn);
+      const e = far(other, i, fillOther);
+      if (d > FAINT_CORE) {
+        cores++;
+        coreSum += e;
+        if (e > 0) drawn++;
+        for (let c = 0; c < 3; c++) ownInk[c] += own.data[i + c];
+        if (e > top) {
+          top = e;
+          for (let c = 0; c < 3; c++) otherInk[c] = other.data[i + c];
+        }
+      } else if (d === 0) {
+        between++;
+        betweenSum += e;
+      }
+    }
+  }
+  if (cores < 20) return undefined;
+  const core = coreSum / cores;
+  if (core < FAINT_LEVELS || drawn < 0.8 * cores || (between && betweenSum / between > core / 3)) return undefined;
+  return { own: ownInk.map((v) => Math.round(v / cores)) as [number, number, number], other: otherInk };
+}
+
 /** How far a moved line's ink coverage may change (a share of it) for the line to be the same
  * drawing at a new sub-pixel place: anti-aliasing spreads ink, it does not add or take it away. */
 const INTACT_COVERAGE = 0.1;
@@ -603,6 +683,7 @@ export async function readRegion(
     );
   const inPlace: Record<string, number> = {};
   const refilled: Record<string, { before: string; after: string }> = {};
+  const faint: Record<string, { before: string; after: string; faded: boolean }> = {};
   // the background around the region on each side (the same for every line of it)
   const around = new Map<RgbaImage, [number, number, number]>();
   const aroundOf = (image: RgbaImage): [number, number, number] => {
@@ -627,6 +708,13 @@ export async function readRegion(
     const [own0, other0] = [colourName(...fillOwn), colourName(...fillOther)];
     if (filled >= 0.9 && again < 0.1 && own0 !== other0 && own0 !== colourName(...aroundOf(own)))
       refilled[line.text] = c.kind === 'removed' ? { before: own0, after: other0 } : { before: other0, after: own0 };
+    // (or its letters still drawn there, faintly: recoloured to about their background's colour)
+    const ghost = again < 0.1 ? faintInk(own, other, line.box) : undefined;
+    if (ghost) {
+      const [inkOwn, inkOther] = [colourName(...ghost.own), colourName(...ghost.other)];
+      faint[line.text] =
+        c.kind === 'removed' ? { before: inkOwn, after: inkOther, faded: true } : { before: inkOther, after: inkOwn, faded: false };
+    }
   }
   // (only where no line came, went or changed words: those are the region's change)
   const cutBox = changes.every((c) => c.kind === 'same' || c.kind === 'moved') ? elementCutAtTop(before, after, box) : undefined;
@@ -642,6 +730,7 @@ export async function readRegion(
     size: { width: after.width, height: after.height },
     ...(Object.keys(inPlace).length ? { inPlace } : {}),
     ...(Object.keys(refilled).length ? { refilled } : {}),
+    ...(Object.keys(faint).length ? { faint } : {}),
     ...(blocks.length ? { blocks } : {}),
     ...(shift ? { shift } : {}),
     ...(buttons.length ? { buttons } : {}),
@@ -841,12 +930,34 @@ function named(lines: TextLine[], words: string, article: 'the' | 'a' = 'the'): 
   return article === 'the' ? `the ${words} ${role}` : `${role === 'input' ? 'an' : 'a'} ${role} ${words}`;
 }
 
+/** Words gone (come) whose letters the other side still draws faintly (RegionReading.faint): their colour changed to about their background's. */
+function faintVerdict(reading: RegionReading, lines: TextLine[]): ReadVerdict | undefined {
+  const faint = lines.map((l) => reading.faint?.[l.text]);
+  if (!lines.length || !faint.every((f) => f)) return undefined;
+  // the words are still there, in a colour that hardly stands out from their background (or in one
+  // that now does)
+  const { before: from, after: to, faded } = faint[0]!;
+  const words = quoteList(lines.map((l) => l.text)).words;
+  const alike = faint.every((f) => f!.before === from && f!.after === to && f!.faded === faded);
+  const how = faded ? 'close to its background now' : 'standing out from its background now';
+  return {
+    kind: 'color',
+    caption:
+      alike && from !== to
+        ? `${named(lines, words)} changed colour from ${from} to ${to}, ${how}`
+        : `${named(lines, words)} changed colour, ${how}`,
+    basis: 'pixels',
+    refilled: true,
+    ...(lines.length === 1 ? { subject: lines[0].text } : {}),
+  };
+}
+
 /** A colour verdict for lines that vanished (or appeared) on an element recoloured to their own
  * colour (RegionReading.refilled): every line's fill changed the same way. */
 function refilledVerdict(reading: RegionReading, lines: TextLine[]): ReadVerdict | undefined {
   const fills = lines.map((l) => reading.refilled?.[l.text]);
   const first = fills[0];
-  if (!first || fills.some((f) => !f || f.before !== first.before || f.after !== first.after)) return undefined;
+  if (!first || fills.some((f) => !f || f.before !== first.before || f.after !== first.after)) return faintVerdict(reading, lines);
   const words = quoteList(lines.map((l) => l.text)).words;
   return {
     kind: 'color',
