@@ -158,11 +158,12 @@ export function withSwappedPixels(
       if (samePixels(before, before, boxes[j], dx, dy) || !hasDrawing(before, boxes[i]) || !hasDrawing(before, boxes[j])) continue;
       // (nor where one push explains both places - each now shows what was one offset back, as in a
       // list of like rows pushed along by one)
-      const pushed = (x: number, y: number) =>
+      // (`lead`: the place the push comes from, whose place one offset back must have changed too)
+      const pushed = (lead: Box, x: number, y: number) =>
         samePixels(before, after, boxes[i], x, y) &&
         samePixels(before, after, boxes[j], x, y) &&
-        changedPlace(before, after, translate(x === dx && y === dy ? boxes[i] : boxes[j], -x, -y));
-      if (pushed(dx, dy) || pushed(-dx, -dy)) continue;
+        changedPlace(before, after, translate(lead, -x, -y));
+      if (pushed(boxes[i], dx, dy) || pushed(boxes[j], -dx, -dy)) continue;
       // (named where one side read the words that traded places)
       const read = [out[i], out[j]].find((v) => v?.kind === 'text' && v.textBefore && v.textAfter && !v.textBefore.includes('\n'));
       const lead = read ? `${quote(read.textBefore!)} and ${quote(read.textAfter!)} swapped places` : 'two elements swapped places';
@@ -448,15 +449,11 @@ export function acrossRegions(readings: RegionReading[], before?: RgbaImage, aft
     for (const c of a.changes) {
       if (c.kind !== 'reworded') continue;
       const [from, to] = [coreKey(c.before.text), coreKey(c.after.text)];
-      const j = out.findIndex(
-        (b, k) =>
-          k !== i && b.changes.some((d) => d.kind === 'reworded' && coreKey(d.before.text) === to && coreKey(d.after.text) === from),
-      );
+      const back = (x: LineChange): x is Extract<LineChange, { kind: 'reworded' }> =>
+        x.kind === 'reworded' && coreKey(x.before.text) === to && coreKey(x.after.text) === from;
+      const j = out.findIndex((b, k) => k !== i && b.changes.some(back));
       if (j < 0) continue;
-      const d = out[j].changes.find(
-        (x): x is Extract<LineChange, { kind: 'reworded' }> =>
-          x.kind === 'reworded' && coreKey(x.before.text) === to && coreKey(x.after.text) === from,
-      )!;
+      const d = out[j].changes.find(back)!;
       const pushed = pushedAlong(c, d, before, after);
       if (pushed) {
         // (a list that repeats a name - two "config.yaml" rows - pushed one row along reads at two

@@ -117,7 +117,8 @@ export interface ReadVerdict {
   sized?: boolean;
   /** a button's size verdict where one side changed: which, and by how much (px, + grew) */
   resized?: { along: 'width' | 'height'; by: number };
-  /** a colour verdict for words gone on an element recoloured to their colour (RegionReading.refilled) */
+  /** a colour verdict for words gone on an element recoloured to their colour (RegionReading.refilled),
+   * or drawn on in a colour close to their background (RegionReading.faint) */
   refilled?: boolean;
   /** a colour verdict whose exact colours are off the line to the background both ways: no fade made it */
   unfaded?: boolean;
