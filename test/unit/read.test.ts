@@ -22,10 +22,12 @@ import {
   withSwappedParts,
   withSwappedPixels,
   withRowPush,
+  withCentredGrowth,
 } from '../../src/core/read/pair.js';
 import { colourChangeOf, colourName, isFade, isInkFade, neitherFaded, otherShade } from '../../src/core/read/colour.js';
 import { findBlocks, matchBlocks } from '../../src/core/read/blocks.js';
 import { elementAround, elementOf } from '../../src/core/read/element.js';
+import { clippedSide } from '../../src/core/read/clip.js';
 import { fillCaptionSlots, hasSlots, unreadSlots } from '../../src/core/read/slots.js';
 import { blankImage, cloneImage, fillRect, type Rgba } from './image-fixtures.js';
 import { scoreChecks } from '../../src/lab/realpairs.js';
@@ -701,6 +703,125 @@ test('applyReading: a move by less than the room of the words taken out beside i
   assert.equal(pair(-16).caption, "'Learn more' moved 16 px up, pushed by the change above");
   assert.equal(pair(-7).kind, 'move');
   assert.equal(pair(-7).caption, "'Learn more' moved 7 px up");
+});
+
+test('withCentredGrowth: content moved up with rows past it moved down by as much is a growth about the centre', () => {
+  const ink: Rgba = [40, 40, 50, 255],
+    fill: Rgba = [30, 90, 200, 255],
+    edge: Rgba = [150, 150, 160, 255];
+  // a centred dialog with a 1 px edge at its foot: a title, a button and a footer line; the button
+  // `grow` px taller moves the title up and the footer and the foot down by half of it (`foot` says
+  // how far the footer and the foot went instead)
+  const dialog = (grow: number, foot = grow / 2, titleDx = 0) => {
+    let image = fillRect(blankImage(400, 320), [40, 20, 360, 280 + foot], [246, 246, 248, 255]);
+    image = fillRect(image, [40, 279 + foot, 360, 280 + foot], edge);
+    image = fillRect(image, [60 + titleDx, 60 - grow / 2, 160 + titleDx, 72 - grow / 2], ink);
+    image = fillRect(image, [120, 130 - grow / 2, 220, 160 + grow / 2], fill);
+    image = fillRect(image, [150, 140, 190, 150], [250, 250, 250, 255]);
+    return fillRect(image, [60, 220 + foot, 340, 226 + foot], ink);
+  };
+  const before = dialog(0);
+  const title: Box = [60, 50, 160, 72],
+    footer: Box = [60, 220, 340, 236];
+  const moved = (dx: number, dy: number): ReadVerdict => ({
+    kind: 'move',
+    caption: `'Delete project?' moved ${shiftWords(dx, dy)}`,
+    basis: 'words',
+    shift: { dx, dy },
+  });
+  const run = (after: RgbaImage, verdict: ReadVerdict) => withCentredGrowth([verdict, undefined], [title, footer], before, after)[0];
+  assert.equal(run(dialog(20), moved(0, -10))?.centred, 'below');
+  // an odd growth moves one side a pixel further
+  assert.equal(run(dialog(21, 11), moved(0, -10))?.centred, 'below');
+  // shrunk: the title came down, the foot up
+  assert.equal(withCentredGrowth([moved(0, 10)], [[60, 60, 160, 82]], before, dialog(-20))[0]?.centred, 'below');
+  // the foot moved the same way (the whole dialog moved), or stayed: no growth about a centre
+  assert.equal(run(dialog(20, -10), moved(0, -10))?.centred, undefined);
+  assert.equal(run(dialog(20, 0), moved(0, -10))?.centred, undefined);
+  // a title moved across as well is the dialog's new padding, not its growth
+  assert.equal(run(dialog(20, 10, 10), moved(10, -10))?.centred, undefined);
+});
+
+test('applyReading: content a centred growth moved is pushed by the change on its side, whichever way it moved', () => {
+  const at = (kind: ChangeRegion['kind'], box: Box, id: number): ChangeRegion => ({
+    ...region(kind, 'the dialog got more padding', id),
+    boxBefore: box,
+    boxAfter: box,
+  });
+  const moved = (dy: number, centred?: 'above' | 'below'): ReadVerdict => ({
+    kind: 'move',
+    caption: `'Invite people' moved ${shiftWords(0, dy)}`,
+    basis: 'words',
+    shift: { dx: 0, dy },
+    ...(centred ? { centred } : {}),
+  });
+  // toward a button below that shrank: its push only where the growth was about a centre
+  const shrank = (centred?: 'below') => {
+    const regions = [at('spacing', [40, 60, 220, 100], 1), at('resize', [40, 200, 440, 300], 2)];
+    applyReading(regions, { regions: [moved(15, centred), undefined] });
+    return regions[0];
+  };
+  assert.equal(shrank().kind, 'spacing');
+  const pushed = shrank('below');
+  assert.equal(pushed.kind, 'reflow');
+  assert.equal(pushed.pushedBy, 2);
+  assert.equal(pushed.caption, "'Invite people' moved 15 px down, pushed by the change below");
+  // with no change of its own between (its pixels went with the moved content) there is nothing to
+  // say it was pushed by: the models' call stands
+  const alone = [at('spacing', [40, 60, 220, 100], 1)];
+  applyReading(alone, { regions: [moved(-13, 'below')] });
+  assert.equal(alone[0].kind, 'spacing');
+  // what the growth carried pushes nothing itself: a field below it moved across by its own padding
+  const across: ReadVerdict = { kind: 'move', caption: "the 'Address' input moved 17 px right", basis: 'words', shift: { dx: 17, dy: 0 } };
+  const form = [
+    at('spacing', [40, 60, 220, 100], 1),
+    { ...at('spacing', [40, 140, 220, 180], 2), caption: 'more space inside the form' },
+    at('resize', [40, 260, 440, 300], 3),
+  ];
+  applyReading(form, { regions: [moved(-18, 'below'), across, undefined] });
+  assert.equal(form[0].kind, 'reflow');
+  assert.equal(form[0].pushedBy, 3);
+  assert.equal(form[1].kind, 'spacing');
+});
+
+test('clippedSide: a label cut off by its element that got smaller, not a shorter or restyled label', () => {
+  const page: Rgba = [250, 250, 250, 255],
+    fill: Rgba = [30, 90, 200, 255],
+    ink: Rgba = [255, 255, 255, 255];
+  // a button with two "words" of bar-shaped letters; `fillFrom`..`fillTo` is its fill after the
+  // change, letters past it are drawn on the page (white on white: gone); `letters` says which bars
+  // are drawn and `stroke` how thick
+  const button = (fillFrom = 20, fillTo = 180, letters = 10, stroke = 3) => {
+    let image = fillRect(blankImage(220, 60, page), [fillFrom, 10, fillTo, 50], fill);
+    for (let i = 0; i < letters; i++) {
+      const x = 40 + i * 12 + (i >= 5 ? 8 : 0); // a word gap after the fifth letter
+      for (let y = 20; y < 40; y++) {
+        for (let dx = 0; dx < stroke; dx++) {
+          const inside = x + dx >= fillFrom && x + dx < fillTo;
+          image = fillRect(image, [x + dx, y, x + dx + 1, y + 1], inside ? ink : page);
+        }
+      }
+      // a cross-bar, so that a letter is wider than its stroke
+      image = fillRect(image, [x, 29, Math.min(x + 8, fillTo), 31], x < fillTo && x >= fillFrom ? ink : page);
+    }
+    return image;
+  };
+  const before = button();
+  const label: Box = [38, 18, 170, 42];
+  // narrower on both sides, through letters: cut off at both sides
+  assert.equal(clippedSide(before, button(56, 148), label, [56, 18, 148, 42]), 'both sides');
+  assert.equal(clippedSide(before, button(20, 110), label, [38, 18, 110, 42]), 'right');
+  // the same button with the second word gone (a shorter label): not cut
+  assert.equal(clippedSide(before, button(20, 180, 5), label, [38, 18, 100, 42]), undefined);
+  // thinner letters (another weight) and an unchanged button: not cut
+  assert.equal(clippedSide(before, button(20, 180, 10, 2), label, label), undefined);
+  assert.equal(clippedSide(before, before, label, label), undefined);
+  // the reading of such a label: the element's new size, not new words
+  const cut: LineChange = { kind: 'reworded', before: line('Log out', [381, 367, 457, 390]), after: line('Loaout', [385, 381, 455, 395]) };
+  const verdict = verdictOf({ changes: [cut], clipped: { 'Log out': { side: 'bottom', role: 'button' } } });
+  assert.equal(verdict?.kind, 'resize');
+  assert.equal(verdict?.caption, "the 'Log out' button got shorter: its text is cut off at the bottom");
+  assert.equal(verdictOf({ changes: [cut] })?.kind, 'text');
 });
 
 test('withRowPush: the element beside a button that got narrower moved over by the room it gave up', () => {

@@ -43,6 +43,7 @@ import { shapeSimilarity, type BlockChange } from './blocks.js';
 import { intersects, overlapShare, translate, unionOf } from './box.js';
 import { fillCaptionSlots, type SlotText } from './slots.js';
 import { elementAround } from './element.js';
+import { differingAfterShift } from '../jitter.js';
 import type { ElementMotion } from '../procap/compose.js';
 
 /** Largest screenshot read whole (pixels) when the pair changed size; larger ones are read by region. */
@@ -114,7 +115,12 @@ export async function readPair(
     return v || whole === undefined || across[whole].partOf !== undefined ? v : verdicts[whole];
   });
   return {
-    regions: withSwappedParts(withSwappedPixels(withRowPush(told, boxes, before, after), boxes, before, after), boxes, before, after),
+    regions: withSwappedParts(
+      withSwappedPixels(withRowPush(withCentredGrowth(told, boxes, before, after), boxes, before, after), boxes, before, after),
+      boxes,
+      before,
+      after,
+    ),
     elements: across.map((r) => elementMotions(r, before, after)),
   };
 }
@@ -805,6 +811,61 @@ export function withRowPush(
   });
 }
 
+/** Fewest rows beside a moved region that the opposite shift must explain for a centred growth. */
+const MIRROR_ROWS = 1;
+/** Share of a row's pixels a shift must leave different (at most) to explain the row. */
+const ROW_EXPLAINED = 0.02;
+
+/**
+ * Content that only moved up or down (not across), where rows past it in its columns moved the other
+ * way by as much: what holds them is centred on that axis and the change between them grew or shrank
+ * it about its centre (a button in a centred dialog made taller moves the title up and the dialog's
+ * foot down by half its growth). Not new padding - that moves a left-aligned title across as well -
+ * nor a move by itself. The move is marked `centred` with the side the change is on, which
+ * applyReading makes a push of that change. Rows within one shift of the region are left out: a row
+ * there showing the other way may be the region's own content traded with its neighbour.
+ */
+export function withCentredGrowth(
+  verdicts: (ReadVerdict | undefined)[],
+  boxes: Box[],
+  before: RgbaImage,
+  after: RgbaImage,
+): (ReadVerdict | undefined)[] {
+  if (before.width !== after.width || before.height !== after.height) return verdicts;
+  return verdicts.map((v, i) => {
+    if (!v || v.kind !== 'move' || !v.shift || v.pushed || v.shift.dx !== 0) return v;
+    const dy = v.shift.dy;
+    if (Math.abs(dy) < SYMMETRIC_SHIFT || Math.abs(dy) > MAX_SYMMETRIC_SHIFT) return v;
+    const [x0, y0, x1, y1] = boxes[i];
+    // rows of another region past this one, across its columns, that moved the other way by as much
+    const mirrored = (box: Box) => {
+      const width = box[2] - box[0];
+      const explainedBy = (y: number, shift: number) =>
+        differingAfterShift(before, after, [box[0], y, box[2], y + 1], 0, shift, 40, Math.ceil(ROW_EXPLAINED * width) + 1) <=
+        ROW_EXPLAINED * width;
+      let rows = 0;
+      for (let y = Math.max(0, box[1]); y < Math.min(after.height, box[3]); y++) {
+        // (a flat row - blank, or inside a fill - matches rows a few px off as well: no shift shows)
+        if (explainedBy(y, 0) || explainedBy(y, dy) || explainedBy(y, -dy - 3) || explainedBy(y, -dy + 3)) continue;
+        // (what the row shows came from one shift back and what it showed went one shift on: a row
+        // only matched to a blank one, where something faded out, is not moved content; a growth by
+        // an odd number of px moves one side a pixel further than the other)
+        if (![-dy - 1, -dy, -dy + 1].some((d) => explainedBy(y, d) && y + d < after.height && explainedBy(y + d, d))) continue;
+        if (++rows >= MIRROR_ROWS) return true;
+      }
+      return false;
+    };
+    const reach = Math.abs(dy) + 2;
+    const past = (side: 'above' | 'below') =>
+      mirrored(side === 'below' ? [x0, y1 + reach, x1, after.height] : [x0, 0, x1, y0 - reach]) ||
+      boxes.some(
+        (b, j) => j !== i && b[0] < x1 && x0 < b[2] && (side === 'below' ? b[1] >= y1 + reach : b[3] <= y0 - reach) && mirrored(b),
+      );
+    const side = past('below') ? 'below' : past('above') ? 'above' : undefined;
+    return side ? { ...v, centred: side } : v;
+  });
+}
+
 /** Boxes of the lines that came into view (after) and went out of view (before), in a pair. */
 interface RowsInView {
   cameIn: Box[];
@@ -1131,6 +1192,7 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
         (r.captionSource === 'reader' || v.alongRow === true) &&
         ['move', 'reflow', 'spacing', 'resize'].includes(r.kind),
     );
+  const carried = new Set<ChangeRegion>();
   for (const { r, v } of readMoves) {
     const box = r.boxBefore;
     const shift = v?.shift ?? { dx: 0, dy: 0 };
@@ -1142,7 +1204,8 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
         onRow = cb[1] < box[3] && box[1] < cb[3];
       if (cb[1] <= box[1] && overColumns) return 'above';
       if (cb[0] <= box[0] && onRow) return 'before it';
-      if (cb[1] >= box[3] && overColumns && shift.dy < 0) return 'below';
+      // (toward a change below as well, where it grew or shrank what holds both about its centre)
+      if (cb[1] >= box[3] && overColumns && (shift.dy < 0 || v?.centred === 'below')) return 'below';
       if (cb[0] >= box[2] && onRow && shift.dx < 0 && shift.dy === 0) return 'after it';
       return undefined;
     };
@@ -1167,16 +1230,19 @@ export function applyReading(regions: ChangeRegion[], reading: PairReading): voi
       return along && Math.max(Math.abs(shift.dx), Math.abs(shift.dy)) <= FONT_PUSH;
     };
     const cause = causes.find(
-      (c) => c !== r && (!respacedOnly || c.kind !== 'spacing' || sized.has(c)) && where(c) && byRoom(c) && byFont(c),
+      (c) => c !== r && !carried.has(c) && (!respacedOnly || c.kind !== 'spacing' || sized.has(c)) && where(c) && byRoom(c) && byFont(c),
     );
     if (!cause) continue;
+    const side = where(cause);
+    // (content a centred growth carried pushes nothing itself: the growth is the change)
+    if (v?.centred) carried.add(r);
     r.kind = 'reflow';
     r.pushedBy = cause.id;
     if (respacedOnly) {
-      r.caption = `${v!.caption}, pushed by the change ${where(cause)}`;
+      r.caption = `${v!.caption}, pushed by the change ${side}`;
       delete r.detail;
-    } else if (r.captionSource === 'model' && r.detail) r.caption = `${captionLead(r)}, pushed by the change ${where(cause)}; ${r.detail}`;
-    else r.caption = `${r.caption}, pushed by the change ${where(cause)}`;
+    } else if (r.captionSource === 'model' && r.detail) r.caption = `${captionLead(r)}, pushed by the change ${side}; ${r.detail}`;
+    else r.caption = `${r.caption}, pushed by the change ${side}`;
   }
   sharedRows(regions, reading);
   const gaps = respaced(regions, reading);

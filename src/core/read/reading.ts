@@ -13,6 +13,7 @@ import { differingAfterShift } from '../jitter.js';
 import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
 import { elementAround, elementOf, fieldAround, isFieldBox, type ElementRole } from './element.js';
 import { elementCutAtTop, type CutElement } from './cut.js';
+import { clippedSide, type ClipSide } from './clip.js';
 import { centreIn, clipTo, grow, intersects, translate, unionOf } from './box.js';
 
 export interface BlockShift {
@@ -61,6 +62,9 @@ export interface RegionReading {
    * the same place: the text took (or left) a colour close to its background (white on white), and
    * the ink colour before and after */
   faint?: Record<string, { before: string; after: string; faded: boolean }>;
+  /** per re-worded line (by its text before) that is the same label cut off by its element, which got
+   * smaller than it (clip.ts): the side it is cut at */
+  clipped?: Record<string, { side: ClipSide; role: ElementRole }>;
   /** an element the region's top edge cuts whose bottom edge moved (cut.ts): given a new height, it
    * pushed what follows; its box on each side, and its first line of text and what that is part of */
   cut?: CutElement & { text?: string; role?: ElementRole };
@@ -122,7 +126,29 @@ export interface ReadVerdict {
   refilled?: boolean;
   /** a colour verdict whose exact colours are off the line to the background both ways: no fade made it */
   unfaded?: boolean;
+  /** a move up or down mirrored past it by the other way (pair.ts withCentredGrowth): what holds it grew or
+   * shrank about its centre, by a change on this side of it */
+  centred?: 'above' | 'below';
 }
+
+/** How the element of a label cut off at a side got smaller, in words. */
+const CLIP_SIZE: Record<ClipSide, string> = {
+  left: 'narrower',
+  right: 'narrower',
+  'both sides': 'narrower',
+  top: 'shorter',
+  bottom: 'shorter',
+  'top and bottom': 'shorter',
+};
+/** Where a label is cut off, in words. */
+const CLIP_WORDS: Record<ClipSide, string> = {
+  left: 'at the left',
+  right: 'at the right',
+  'both sides': 'at both sides',
+  top: 'at the top',
+  bottom: 'at the bottom',
+  'top and bottom': 'at the top and bottom',
+};
 
 /** How much a line's box must change (px, width or height) for its same letters to be drawn at
  * another size rather than re-rendered where they were (a sub-pixel move redraws the edges only). */
@@ -717,6 +743,15 @@ export async function readRegion(
         c.kind === 'removed' ? { before: inkOwn, after: inkOther, faded: true } : { before: inkOther, after: inkOwn, faded: false };
     }
   }
+  // labels cut off by their element, read as other words or narrower letters
+  const clipped: Record<string, { side: ClipSide; role: ElementRole }> = {};
+  for (const c of changes) {
+    if (c.kind !== 'reworded') continue;
+    const side = clippedSide(before, after, c.before.box, c.after.box);
+    // (on an element of its own - text of the page cut by something that grew over it was covered)
+    const role = side ? elementAround(before, c.before, BUTTON_PADDING)?.role : undefined;
+    if (side && role) clipped[c.before.text] = { side, role };
+  }
   // (only where no line came, went or changed words: those are the region's change)
   const cutBox = changes.every((c) => c.kind === 'same' || c.kind === 'moved') ? elementCutAtTop(before, after, box) : undefined;
   let cut: RegionReading['cut'];
@@ -732,6 +767,7 @@ export async function readRegion(
     ...(Object.keys(inPlace).length ? { inPlace } : {}),
     ...(Object.keys(refilled).length ? { refilled } : {}),
     ...(Object.keys(faint).length ? { faint } : {}),
+    ...(Object.keys(clipped).length ? { clipped } : {}),
     ...(blocks.length ? { blocks } : {}),
     ...(shift ? { shift } : {}),
     ...(buttons.length ? { buttons } : {}),
@@ -1301,6 +1337,20 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   if (permuted || reading.swapped) {
     const [a, b] = reading.swapped ?? [reworded[0].before.text, reworded[0].after.text];
     return { kind: 'reorder', caption: `${quote(a)} and ${quote(b)} swapped places`, basis: 'words' };
+  }
+  // labels cut off where their element got smaller than them: that element's new size
+  const clippedAt = reworded.map((r) => reading.clipped?.[r.before.text]);
+  if (reworded.length && !added.length && !removed.length && clippedAt.every((c) => c)) {
+    const first = reworded[0].before;
+    const name = `the ${quote(first.text)} ${clippedAt[0]!.role}`;
+    const where = CLIP_WORDS[clippedAt[0]!.side];
+    return {
+      kind: 'resize',
+      ...withDetail(`${name} got ${CLIP_SIZE[clippedAt[0]!.side]}: its text is cut off ${where}`, pushClause),
+      basis: 'words',
+      subject: first.text,
+      sized: true,
+    };
   }
   // the same letters drawn differently (another font, size or weight) are a restyle, not new words
   const restyled = reworded.filter((r) => lettersOf(r.before.text) === lettersOf(r.after.text) && lettersOf(r.after.text).length >= 2);
