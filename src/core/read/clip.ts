@@ -27,11 +27,12 @@ const NEAR_SIDE_CHANGES = 0.05;
 const OUTER_CHANGED = 0.5;
 
 /**
- * The side at which the label whose line box is `before` (before) and `after` (after) was cut off,
- * or undefined: its pixels, aligned by the shift of what is left, are unchanged up to one straight
- * edge (a column or a row) and past it at least 80% of its ink is gone, at least 10% of all of it;
- * the part left holds at least 30% of the ink, and the edge runs through letters (ink on both sides
- * of it, on one row or column) - a word gap there is a shorter label, not a cut one.
+ * The side at which the label whose line box is `beforeBox` (before) and `afterBox` (after) was cut
+ * off, or undefined. Its pixels, aligned by the shift of what is left, stayed (within a pixel, but
+ * for 5% of them) between one or two straight edges (columns or rows), past which at least half of
+ * what was behind the letters changed and at least 10% of its ink lay; the part left holds at least
+ * 30% of the ink, and each edge runs through letters (ink on both sides of it on one line across
+ * it) - a word gap there is a shorter label, not a cut one.
  */
 export function clippedSide(before: RgbaImage, after: RgbaImage, beforeBox: Box, afterBox: Box): ClipSide | undefined {
   const { dx, dy } = lineShift(before, after, beforeBox, afterBox);
@@ -106,11 +107,10 @@ export function clippedSide(before: RgbaImage, after: RgbaImage, beforeBox: Box,
       to = length;
     while (from < length && cutOff(from)) from++;
     while (to > from && cutOff(to - 1)) to--;
-    if (to - from < 2) continue;
+    if (to - from < 2 || (from === 0 && to === length)) continue;
     let keptChanged = 0;
     for (let pos = from; pos < to; pos++) keptChanged += changedAt[pos];
     if (keptChanged > NEAR_SIDE_CHANGES * span * (to - from)) continue;
-    if (from === 0 && to === length) continue;
     let kept = 0,
       past = 0,
       ground = 0,

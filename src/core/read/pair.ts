@@ -811,8 +811,8 @@ export function withRowPush(
   });
 }
 
-/** Fewest rows beside a moved region that the opposite shift must explain for a centred growth. */
-const MIRROR_ROWS = 1;
+/** Farthest (px) past a moved region a row moved the other way is looked for: a dialog's height. */
+const MIRROR_REACH = 800;
 /** Share of a row's pixels a shift must leave different (at most) to explain the row. */
 const ROW_EXPLAINED = 0.02;
 
@@ -821,9 +821,10 @@ const ROW_EXPLAINED = 0.02;
  * way by as much: what holds them is centred on that axis and the change between them grew or shrank
  * it about its centre (a button in a centred dialog made taller moves the title up and the dialog's
  * foot down by half its growth). Not new padding - that moves a left-aligned title across as well -
- * nor a move by itself. The move is marked `centred` with the side the change is on, which
- * applyReading makes a push of that change. Rows within one shift of the region are left out: a row
- * there showing the other way may be the region's own content traded with its neighbour.
+ * nor a move by itself. The move is marked `centred` with the side the change is on, where
+ * applyReading lets a change push it toward itself. One row that shows the other shift is enough
+ * (a thin edge is often all that does: rows inside a fill match any nearby shift); rows within one
+ * shift of the region are left out, where its own content may have traded places with a neighbour.
  */
 export function withCentredGrowth(
   verdicts: (ReadVerdict | undefined)[],
@@ -843,21 +844,19 @@ export function withCentredGrowth(
       const explainedBy = (y: number, shift: number) =>
         differingAfterShift(before, after, [box[0], y, box[2], y + 1], 0, shift, 40, Math.ceil(ROW_EXPLAINED * width) + 1) <=
         ROW_EXPLAINED * width;
-      let rows = 0;
       for (let y = Math.max(0, box[1]); y < Math.min(after.height, box[3]); y++) {
         // (a flat row - blank, or inside a fill - matches rows a few px off as well: no shift shows)
         if (explainedBy(y, 0) || explainedBy(y, dy) || explainedBy(y, -dy - 3) || explainedBy(y, -dy + 3)) continue;
         // (what the row shows came from one shift back and what it showed went one shift on: a row
         // only matched to a blank one, where something faded out, is not moved content; a growth by
         // an odd number of px moves one side a pixel further than the other)
-        if (![-dy - 1, -dy, -dy + 1].some((d) => explainedBy(y, d) && y + d < after.height && explainedBy(y + d, d))) continue;
-        if (++rows >= MIRROR_ROWS) return true;
+        if ([-dy - 1, -dy, -dy + 1].some((d) => explainedBy(y, d) && y + d < after.height && explainedBy(y + d, d))) return true;
       }
       return false;
     };
     const reach = Math.abs(dy) + 2;
     const past = (side: 'above' | 'below') =>
-      mirrored(side === 'below' ? [x0, y1 + reach, x1, after.height] : [x0, 0, x1, y0 - reach]) ||
+      mirrored(side === 'below' ? [x0, y1 + reach, x1, y1 + MIRROR_REACH] : [x0, y0 - MIRROR_REACH, x1, y0 - reach]) ||
       boxes.some(
         (b, j) => j !== i && b[0] < x1 && x0 < b[2] && (side === 'below' ? b[1] >= y1 + reach : b[3] <= y0 - reach) && mirrored(b),
       );
