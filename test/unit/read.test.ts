@@ -813,6 +813,11 @@ test('clippedSide: a label cut off by its element that got smaller, not a shorte
   assert.equal(clippedSide(before, button(20, 110), label, [38, 18, 110, 42]), 'right');
   // the same button with the second word gone (a shorter label): not cut
   assert.equal(clippedSide(before, button(20, 180, 5), label, [38, 18, 100, 42]), undefined);
+  // its last letters re-worded into one that touches the letter before, the button shrunk to fit
+  // the new word: the new letter is on the fill that stayed, which changed there - not cut
+  let reworded = fillRect(button(20, 164, 7), [130, 20, 144, 40], ink);
+  reworded = fillRect(reworded, [164, 10, 180, 50], page);
+  assert.equal(clippedSide(before, reworded, label, [38, 18, 144, 42]), undefined);
   // thinner letters (another weight) and an unchanged button: not cut
   assert.equal(clippedSide(before, button(20, 180, 10, 2), label, label), undefined);
   assert.equal(clippedSide(before, before, label, label), undefined);
