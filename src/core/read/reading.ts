@@ -131,23 +131,14 @@ export interface ReadVerdict {
   centred?: 'above' | 'below';
 }
 
-/** How the element of a label cut off at a side got smaller, in words. */
-const CLIP_SIZE: Record<ClipSide, string> = {
-  left: 'narrower',
-  right: 'narrower',
-  'both sides': 'narrower',
-  top: 'shorter',
-  bottom: 'shorter',
-  'top and bottom': 'shorter',
-};
-/** Where a label is cut off, in words. */
-const CLIP_WORDS: Record<ClipSide, string> = {
-  left: 'at the left',
-  right: 'at the right',
-  'both sides': 'at both sides',
-  top: 'at the top',
-  bottom: 'at the bottom',
-  'top and bottom': 'at the top and bottom',
+/** A label cut off at a side, in words: how its element got smaller, and where the text is cut. */
+const CLIP_WORDS: Record<ClipSide, { size: string; where: string }> = {
+  left: { size: 'narrower', where: 'at the left' },
+  right: { size: 'narrower', where: 'at the right' },
+  'both sides': { size: 'narrower', where: 'at both sides' },
+  top: { size: 'shorter', where: 'at the top' },
+  bottom: { size: 'shorter', where: 'at the bottom' },
+  'top and bottom': { size: 'shorter', where: 'at the top and bottom' },
 };
 
 /** How much a line's box must change (px, width or height) for its same letters to be drawn at
@@ -1342,11 +1333,10 @@ export function verdictOf(reading: RegionReading): ReadVerdict | undefined {
   const clippedAt = reworded.map((r) => reading.clipped?.[r.before.text]);
   if (reworded.length && !added.length && !removed.length && clippedAt.every((c) => c)) {
     const first = reworded[0].before;
-    const name = `the ${quote(first.text)} ${clippedAt[0]!.role}`;
-    const where = CLIP_WORDS[clippedAt[0]!.side];
+    const { size, where } = CLIP_WORDS[clippedAt[0]!.side];
     return {
       kind: 'resize',
-      ...withDetail(`${name} got ${CLIP_SIZE[clippedAt[0]!.side]}: its text is cut off ${where}`, pushClause),
+      ...withDetail(`the ${quote(first.text)} ${clippedAt[0]!.role} got ${size}: its text is cut off ${where}`, pushClause),
       basis: 'words',
       subject: first.text,
       sized: true,
