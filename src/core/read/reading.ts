@@ -14,6 +14,7 @@ import { findBlocks, matchBlocks, type BlockChange } from './blocks.js';
 import { elementAround, elementOf, fieldAround, isFieldBox, type ElementRole } from './element.js';
 import { elementCutAtTop, type CutElement } from './cut.js';
 import { clippedSide, type ClipSide } from './clip.js';
+import { letterShapeMismatch, sameShapes } from './glyph-shape.js';
 import { centreIn, clipTo, grow, intersects, translate, unionOf } from './box.js';
 
 export interface BlockShift {
@@ -255,6 +256,19 @@ function readArea(box: Box, image: RgbaImage, side = READ_SIDE): Box {
 }
 
 /**
+ * A line read as other words whose letters kept their shapes in another colour or opacity (a faded
+ * line read "fle" for "file"): the same line, in place or moved by as much as its letters, read
+ * with the more confident of its two readings.
+ */
+function recolouredLine(c: Extract<LineChange, { kind: 'reworded' }>, before: RgbaImage, after: RgbaImage): LineChange | undefined {
+  const shapes = letterShapeMismatch(before, c.before.box, after, c.after.box);
+  if (!shapes || !sameShapes(shapes)) return undefined;
+  const read = c.before.confidence >= c.after.confidence ? c.before : c.after;
+  const lines = { before: { ...c.before, text: read.text }, after: { ...c.after, text: read.text } };
+  return shapes.shiftX || shapes.shiftY ? { kind: 'moved', ...lines, dx: shapes.shiftX, dy: shapes.shiftY } : { kind: 'same', ...lines };
+}
+
+/**
  * Text changes the pixels do not bear out - a line read two ways, or read whole on one side and cut
  * on the other, whose pixels are the same unmoved or moved by the block's shift - become unchanged or
  * moved lines.
@@ -321,7 +335,7 @@ function verifiedChanges(changes: LineChange[], before: RgbaImage, after: RgbaIm
       continue;
     }
     if (!explained) {
-      out.push(c);
+      out.push(c.kind === 'reworded' ? (recolouredLine(c, before, after) ?? c) : c);
       continue;
     }
     const moved = explained.dx || explained.dy;
