@@ -44,23 +44,30 @@ export function differingAfterShift(
   withinAPixel = false,
 ): number {
   const [x0, y0, x1, y1] = box;
+  const A = after.data,
+    B = before.data;
+  // the columns whose shifted source lies inside `before`; the others count as differing
+  const inFrom = Math.max(x0, dx),
+    inTo = Math.max(inFrom, Math.min(x1, before.width + dx));
+  const outside = Math.max(0, x1 - x0) - (inTo - inFrom);
   let count = 0;
   for (let y = y0; y < y1; y++) {
     const sy = y - dy;
-    for (let x = x0; x < x1; x++) {
-      const sx = x - dx;
-      if (sx < 0 || sy < 0 || sx >= before.width || sy >= before.height) {
-        count++;
-        continue;
+    if (sy < 0 || sy >= before.height) count += Math.max(0, x1 - x0);
+    else {
+      count += outside;
+      let a = (y * after.width + inFrom) * 4,
+        b = (sy * before.width + inFrom - dx) * 4;
+      for (let x = inFrom; x < inTo; x++, a += 4, b += 4) {
+        const d0 = A[a] - B[b],
+          d1 = A[a + 1] - B[b + 1],
+          d2 = A[a + 2] - B[b + 2];
+        if (
+          (d0 > tolerance || -d0 > tolerance || d1 > tolerance || -d1 > tolerance || d2 > tolerance || -d2 > tolerance) &&
+          (!withinAPixel || outsideNeighbourhood(before, A, a, x - dx, sy, tolerance))
+        )
+          count++;
       }
-      const a = (y * after.width + x) * 4;
-      const b = (sy * before.width + sx) * 4;
-      const d = Math.max(
-        Math.abs(after.data[a] - before.data[b]),
-        Math.abs(after.data[a + 1] - before.data[b + 1]),
-        Math.abs(after.data[a + 2] - before.data[b + 2]),
-      );
-      if (d > tolerance && (!withinAPixel || outsideNeighbourhood(before, after.data, a, sx, sy, tolerance))) count++;
     }
     if (count > stopAbove) return count;
   }

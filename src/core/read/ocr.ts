@@ -69,6 +69,9 @@ export function readDictionary(file: string): string[] {
   return ['', ...lines.map((l) => l.replace(/\r$/, '')), ' '];
 }
 
+/** Per channel (B, G, R), the detector's normalised value of each byte: (v / 255 - mean) / std. */
+const DET_LEVELS = [0, 1, 2].map((c) => Float32Array.from({ length: 256 }, (_, v) => (v / 255 - DET_MEAN[c]) / DET_STD[c]));
+
 /** The detector's input: the area scaled by `scale`, padded to multiples of 32 with white, BGR normalised. */
 export function detectorInput(image: RgbaImage, area: Box, scale: number): { tensor: Float32Array; width: number; height: number } {
   const [x0, y0, x1, y1] = area;
@@ -79,16 +82,20 @@ export function detectorInput(image: RgbaImage, area: Box, scale: number): { ten
   const plane = width * height;
   const tensor = new Float32Array(3 * plane);
   for (let c = 0; c < 3; c++) tensor.fill((1 - DET_MEAN[c]) / DET_STD[c], c * plane, (c + 1) * plane);
+  // nearest source column of each output column, once for all rows
+  const column = new Int32Array(sw);
+  for (let x = 0; x < sw; x++) column[x] = Math.min(x1 - 1, x0 + Math.floor((x + 0.5) / scale));
+  const [blue, green, red] = DET_LEVELS;
+  const data = image.data;
   for (let y = 0; y < sh; y++) {
-    const sy = Math.min(y1 - 1, y0 + Math.floor((y + 0.5) / scale));
+    const row = Math.min(y1 - 1, y0 + Math.floor((y + 0.5) / scale)) * image.width;
+    const o = y * width;
     for (let x = 0; x < sw; x++) {
-      const sx = Math.min(x1 - 1, x0 + Math.floor((x + 0.5) / scale));
-      const i = (sy * image.width + sx) * 4;
-      const o = y * width + x;
+      const i = (row + column[x]) * 4;
       // BGR planes
-      tensor[o] = (image.data[i + 2] / 255 - DET_MEAN[0]) / DET_STD[0];
-      tensor[plane + o] = (image.data[i + 1] / 255 - DET_MEAN[1]) / DET_STD[1];
-      tensor[2 * plane + o] = (image.data[i] / 255 - DET_MEAN[2]) / DET_STD[2];
+      tensor[o + x] = blue[data[i + 2]];
+      tensor[plane + o + x] = green[data[i + 1]];
+      tensor[2 * plane + o + x] = red[data[i]];
     }
   }
   return { tensor, width, height };
@@ -171,20 +178,34 @@ export function recognizerInput(image: RgbaImage, box: Box): { data: Float32Arra
   const width = Math.max(8, Math.min(3200, Math.round((REC_HEIGHT * bw) / bh)));
   const plane = REC_HEIGHT * width;
   const data = new Float32Array(3 * plane);
-  // area-weighted sampling when shrinking, bilinear when growing: sample the source at the pixel centre
+  const pixels = image.data;
+  // bilinear, sampling the source at each output pixel's centre; the columns' two sources and
+  // weight are the same on every row
+  const left = new Int32Array(width),
+    right = new Int32Array(width),
+    weight = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    const fx = x0 + ((x + 0.5) * bw) / width - 0.5;
+    const xa = Math.max(x0, Math.min(x1 - 1, Math.floor(fx)));
+    left[x] = xa * 4;
+    right[x] = Math.min(x1 - 1, xa + 1) * 4;
+    weight[x] = Math.max(0, Math.min(1, fx - xa));
+  }
   for (let y = 0; y < REC_HEIGHT; y++) {
     const fy = y0 + ((y + 0.5) * bh) / REC_HEIGHT - 0.5;
     const ya = Math.max(y0, Math.min(y1 - 1, Math.floor(fy))),
       yb = Math.min(y1 - 1, ya + 1),
       ty = Math.max(0, Math.min(1, fy - ya));
+    const top = ya * image.width * 4,
+      bottom = yb * image.width * 4;
     for (let x = 0; x < width; x++) {
-      const fx = x0 + ((x + 0.5) * bw) / width - 0.5;
-      const xa = Math.max(x0, Math.min(x1 - 1, Math.floor(fx))),
-        xb = Math.min(x1 - 1, xa + 1),
-        tx = Math.max(0, Math.min(1, fx - xa));
+      const tx = weight[x];
       for (let c = 0; c < 3; c++) {
-        const at = (xx: number, yy: number) => image.data[(yy * image.width + xx) * 4 + (2 - c)];
-        const v = (at(xa, ya) * (1 - tx) + at(xb, ya) * tx) * (1 - ty) + (at(xa, yb) * (1 - tx) + at(xb, yb) * tx) * ty;
+        // (BGR: channel c of the tensor is byte 2 - c of the pixel)
+        const k = 2 - c;
+        const v =
+          (pixels[top + left[x] + k] * (1 - tx) + pixels[top + right[x] + k] * tx) * (1 - ty) +
+          (pixels[bottom + left[x] + k] * (1 - tx) + pixels[bottom + right[x] + k] * tx) * ty;
         data[c * plane + y * width + x] = (v / 255) * 2 - 1;
       }
     }
