@@ -1,6 +1,6 @@
 // Whether two readings of a line are the same letters drawn in another colour. The recognizer reads
-// a line faded to a third of its contrast, or recoloured close to its background, as other words
-// ("file" -> "fle", "Your projects" -> "lour proie"); the shapes of its letters are what tell.
+// a line faded to a third of its contrast, or recoloured, as other words ("file" -> "fle", "Website"
+// -> "Websitel"); the shapes of its letters are what tell.
 import type { RgbaImage } from '../image.js';
 import type { Box } from '../report.js';
 import { borderColour } from './ocr.js';
