@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { RgbaImage } from '../../src/core/image.js';
 import type { Box } from '../../src/core/report.js';
 import type { TextLine, TextReader } from '../../src/core/read/ocr.js';
-import { letterShapeMismatch, sameLetterShapes } from '../../src/core/read/glyph-shape.js';
+import { letterShapeMismatch, sameShapes } from '../../src/core/read/glyph-shape.js';
 import { readRegion } from '../../src/core/read/reading.js';
 import { blankImage, fillRect, type Rgba } from './image-fixtures.js';
 
@@ -24,6 +24,18 @@ function line(image: RgbaImage, x: number, y: number, ink: Rgba, letters = LETTE
 }
 
 const LINE_BOX: Box = [20, 20, 130, 34];
+
+/** Whether the letters in the two boxes have the same shapes, whatever their colour. */
+function sameLetterShapes(before: RgbaImage, boxBefore: Box, after: RgbaImage, boxAfter: Box): boolean {
+  const m = letterShapeMismatch(before, boxBefore, after, boxAfter);
+  return !!m && sameShapes(m);
+}
+
+/** A text reader that reads `line` in `before` and `other` in any other image, in LINE_BOX. */
+function readerOf(before: RgbaImage, line: [string, number], other: [string, number]): TextReader {
+  const reading = ([text, confidence]: [string, number]): TextLine[] => [{ text, box: LINE_BOX, confidence }];
+  return { read: async (image: RgbaImage) => reading(image === before ? line : other) } as unknown as TextReader;
+}
 const page: Rgba = [250, 250, 250, 255];
 const dark: Rgba = [40, 40, 40, 255];
 
@@ -62,12 +74,8 @@ test('sameLetterShapes: one letter changed, letters missing, nothing drawn - not
 test('readRegion: a faded line read as other words is the same line, read once', async () => {
   const before = line(blankImage(160, 60, page), 20, 20, dark);
   const after = line(blankImage(160, 60, page), 20, 20, [190, 190, 190, 255]);
-  const reading = (text: string, confidence: number): TextLine[] => [{ text, box: LINE_BOX, confidence }];
   // the recognizer's two readings, as read on each side
-  const reader = {
-    read: async (image: RgbaImage) => (image === before ? reading('file', 0.97) : reading('fle', 0.81)),
-  } as unknown as TextReader;
-  const read = await readRegion(reader, before, after, [18, 18, 132, 36]);
+  const read = await readRegion(readerOf(before, ['file', 0.97], ['fle', 0.81]), before, after, [18, 18, 132, 36]);
   assert.deepEqual(
     read.changes.map((c) => c.kind),
     ['same'],
@@ -77,10 +85,7 @@ test('readRegion: a faded line read as other words is the same line, read once',
   assert.equal(c.after.text, 'file');
   // faded, and a letter changed shape: still a re-worded line
   const reworded = line(blankImage(160, 60, page), 20, 20, [190, 190, 190, 255], [0, 1, 2, 3, 3, 0, 2, 3, 0, 1]);
-  const other = {
-    read: async (image: RgbaImage) => (image === before ? reading('file', 0.97) : reading('fine', 0.95)),
-  } as unknown as TextReader;
-  const changed = await readRegion(other, before, reworded, [18, 18, 132, 36]);
+  const changed = await readRegion(readerOf(before, ['file', 0.97], ['fine', 0.95]), before, reworded, [18, 18, 132, 36]);
   assert.deepEqual(
     changed.changes.map((x) => x.kind),
     ['reworded'],

@@ -5,22 +5,18 @@ import type { RgbaImage } from '../image.js';
 import type { Box } from '../report.js';
 import { borderColour } from './ocr.js';
 
-export interface GlyphShapeOptions {
-  /** how far (px) the letters may sit from where they were, each way (the detector's boxes wobble) */
-  reach?: number;
-  /** ink (distance from the line's background) below which a line shows nothing to compare */
-  minContrast?: number;
-  /** share of the letters' pixels that may differ over the whole line */
-  maxMismatch?: number;
-  /** share that may differ in any one letter-wide window (one letter changed is a new word) */
-  maxWindowMismatch?: number;
-}
-
-const DEFAULTS: Required<GlyphShapeOptions> = { reach: 2, minContrast: 10, maxMismatch: 0.1, maxWindowMismatch: 0.2 };
+/** How far (px) the letters may sit from where they were, each way (the detector's boxes wobble). */
+const REACH = 2;
+/** Ink (distance from the line's background) below which a line shows nothing to compare. */
+const MIN_CONTRAST = 10;
+/** Share of the letters' pixels that may differ over the whole line ... */
+const MAX_LINE_MISMATCH = 0.1;
+/** ... and in any one letter-wide window (one letter changed is a new word). */
+const MAX_WINDOW_MISMATCH = 0.2;
 
 /** A line's letters as a mask: pixels at least half as far from its background as its strongest ink
  * (outside the image: background). */
-function letterMask(image: RgbaImage, area: Box, background: [number, number, number], minContrast: number): Uint8Array | undefined {
+function letterMask(image: RgbaImage, area: Box, background: [number, number, number]): Uint8Array | undefined {
   const [x0, y0, x1, y1] = area;
   const w = x1 - x0;
   const distance = new Uint8Array(w * (y1 - y0));
@@ -48,7 +44,7 @@ function letterMask(image: RgbaImage, area: Box, background: [number, number, nu
   let left = Math.max(1, Math.round(0.02 * distance.length));
   let strongest = 255;
   while (strongest > 0 && (left -= histogram[strongest]) > 0) strongest--;
-  if (strongest < minContrast) return undefined;
+  if (strongest < MIN_CONTRAST) return undefined;
   const cut = strongest / 2;
   return distance.map((d) => (d >= cut ? 1 : 0));
 }
@@ -65,28 +61,21 @@ export interface ShapeMismatch {
 
 /**
  * The two lines' letter masks (each line's pixels cut at half its own contrast against its own
- * background) compared at every alignment within `reach`: the alignment that differs least over the
+ * background) compared at every alignment within REACH: the alignment that differs least over the
  * line, and its worst letter-wide window.
  */
-export function letterShapeMismatch(
-  before: RgbaImage,
-  boxBefore: Box,
-  after: RgbaImage,
-  boxAfter: Box,
-  options: GlyphShapeOptions = {},
-): ShapeMismatch | undefined {
-  const o = { ...DEFAULTS, ...options };
-  const r = o.reach;
+export function letterShapeMismatch(before: RgbaImage, boxBefore: Box, after: RgbaImage, boxAfter: Box): ShapeMismatch | undefined {
+  const r = REACH;
   const w = Math.max(boxBefore[2] - boxBefore[0], boxAfter[2] - boxAfter[0]);
   const h = Math.max(boxBefore[3] - boxBefore[1], boxAfter[3] - boxAfter[1]);
   if (Math.abs(boxBefore[2] - boxBefore[0] - (boxAfter[2] - boxAfter[0])) > 2 * r) return undefined;
   if (Math.abs(boxBefore[3] - boxBefore[1] - (boxAfter[3] - boxAfter[1])) > 2 * r) return undefined;
-  // both sides over one area the size of the larger box, margin `reach` around it on the after side
+  // both sides over one area the size of the larger box, margin REACH around it on the after side
   const area = (box: Box, margin: number): Box => [box[0] - margin, box[1] - margin, box[0] + w + margin, box[1] + h + margin];
   const areaBefore = area(boxBefore, 0),
     areaAfter = area(boxAfter, r);
-  const maskBefore = letterMask(before, areaBefore, borderColour(before, boxBefore), o.minContrast);
-  const maskAfter = letterMask(after, areaAfter, borderColour(after, boxAfter), o.minContrast);
+  const maskBefore = letterMask(before, areaBefore, borderColour(before, boxBefore));
+  const maskAfter = letterMask(after, areaAfter, borderColour(after, boxAfter));
   if (!maskBefore || !maskAfter) return undefined;
   const wa = w + 2 * r;
   let inkBefore = 0;
@@ -137,19 +126,6 @@ export function letterShapeMismatch(
 
 /** Whether a mismatch is small enough for the same letters: few pixels differ over the line, and no
  * letter-wide window differs much (one letter changed is another word). */
-export function sameShapes(m: ShapeMismatch, options: GlyphShapeOptions = {}): boolean {
-  const o = { ...DEFAULTS, ...options };
-  return m.line <= o.maxMismatch && m.window <= o.maxWindowMismatch;
-}
-
-/** Whether the letters in `boxBefore` and `boxAfter` have the same shapes, whatever their colour. */
-export function sameLetterShapes(
-  before: RgbaImage,
-  boxBefore: Box,
-  after: RgbaImage,
-  boxAfter: Box,
-  options: GlyphShapeOptions = {},
-): boolean {
-  const m = letterShapeMismatch(before, boxBefore, after, boxAfter, options);
-  return !!m && sameShapes(m, options);
+export function sameShapes(m: ShapeMismatch): boolean {
+  return m.line <= MAX_LINE_MISMATCH && m.window <= MAX_WINDOW_MISMATCH;
 }
